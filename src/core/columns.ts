@@ -1,0 +1,74 @@
+// The table's schema as the sync sees it: each column's kind decides how its values live in cells.
+
+export type ColumnKind = 'text' | 'number' | 'boolean' | 'json';
+
+/** The parts of a service column the sync uses. */
+export interface ColumnSpec {
+  id: string;
+  name: string;
+  type: string;
+  kind: ColumnKind;
+  /** Longest text the service accepts (text columns' `config.max`). */
+  maxLength?: number;
+  deleted: boolean;
+}
+
+interface ServiceColumnLike {
+  id?: unknown;
+  name?: unknown;
+  type?: unknown;
+  deleted?: unknown;
+  multi?: unknown;
+  config?: unknown;
+  cSchema?: unknown;
+}
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+/**
+ * Text-like columns keep strings literally; numbers and booleans stay typed; anything the add-on does
+ * not know (arrays, objects, unknown schema types) travels as JSON text so it returns unchanged.
+ */
+export function kindOf(column: ServiceColumnLike): ColumnKind {
+  const schemaType = recordOf(column.cSchema).type;
+  if (column.multi === true) return 'json';
+  if (schemaType === 'string') return 'text';
+  if (schemaType === 'number' || schemaType === 'integer') return 'number';
+  if (schemaType === 'boolean') return 'boolean';
+  if (schemaType === undefined && column.type === 'text') return 'text';
+  return 'json';
+}
+
+export function toColumnSpec(column: ServiceColumnLike): ColumnSpec {
+  const max = recordOf(column.config).max;
+  const spec: ColumnSpec = {
+    id: String(column.id),
+    name: typeof column.name === 'string' ? column.name : String(column.id),
+    type: typeof column.type === 'string' ? column.type : 'unknown',
+    kind: kindOf(column),
+    deleted: column.deleted === true,
+  };
+  if (typeof max === 'number' && Number.isFinite(max) && max >= 0) spec.maxLength = max;
+  return spec;
+}
+
+/** Live (not deleted) columns with a usable id, in schema order, without duplicates. */
+export function liveColumns(columns: readonly ServiceColumnLike[]): ColumnSpec[] {
+  const seen = new Set<string>();
+  const specs: ColumnSpec[] = [];
+  for (const column of columns) {
+    if (typeof column.id !== 'string' || column.id === '' || seen.has(column.id)) continue;
+    seen.add(column.id);
+    const spec = toColumnSpec(column);
+    if (!spec.deleted) specs.push(spec);
+  }
+  return specs;
+}
+
+export function deletedColumnIds(columns: readonly ServiceColumnLike[]): string[] {
+  return columns
+    .filter((column) => column.deleted === true && typeof column.id === 'string')
+    .map((column) => column.id as string);
+}

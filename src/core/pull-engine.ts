@@ -1,0 +1,172 @@
+// Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
+// append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
+import type { BaseRecord } from './base';
+import { encodeCell } from './codec';
+import type { ColumnSpec } from './columns';
+import { ID_HEADER, LMOD_HEADER, type Layout } from './layout';
+import { mergePulledRow } from './merge';
+import type { BaseTable, LineGrid } from './sheet-model';
+import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
+
+export interface PullCounts {
+  added: number;
+  updated: number;
+  unchanged: number;
+  keptLocal: number;
+  conflicts: number;
+  removedOnService: number;
+  errors: number;
+}
+
+export function emptyPullCounts(): PullCounts {
+  return { added: 0, updated: 0, unchanged: 0, keptLocal: 0, conflicts: 0, removedOnService: 0, errors: 0 };
+}
+
+export interface LineIndex {
+  lineById: Map<string, number>;
+  /** Row ids carried by more than one line, with those lines. */
+  duplicates: Map<string, number[]>;
+}
+
+export function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value.trim() : String(value);
+}
+
+/** Indexes lines by the row id in their `id` cell; lines without an id are not indexed. */
+export function indexLines(grid: LineGrid, layout: Layout): LineIndex {
+  const lineById = new Map<string, number>();
+  const duplicates = new Map<string, number[]>();
+  const idColumn = layout.fixed.get(ID_HEADER);
+  if (idColumn === undefined) return { lineById, duplicates };
+  for (let line = 0; line < grid.length; line++) {
+    const id = cellText(grid.get(line, idColumn));
+    if (id === '') continue;
+    const first = lineById.get(id);
+    if (first === undefined) {
+      lineById.set(id, line);
+    } else {
+      const lines = duplicates.get(id) ?? [first];
+      lines.push(line);
+      duplicates.set(id, lines);
+    }
+  }
+  return { lineById, duplicates };
+}
+
+export interface PullState {
+  grid: LineGrid;
+  layout: Layout;
+  live: readonly ColumnSpec[];
+  base: BaseTable;
+  index: LineIndex;
+  pullId: string;
+  counts: PullCounts;
+}
+
+/** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
+function writeFixedFields(state: PullState, line: number, row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const shown: Record<string, unknown> = Object.create(null);
+  for (const [field, column] of state.layout.fixed) {
+    const value = row[field];
+    const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    state.grid.set(line, column, text);
+    if (field !== ID_HEADER) shown[field] = text;
+  }
+  return shown;
+}
+
+function setStatus(state: PullState, line: number, status: string): void {
+  if (state.layout.status !== undefined) state.grid.set(line, state.layout.status, status);
+}
+
+function statusOf(state: PullState, line: number): unknown {
+  return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
+}
+
+/** Merges a batch of service rows (in service order) into the lines and the base. */
+export function applyServiceRows(state: PullState, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
+  const { grid, layout, live, base, index } = state;
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
+    const id = row.id;
+    const duplicateLines = index.duplicates.get(id);
+    if (duplicateLines) {
+      const sheetRows = duplicateLines.map((line) => line + 2);
+      for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
+      state.counts.errors += 1;
+      const known = base.get(id);
+      if (known) base.set({ ...known, seen: state.pullId });
+      continue;
+    }
+    let line = index.lineById.get(id);
+    const isNew = line === undefined;
+    if (line === undefined) {
+      line = grid.appendLine();
+      index.lineById.set(id, line);
+    }
+    const currentLine = line;
+    const local = isNew
+      ? undefined
+      : (columnId: string): unknown => {
+          const column = layout.columns.get(columnId);
+          return column === undefined ? '' : grid.get(currentLine, column);
+        };
+    const merged = mergePulledRow(row, local, base.get(id), live);
+    for (const [columnId, encoded] of merged.writes) {
+      const column = layout.columns.get(columnId);
+      if (column !== undefined) grid.set(currentLine, column, encoded.write);
+    }
+    const record: BaseRecord = { ...merged.base, shown: writeFixedFields(state, currentLine, row), seen: state.pullId };
+    base.set(record);
+
+    const previousStatus = statusOf(state, currentLine);
+    switch (merged.outcome) {
+      case 'added':
+        state.counts.added += 1;
+        setStatus(state, currentLine, STATUS.pulled);
+        break;
+      case 'updated':
+        state.counts.updated += 1;
+        setStatus(state, currentLine, STATUS.updated);
+        break;
+      case 'kept-local':
+        state.counts.keptLocal += 1;
+        setStatus(state, currentLine, keptLocalStatus(merged.keptLocal));
+        break;
+      case 'conflict':
+        state.counts.conflicts += 1;
+        setStatus(state, currentLine, conflictStatus(merged.conflicts));
+        break;
+      case 'unchanged':
+        state.counts.unchanged += 1;
+        // Clear stale warnings (a conflict settled by hand, a row back on the service).
+        if (typeof previousStatus === 'string' && (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))) {
+          setStatus(state, currentLine, STATUS.inSync);
+        }
+        break;
+    }
+  }
+}
+
+/** After a complete listing: lines whose row the service no longer has are marked, never deleted. */
+export function markRemovedRows(state: PullState): number[] {
+  const removedLines: number[] = [];
+  for (const [id, line] of state.index.lineById) {
+    if (state.index.duplicates.has(id)) continue;
+    const record = state.base.get(id);
+    if (record && record.seen === state.pullId) continue;
+    if (pendingSince(statusOf(state, line)) !== null) continue;
+    setStatus(state, line, STATUS.removed);
+    removedLines.push(line);
+  }
+  state.counts.removedOnService = removedLines.length;
+  return removedLines;
+}
+
+/** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */
+export function asText(value: unknown): string {
+  return String(encodeCell(value, 'text').write);
+}
+
+export { ID_HEADER, LMOD_HEADER };

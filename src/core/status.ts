@@ -1,0 +1,51 @@
+// The words in the status column: what the last pull or push did to each line.
+
+export const STATUS = {
+  pulled: '✓ pulled',
+  updated: '✓ updated from the service',
+  created: '✓ created',
+  pushed: '✓ pushed',
+  inSync: '✓ in sync',
+  removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
+} as const;
+
+export function keptLocalStatus(columnIds: readonly string[]): string {
+  return `✎ local edits not pushed yet: ${columnIds.join(', ')}`;
+}
+
+export function conflictStatus(columnIds: readonly string[]): string {
+  return `⚠ conflict: ${columnIds.join(', ')} changed here and on the service — choose Keep mine or Take theirs`;
+}
+
+export function errorStatus(reason: string): string {
+  return `✖ ${reason}`;
+}
+
+export function duplicateStatus(rowId: string, rows: readonly number[]): string {
+  return `✖ row id ${rowId} is on rows ${rows.join(' and ')}; neither is sent until one is removed`;
+}
+
+const PENDING_PATTERN = /^⏳ create sent \[(pending:[a-z0-9]+)\]/;
+
+/**
+ * Marks a new line whose create was sent but not (yet) answered: the next push looks for the row
+ * first. The token names the base record holding what was sent.
+ */
+export function pendingStatus(token: string): string {
+  return `⏳ create sent [${token}]; the next push checks the service before any retry`;
+}
+
+/** The pending token of a line's status, or null. */
+export function pendingSince(status: unknown): string | null {
+  if (typeof status !== 'string') return null;
+  const match = PENDING_PATTERN.exec(status);
+  return match ? (match[1] as string) : null;
+}
+
+export function isProblemStatus(status: unknown): boolean {
+  return typeof status === 'string' && (status.startsWith('⚠') || status.startsWith('✖'));
+}
+
+export function isConflictStatus(status: unknown): boolean {
+  return typeof status === 'string' && status.startsWith('⚠');
+}

@@ -1,0 +1,242 @@
+// The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
+// executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
+import type { BaseRecord } from '../core/base';
+import { encodeCell, valueDigest } from '../core/codec';
+import { deletedColumnIds, liveColumns } from '../core/columns';
+import { SyncError } from '../core/errors';
+import { emptyPullCounts, indexLines } from '../core/pull-engine';
+import { STATUS } from '../core/status';
+import type { Operation, SyncSummary } from '../shared/types';
+import { layoutOf } from './headers';
+import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
+import {
+  asSyncError,
+  Deadline,
+  newContext,
+  type OperationContext,
+  requireLink,
+  WORK_BUDGET_MS,
+  withDocumentLock,
+} from './operation';
+import { collectIssues, type PullProgress, pullLink, pullSummaryFields } from './pull';
+import { pushLink } from './push';
+import { appendRunLog } from './run-log';
+import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
+import { clearJob, type JobRecord, type LinkRecord, loadJob, saveJob, saveProgress, saveSummary } from './stores';
+
+const CONTINUE_AFTER_MS = 60 * 1000;
+
+function emptySummary(operation: Operation): SyncSummary {
+  return {
+    operation,
+    ok: true,
+    message: '',
+    added: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    keptLocal: 0,
+    conflicts: 0,
+    errors: 0,
+    removedOnService: 0,
+    seconds: 0,
+    requests: 0,
+    continuing: false,
+    issues: [],
+  };
+}
+
+function describe(summary: SyncSummary): string {
+  const parts: string[] = [];
+  if (summary.created) parts.push(`${summary.created} created`);
+  if (summary.added) parts.push(`${summary.added} added`);
+  if (summary.updated) parts.push(`${summary.updated} updated`);
+  if (summary.keptLocal) parts.push(`${summary.keptLocal} kept local edits`);
+  if (summary.conflicts) parts.push(`${summary.conflicts} in conflict`);
+  if (summary.errors) parts.push(`${summary.errors} with errors`);
+  if (summary.removedOnService) parts.push(`${summary.removedOnService} removed on the service`);
+  parts.push(`${summary.unchanged} unchanged`);
+  const verb = { pull: 'Pulled', push: 'Pushed', sync: 'Synced', resolve: 'Resolved' }[summary.operation];
+  const tail = summary.continuing ? ' It continues in a minute (Apps Script limits each run to 6 minutes).' : '';
+  return `${verb}: ${parts.join(', ')} in ${summary.seconds} s.${tail}`;
+}
+
+export interface RunOptions {
+  scheduled: boolean;
+  job?: JobRecord | null;
+}
+
+/**
+ * Runs one operation step on a link under the document lock. If it cannot finish in the time
+ * budget, its cursor is saved and a one-shot trigger continues it; the person sees one operation.
+ */
+export function runOperation(operation: 'pull' | 'push' | 'sync', link: LinkRecord, options: RunOptions): SyncSummary {
+  const started = Date.now();
+  const summary = emptySummary(operation);
+  let context: OperationContext | null = null;
+  try {
+    withDocumentLock(() => {
+      context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
+      const job = options.job ?? loadJob(link.sheetId);
+      const resuming = job && job.operation === operation ? job : null;
+      const totals = resuming ? resuming.totals : {};
+      let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
+      let pullProgress: PullProgress | undefined =
+        resuming && resuming.phase === 'pull' && resuming.pullId
+          ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: { ...emptyPullCounts(), ...totals } }
+          : undefined;
+      let finished = true;
+      if (phase === 'push') {
+        const pushed = pushLink(context, link);
+        Object.assign(summary, {
+          created: pushed.counts.created,
+          updated: pushed.counts.updated,
+          unchanged: pushed.counts.unchanged,
+          conflicts: pushed.counts.conflicts,
+          errors: pushed.counts.errors,
+        });
+        summary.issues = pushed.issues;
+        finished = pushed.finished;
+        if (finished && operation === 'sync') phase = 'pull';
+      }
+      if (finished && phase === 'pull') {
+        const pulled = pullLink(context, link, pullProgress);
+        const fields = pullSummaryFields(pulled.progress.counts);
+        summary.added = fields.added;
+        summary.keptLocal = fields.keptLocal;
+        summary.removedOnService = fields.removedOnService;
+        summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
+        summary.errors += fields.errors;
+        if (operation === 'pull') {
+          summary.updated = fields.updated;
+          summary.unchanged = fields.unchanged;
+        } else {
+          summary.updated += fields.updated;
+        }
+        summary.issues = pulled.issues;
+        finished = pulled.finished;
+        pullProgress = pulled.progress;
+      }
+      if (resuming) deleteTriggerById(resuming.triggerId);
+      if (finished) {
+        clearJob(link.sheetId);
+      } else {
+        const next: JobRecord = {
+          operation,
+          phase,
+          pullId: pullProgress?.pullId ?? '',
+          nextOffset: pullProgress?.nextOffset ?? 0,
+          startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
+          executions: (resuming?.executions ?? 0) + 1,
+          triggerId: createContinuationTrigger(CONTINUE_AFTER_MS),
+          scheduled: options.scheduled,
+          owner: Session.getEffectiveUser().getEmail(),
+          totals: pullProgress ? { ...pullProgress.counts } : {},
+        };
+        saveJob(link.sheetId, next);
+        summary.continuing = true;
+      }
+    });
+  } catch (error) {
+    const failure = asSyncError(error);
+    summary.ok = false;
+    summary.message = failure.message;
+  }
+  summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+  summary.requests = context ? (context as OperationContext).counter.requests : 0;
+  if (summary.ok) summary.message = describe(summary);
+  finishRun(link, summary, options.scheduled);
+  return summary;
+}
+
+function finishRun(link: LinkRecord, summary: SyncSummary, scheduled: boolean): void {
+  saveProgress(link.sheetId, null);
+  try {
+    saveSummary(link.sheetId, summary);
+    appendRunLog(link, summary, scheduled ? 'scheduled' : 'manual');
+  } catch {
+    // The summary is still returned; a full property store or a protected log never hides it.
+  }
+  if (!scheduled) {
+    SpreadsheetApp.getActiveSpreadsheet().toast(summary.message, summary.ok ? 'Table App Sync' : 'Table App Sync: not done', 8);
+  }
+}
+
+function activeLink(): LinkRecord {
+  return requireLink(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId());
+}
+
+export function pullActiveSheet(): SyncSummary {
+  return runOperation('pull', activeLink(), { scheduled: false });
+}
+
+export function pushActiveSheet(): SyncSummary {
+  return runOperation('push', activeLink(), { scheduled: false });
+}
+
+export function syncActiveSheet(): SyncSummary {
+  return runOperation('sync', activeLink(), { scheduled: false });
+}
+
+/**
+ * Settles conflicts on the active sheet: 'theirs' takes the service's values into the cells;
+ * 'mine' keeps the cells and pushes them. `sheetRows` (1-based) limits it to some lines.
+ */
+export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | 'theirs' }): SyncSummary {
+  const keep = input?.keep;
+  if (keep !== 'mine' && keep !== 'theirs') throw new SyncError('CONFIG', 'Choose Keep mine or Take theirs.');
+  const link = activeLink();
+  const started = Date.now();
+  const summary = emptySummary('resolve');
+  try {
+    withDocumentLock(() => {
+      const context = newContext('resolve', link.sheetId);
+      const table = context.client.table(link.tableAppId, link.tableId);
+      const live = liveColumns(table.columns);
+      const kinds = new Map(live.map((column) => [column.id, column.kind]));
+      const sheet = requireLinkedSheet(link);
+      const { headers, grid } = readLines(sheet);
+      const base = readBase(link);
+      const layout = layoutOf(headers, live, deletedColumnIds(table.columns));
+      const index = indexLines(grid, layout);
+      const wanted = input.sheetRows && input.sheetRows.length > 0 ? new Set(input.sheetRows.map(Number)) : null;
+      for (const [rowId, line] of index.lineById) {
+        if (wanted && !wanted.has(line + 2)) continue;
+        const record = base.get(rowId);
+        if (!record?.conflict) continue;
+        const digests = { ...record.digests };
+        for (const [columnId, value] of Object.entries(record.conflict.theirs)) {
+          const kind = kinds.get(columnId);
+          const column = layout.columns.get(columnId);
+          if (kind === undefined || column === undefined) continue;
+          digests[columnId] = valueDigest(value, kind);
+          if (keep === 'theirs') grid.set(line, column, encodeCell(value, kind).write);
+        }
+        const settled: BaseRecord = { ...record, digests, lMod: record.conflict.lMod };
+        delete settled.conflict;
+        base.set(settled);
+        if (layout.status !== undefined) grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : '✎ keeping mine: pushing');
+        summary.updated += 1;
+      }
+      flushLines(sheet, grid, layout, live);
+      flushBase(link, base);
+      summary.issues = collectIssues({ grid, layout });
+    });
+  } catch (error) {
+    summary.ok = false;
+    summary.message = asSyncError(error).message;
+    return summary;
+  }
+  if (keep === 'mine' && summary.updated > 0) {
+    const pushed = runOperation('push', link, { scheduled: false });
+    pushed.operation = 'resolve';
+    pushed.message = `Kept your values on ${summary.updated} line(s). ${pushed.message}`;
+    return pushed;
+  }
+  summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+  summary.message = summary.updated
+    ? `Took the service's values on ${summary.updated} line(s).`
+    : 'No conflicts to resolve on this sheet.';
+  SpreadsheetApp.getActiveSpreadsheet().toast(summary.message, 'Table App Sync', 6);
+  return summary;
+}

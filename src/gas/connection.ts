@@ -1,0 +1,63 @@
+// Connecting: checks the key with GET /user/me, keeps it in USER properties only, and returns whose
+// key it is (never the key itself). A refused key or URL changes nothing stored.
+import { normalizeBaseUrl } from '../api/connection';
+import { TableClient } from '../api/client';
+import { SyncError } from '../core/errors';
+import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
+import { clientFor, requireConnection } from './operation';
+import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
+import { createUrlFetchPort } from './url-fetch-port';
+
+export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
+  if (!input || typeof input !== 'object') throw new SyncError('CONFIG', 'Enter the service address and your API key.');
+  const apiKey = typeof input.apiKey === 'string' ? input.apiKey.trim() : '';
+  if (apiKey === '') throw new SyncError('CONFIG', 'Enter your API key: create one in your profile on the service.');
+  if (/\s/.test(apiKey)) throw new SyncError('CONFIG', 'The API key contains spaces: copy it again from your profile.');
+  const normalized = normalizeBaseUrl(typeof input.baseUrl === 'string' ? input.baseUrl : '');
+  const prefix = input.prefix ?? normalized.prefix;
+  const connection = prefix
+    ? { baseUrl: normalized.baseUrl, apiKey, prefix }
+    : { baseUrl: normalized.baseUrl, apiKey };
+  const client = new TableClient(createUrlFetchPort(), connection);
+  const me = client.me();
+  const info: ConnectionInfo = {
+    baseUrl: normalized.baseUrl,
+    prefix: client.prefix ?? prefix ?? '/api/public',
+    userId: me.userId,
+    firstName: me.firstName,
+    lastName: me.lastName,
+    email: me.emailId,
+    accountId: me.accountId,
+    orgId: me.orgId,
+    checkedAt: new Date().toISOString(),
+  };
+  saveConnectionRecord({ info, apiKey });
+  return info;
+}
+
+/** The stored connection; with `refresh`, re-reads the profile so a key that stopped working says so. */
+export function getConnection(options?: { refresh?: boolean }): ConnectionInfo | null {
+  const stored = loadConnection();
+  if (!stored) return null;
+  if (!options?.refresh) return stored.info;
+  const me = clientFor(stored, createUrlFetchPort()).me();
+  const info: ConnectionInfo = {
+    ...stored.info,
+    userId: me.userId,
+    firstName: me.firstName,
+    lastName: me.lastName,
+    email: me.emailId,
+    accountId: me.accountId,
+    orgId: me.orgId,
+    checkedAt: new Date().toISOString(),
+  };
+  saveConnectionRecord({ info, apiKey: stored.apiKey });
+  return info;
+}
+
+export function disconnect(): { connected: false } {
+  clearConnection();
+  return { connected: false };
+}
+
+export { requireConnection };

@@ -1,0 +1,86 @@
+// The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
+// fields marked read-only with a warning-only protection.
+import type { ColumnSpec } from '../core/columns';
+import { extendLayout, type Layout, missingHeaders, readLayout, STATUS_HEADER } from '../core/layout';
+import type { LineGrid } from '../core/sheet-model';
+
+const TABLE_HEADER_BACKGROUND = '#e8f0fe';
+const READ_ONLY_HEADER_BACKGROUND = '#eeeeee';
+
+function noteFor(column: ColumnSpec): string {
+  return `${column.name}\nType: ${column.type}${column.maxLength !== undefined ? ` (max ${column.maxLength} characters)` : ''}\nColumn id: ${column.id}`;
+}
+
+function fixedNote(field: string): string {
+  return field === STATUS_HEADER
+    ? 'Sync status of each line (written by Table App Sync).'
+    : `${field}: read-only field of the service row. Edits here are not sent and are restored on the next pull.`;
+}
+
+/**
+ * Appends missing headers at the right edge and refreshes header notes and styles. Returns the
+ * layout the sheet has afterwards.
+ */
+export function prepareHeaders(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  layout: Layout,
+  grid: LineGrid,
+  live: readonly ColumnSpec[],
+  goneIds: readonly string[],
+  fixedFields: readonly string[],
+): Layout {
+  const added = missingHeaders(layout, live, fixedFields);
+  let next = layout;
+  if (added.length > 0) {
+    const startColumn = layout.width + 1;
+    const maxColumns = sheet.getMaxColumns();
+    const lastColumn = layout.width + added.length;
+    if (lastColumn > maxColumns) sheet.insertColumnsAfter(maxColumns, lastColumn - maxColumns);
+    sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
+    next = extendLayout(layout, added, live, goneIds);
+    grid.widen(next.width);
+    for (const field of added) {
+      const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
+      if (index === undefined) continue;
+      const protection = sheet.getRange(1, index + 1, sheet.getMaxRows(), 1).protect();
+      protection.setWarningOnly(true);
+      protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
+    }
+  }
+  if (next.width === 0) return next;
+  const headerRange = sheet.getRange(1, 1, 1, next.width);
+  const notes = headerRange.getNotes()[0] ?? [];
+  // The person's own header cells keep their formatting: only synced headers are restyled.
+  const backgrounds = headerRange.getBackgrounds()[0] ?? [];
+  const weights = headerRange.getFontWeights()[0] ?? [];
+  const byId = new Map(live.map((column) => [column.id, column]));
+  for (let index = 0; index < next.width; index++) {
+    const header = next.headers[index] ?? '';
+    const column = byId.get(header);
+    if (column && next.columns.get(header) === index) {
+      notes[index] = noteFor(column);
+      backgrounds[index] = TABLE_HEADER_BACKGROUND;
+      weights[index] = 'bold';
+    } else if (next.fixed.get(header) === index || next.status === index) {
+      notes[index] = fixedNote(header);
+      backgrounds[index] = READ_ONLY_HEADER_BACKGROUND;
+      weights[index] = 'bold';
+    } else if (next.dead.get(header) === index) {
+      notes[index] = `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
+      backgrounds[index] = '#fce8e6';
+    } else {
+      notes[index] = notes[index] ?? '';
+      backgrounds[index] = backgrounds[index] ?? '#ffffff';
+      weights[index] = weights[index] ?? 'normal';
+    }
+  }
+  headerRange.setNotes([notes]);
+  headerRange.setBackgrounds([backgrounds]);
+  headerRange.setFontWeights([weights]);
+  if (sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+  return next;
+}
+
+export function layoutOf(headers: readonly unknown[], live: readonly ColumnSpec[], goneIds: readonly string[]): Layout {
+  return readLayout(headers, live, goneIds);
+}

@@ -1,0 +1,143 @@
+// Linking a sheet (by its id, not its name) to a table of a table app, and ending the link.
+import { SyncError } from '../core/errors';
+import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
+import type { LinkInfo, LinkInput, TableAppInfo } from '../shared/types';
+import { baseSheetOf, findSheetById } from './linked-sheet';
+import { clientFor, requireConnection } from './operation';
+import { removeScheduleTrigger } from './schedule-triggers';
+import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
+import { createUrlFetchPort } from './url-fetch-port';
+
+const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/** Accepts an id or a pasted link that contains `/tableApps/<id>` (or ends with the id). */
+export function extractTableAppId(input: string): string {
+  const text = String(input ?? '').trim();
+  const fromPath = /tableApps\/([^/?#\s]+)/i.exec(text);
+  const candidate = fromPath ? decodeURIComponent(fromPath[1] as string) : text.replace(/[/?#].*$/, '');
+  if (!ID_PATTERN.test(candidate)) {
+    throw new SyncError('CONFIG', 'That is not a table app id or link: copy the table app’s link from the service and paste it here.');
+  }
+  return candidate;
+}
+
+export function listTables(input: { tableAppId: string }): TableAppInfo {
+  const connection = requireConnection();
+  const appId = extractTableAppId(input?.tableAppId);
+  const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
+  return {
+    id: String(app.id ?? appId),
+    name: String(app.name ?? ''),
+    tables: (app.tables ?? []).map((table) => ({
+      id: String(table.id),
+      name: String(table.name ?? table.id),
+      columnCount: (table.columns ?? []).filter((column) => column.deleted !== true).length,
+    })),
+  };
+}
+
+function toInfo(link: LinkRecord): LinkInfo {
+  return {
+    sheetId: link.sheetId,
+    sheetName: link.sheetName,
+    tableAppId: link.tableAppId,
+    tableAppName: link.tableAppName,
+    tableId: link.tableId,
+    tableName: link.tableName,
+    fixedFields: link.fixedFields,
+    linkedAt: link.linkedAt,
+    lastSyncAt: link.lastSyncAt,
+  };
+}
+
+export function linkInfo(link: LinkRecord | null): LinkInfo | null {
+  if (!link) return null;
+  const sheet = findSheetById(SpreadsheetApp.getActiveSpreadsheet(), link.sheetId);
+  return { ...toInfo(link), sheetName: sheet ? sheet.getName() : link.sheetName };
+}
+
+function uniqueSheetName(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, wanted: string): string {
+  const clean = wanted.replace(/[[\]*?:/\\]/g, ' ').trim().slice(0, 90) || 'Table';
+  let name = clean;
+  for (let n = 2; spreadsheet.getSheetByName(name); n++) name = `${clean} (${n})`;
+  return name;
+}
+
+/** A sheet holds other data unless it is empty or already linked to this very table. */
+function holdsOtherData(sheet: GoogleAppsScript.Spreadsheet.Sheet, tableAppId: string, tableId: string): boolean {
+  if (sheet.getLastRow() === 0 && sheet.getLastColumn() === 0) return false;
+  const previous = loadLink(sheet.getSheetId());
+  return !(previous && previous.tableAppId === tableAppId && previous.tableId === tableId);
+}
+
+export function linkActiveSheet(input: LinkInput): LinkInfo {
+  const connection = requireConnection();
+  const appId = extractTableAppId(input?.tableAppId);
+  const tableId = String(input?.tableId ?? '').trim();
+  if (!ID_PATTERN.test(tableId)) throw new SyncError('CONFIG', 'Choose a table of the table app.');
+  const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
+  const table = (app.tables ?? []).find((each) => String(each.id) === tableId);
+  if (!table) throw new SyncError('NOT_FOUND', `Table app ${app.name ?? appId} has no table ${tableId}: choose one of its tables.`);
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  let sheet = spreadsheet.getActiveSheet();
+  if (input.newSheet) {
+    sheet = spreadsheet.insertSheet(uniqueSheetName(spreadsheet, String(table.name ?? tableId)));
+  } else if (holdsOtherData(sheet, appId, tableId)) {
+    if (!input.replace) {
+      throw new SyncError(
+        'SHEET',
+        `Sheet "${sheet.getName()}" already holds data. Choose "a new sheet", or confirm replacing this sheet's contents.`,
+      );
+    }
+    sheet.clear();
+  }
+  const sheetId = sheet.getSheetId();
+  const previous = loadLink(sheetId);
+  if (previous && (previous.tableAppId !== appId || previous.tableId !== tableId)) unlinkSheet(previous);
+  const link: LinkRecord = previous && previous.tableAppId === appId && previous.tableId === tableId
+    ? previous
+    : {
+        sheetId,
+        sheetName: sheet.getName(),
+        tableAppId: appId,
+        tableAppName: String(app.name ?? appId),
+        tableId,
+        tableName: String(table.name ?? tableId),
+        fixedFields: ['id', 'lMod'],
+        linkedAt: new Date().toISOString(),
+        lastSyncAt: null,
+        baseSheetName: `_tas_base_${sheetId}`,
+        goneColumnIds: [],
+        owner: Session.getActiveUser().getEmail() || null,
+        schedule: null,
+      };
+  saveLink(link);
+  spreadsheet.setActiveSheet(sheet);
+  return toInfo(link);
+}
+
+/** Chooses which optional fixed fields (cOn, createdBy, lModBy, …) show; id and lMod always do. */
+export function setFixedFields(sheetId: number, fields: readonly string[]): string[] {
+  const link = loadLink(sheetId);
+  if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table.');
+  const chosen = fields.filter((field) => (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field));
+  link.fixedFields = ['id', 'lMod', ...chosen];
+  saveLink(link);
+  return link.fixedFields;
+}
+
+function unlinkSheet(link: LinkRecord): void {
+  removeScheduleTrigger(link);
+  const base = baseSheetOf(link, false);
+  if (base) SpreadsheetApp.getActiveSpreadsheet().deleteSheet(base);
+  deleteLink(link.sheetId);
+}
+
+/** Ends the active sheet's link: its base, job and schedule trigger go; the sheet's data stays. */
+export function unlinkActiveSheet(): { unlinked: boolean } {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const link = loadLink(sheet.getSheetId());
+  if (!link) return { unlinked: false };
+  unlinkSheet(link);
+  return { unlinked: true };
+}

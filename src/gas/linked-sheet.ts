@@ -1,0 +1,131 @@
+// Reads a linked sheet and its base once, and writes back dirty spans in a constant number of range
+// calls per flush: one per run of adjacent synced columns, plus one plain-text format per text run.
+import { baseHeaderRow, parseBaseColumnIds } from '../core/base';
+import type { ColumnSpec } from '../core/columns';
+import { contiguousRuns, type Layout, STATUS_HEADER, syncedColumns } from '../core/layout';
+import { BaseTable, LineGrid } from '../core/sheet-model';
+import { SyncError } from '../core/errors';
+import type { LinkRecord } from './stores';
+
+export interface SheetCounters {
+  sheetCalls: number;
+  cellsWritten: number;
+}
+
+export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
+  return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
+}
+
+export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = findSheetById(SpreadsheetApp.getActiveSpreadsheet(), link.sheetId);
+  if (!sheet) {
+    throw new SyncError(
+      'SHEET',
+      `The sheet linked to table ${link.tableName} was deleted. Link another sheet from the sidebar.`,
+    );
+  }
+  return sheet;
+}
+
+/** Reads header row and data lines in one call. */
+export function readLines(sheet: GoogleAppsScript.Spreadsheet.Sheet): { headers: unknown[]; grid: LineGrid } {
+  const lastRow = sheet.getLastRow();
+  const lastColumn = sheet.getLastColumn();
+  if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+  const values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
+  const headers = values[0] ?? [];
+  return { headers, grid: new LineGrid(values.slice(1), lastColumn) };
+}
+
+export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  let sheet = spreadsheet.getSheetByName(link.baseSheetName);
+  if (!sheet && create) {
+    sheet = spreadsheet.insertSheet(link.baseSheetName);
+    sheet.getRange(1, 1, sheet.getMaxRows(), 6).setNumberFormat('@');
+    sheet.hideSheet();
+  }
+  return sheet;
+}
+
+export function readBase(link: LinkRecord): BaseTable {
+  const sheet = baseSheetOf(link, false);
+  if (!sheet || sheet.getLastRow() === 0) return new BaseTable([], []);
+  const values = sheet.getRange(1, 1, sheet.getLastRow(), 6).getValues() as unknown[][];
+  const columnIds = parseBaseColumnIds(values[0]?.[2]);
+  return new BaseTable(values.slice(1), columnIds);
+}
+
+function ensureRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededRow: number): void {
+  const maxRows = sheet.getMaxRows();
+  if (lastNeededRow > maxRows) sheet.insertRowsAfter(maxRows, lastNeededRow - maxRows);
+}
+
+function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
+  const maxColumns = sheet.getMaxColumns();
+  if (lastNeededColumn > maxColumns) sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
+}
+
+export function flushBase(link: LinkRecord, base: BaseTable): void {
+  const spans = base.takeDirtySpans();
+  if (spans.length === 0 && !base.headerChanged) return;
+  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
+  if (base.headerChanged || sheet.getLastRow() === 0) {
+    sheet.getRange(1, 1, 1, 6).setValues([baseHeaderRow(base.columnIds)]);
+    base.headerChanged = false;
+  }
+  for (const span of spans) {
+    const firstRow = span.start + 2;
+    ensureRows(sheet, firstRow + span.rows.length - 1);
+    const range = sheet.getRange(firstRow, 1, span.rows.length, 6);
+    range.setNumberFormat('@');
+    range.setValues(span.rows);
+  }
+}
+
+/** Sheet columns whose cells hold text: text and JSON table columns, fixed fields and the status. */
+export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number[] {
+  const indexes: number[] = [...layout.fixed.values()];
+  if (layout.status !== undefined) indexes.push(layout.status);
+  for (const column of live) {
+    const index = layout.columns.get(column.id);
+    if (index !== undefined && (column.kind === 'text' || column.kind === 'json')) indexes.push(index);
+  }
+  return indexes.sort((a, b) => a - b);
+}
+
+/**
+ * Writes the dirty lines of the grid back: one span from the first to the last dirty line, one
+ * setValues per run of adjacent synced columns (the person's own columns are never written).
+ */
+export function flushLines(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  grid: LineGrid,
+  layout: Layout,
+  live: readonly ColumnSpec[],
+): number {
+  const dirty = grid.takeDirty();
+  if (dirty.length === 0) return 0;
+  const first = dirty[0] as number;
+  const last = dirty[dirty.length - 1] as number;
+  const firstRow = first + 2;
+  const count = last - first + 1;
+  ensureRows(sheet, firstRow + count - 1);
+  const synced = syncedColumns(layout);
+  ensureColumns(sheet, (synced[synced.length - 1] ?? 0) + 1);
+  // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
+  for (const [start, width] of contiguousRuns(textColumns(layout, live))) {
+    sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
+  }
+  for (const [start, width] of contiguousRuns(synced)) {
+    const values: unknown[][] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const line = grid.lines[first + i] as unknown[];
+      values[i] = line.slice(start, start + width);
+    }
+    sheet.getRange(firstRow, start + 1, count, width).setValues(values);
+  }
+  return dirty.length;
+}
+
+export { STATUS_HEADER };

@@ -1,0 +1,139 @@
+// What every pull, push and sync runs inside: the stored connection, a client over UrlFetchApp,
+// a time budget well inside Apps Script's 6 minutes, the document lock, and progress for the sidebar.
+import { TableClient } from '../api/client';
+import type { HttpPort } from '../api/http-port';
+import { isSyncError, messageOf, SyncError } from '../core/errors';
+import type { Operation, ProgressInfo } from '../shared/types';
+import { type LinkRecord, loadConnection, loadLink, type StoredConnection, saveProgress } from './stores';
+import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
+
+/** Work stops between batches once this much of the execution has passed (the limit is 6 min). */
+export const WORK_BUDGET_MS = 4.5 * 60 * 1000;
+const LOCK_WAIT_MS = 8000;
+
+export class Deadline {
+  readonly startedAt: number;
+  private readonly endsAt: number;
+
+  constructor(budgetMs: number, startedAt = Date.now()) {
+    this.startedAt = startedAt;
+    this.endsAt = startedAt + budgetMs;
+  }
+
+  left(): number {
+    return this.endsAt - Date.now();
+  }
+
+  /** True when less than `reserveMs` is left: time to save progress and stop. */
+  nearlyOver(reserveMs = 0): boolean {
+    return this.left() <= reserveMs;
+  }
+
+  seconds(): number {
+    return Math.round((Date.now() - this.startedAt) / 100) / 10;
+  }
+}
+
+export interface OperationContext {
+  connection: StoredConnection;
+  client: TableClient;
+  port: HttpPort;
+  counter: UrlFetchCounter;
+  deadline: Deadline;
+  operation: Operation;
+  sheetId: number;
+  progress: ProgressInfo;
+}
+
+export function requireConnection(): StoredConnection {
+  const connection = loadConnection();
+  if (!connection) {
+    throw new SyncError('CONFIG', 'Not connected yet: open the sidebar, enter the service address and your API key.');
+  }
+  return connection;
+}
+
+export function requireLink(sheetId: number): LinkRecord {
+  const link = loadLink(sheetId);
+  if (!link) {
+    throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: open the sidebar and link it.');
+  }
+  return link;
+}
+
+export function clientFor(connection: StoredConnection, port: HttpPort, deadline?: Deadline): TableClient {
+  const options: ConstructorParameters<typeof TableClient>[2] = {};
+  if (deadline) options.deadline = () => deadline.left();
+  return new TableClient(
+    port,
+    {
+      baseUrl: connection.info.baseUrl,
+      apiKey: connection.apiKey,
+      prefix: connection.info.prefix as '/api/public' | '/public',
+    },
+    options,
+  );
+}
+
+export function newContext(operation: Operation, sheetId: number, deadline = new Deadline(WORK_BUDGET_MS)): OperationContext {
+  const connection = requireConnection();
+  const counter: UrlFetchCounter = { requests: 0 };
+  const port = createUrlFetchPort(counter);
+  return {
+    connection,
+    client: clientFor(connection, port, deadline),
+    port,
+    counter,
+    deadline,
+    operation,
+    sheetId,
+    progress: {
+      operation,
+      phase: 'starting',
+      pagesFetched: 0,
+      linesWritten: 0,
+      requestsLeft: null,
+      percent: null,
+      updatedAt: new Date().toISOString(),
+    },
+  };
+}
+
+export function reportProgress(context: OperationContext, change: Partial<ProgressInfo>): void {
+  Object.assign(context.progress, change, { updatedAt: new Date().toISOString() });
+  saveProgress(context.sheetId, context.progress);
+}
+
+/** Runs `work` holding the document lock; a second sync waits briefly, then says one is running. */
+export function withDocumentLock<T>(work: () => T): T {
+  const lock = LockService.getDocumentLock();
+  if (!lock) return work();
+  if (!lock.tryLock(LOCK_WAIT_MS)) {
+    throw new SyncError(
+      'BUSY',
+      'Another sync of this spreadsheet is running (a schedule or another person). Try again in a minute.',
+    );
+  }
+  try {
+    return work();
+  } finally {
+    SpreadsheetApp.flush();
+    lock.releaseLock();
+  }
+}
+
+/** Any thrown value as a SyncError a person can act on (the key is never part of a message). */
+export function asSyncError(error: unknown): SyncError {
+  if (isSyncError(error)) return error;
+  const message = messageOf(error);
+  if (/too many times for one day: urlfetch/i.test(message)) {
+    return new SyncError(
+      'QUOTA',
+      "Apps Script's daily limit of requests to other services is used up. It resets 24 hours after the first request of the day; the sync goes on then.",
+    );
+  }
+  if (/Exceeded maximum execution time/i.test(message)) {
+    return new SyncError('TIME', 'The run hit Apps Script’s 6-minute limit; run it again to continue where it stopped.');
+  }
+  return new SyncError('INTERNAL', `Something unexpected went wrong: ${message}`);
+}

@@ -1,0 +1,304 @@
+// Push: edited lines as PATCH (only the changed columns), new lines as POST, three-way, never twice.
+import type { RowResult } from '../api/client';
+import type { Row } from '../api/types';
+import type { BaseRecord } from '../core/base';
+import type { DecodeContext, JsonValue } from '../core/codec';
+import { deletedColumnIds, liveColumns } from '../core/columns';
+import { SyncError } from '../core/errors';
+import { baseAfterWrite, reconcileEdits } from '../core/merge';
+import { indexLines } from '../core/pull-engine';
+import {
+  type Candidate,
+  type CreatePlan,
+  findLostCreate,
+  pendingRecord,
+  planPush,
+  type PushState,
+  sentDigests,
+  type UpdatePlan,
+} from '../core/push-engine';
+import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../core/status';
+import type { LineIssue } from '../shared/types';
+import { layoutOf } from './headers';
+import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
+import { type OperationContext, reportProgress } from './operation';
+import { collectIssues } from './pull';
+import type { LinkRecord } from './stores';
+
+/** Writes per wave; the sheet and base are written after every wave. */
+const WRITE_WAVE = 10;
+const WRITE_RESERVE_MS = 30 * 1000;
+
+export interface PushCounts {
+  created: number;
+  updated: number;
+  unchanged: number;
+  conflicts: number;
+  errors: number;
+}
+
+export interface PushResult {
+  finished: boolean;
+  counts: PushCounts;
+  issues: LineIssue[];
+}
+
+function decodeContext(): DecodeContext {
+  const timeZone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  return {
+    formatDate(date) {
+      const value = new Date(date.getTime());
+      const hasTime = Utilities.formatDate(value, timeZone, 'HH:mm:ss') !== '00:00:00';
+      return Utilities.formatDate(value, timeZone, hasTime ? "yyyy-MM-dd'T'HH:mm:ss" : 'yyyy-MM-dd');
+    },
+  };
+}
+
+function newToken(): string {
+  return `pending:${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
+
+/**
+ * Pushes the linked sheet. Reads the sheet and base once; knows the service's current lMod of edited
+ * rows before patching (GET per row when few, one listing when that costs less); sends each wave in
+ * parallel and writes ids, lMods and statuses onto the lines after every wave.
+ */
+export function pushLink(context: OperationContext, link: LinkRecord): PushResult {
+  const { client, deadline } = context;
+  reportProgress(context, { phase: 'reading the table schema' });
+  const table = client.table(link.tableAppId, link.tableId);
+  const live = liveColumns(table.columns);
+  const liveIds = new Set(live.map((column) => column.id));
+  const sheet = requireLinkedSheet(link);
+  const { headers, grid } = readLines(sheet);
+  const base = readBase(link);
+  const goneIds = [...new Set([...link.goneColumnIds, ...deletedColumnIds(table.columns), ...base.columnIds])].filter(
+    (id) => !liveIds.has(id),
+  );
+  const layout = layoutOf(headers, live, goneIds);
+  if (!layout.fixed.has('id') || layout.status === undefined) {
+    throw new SyncError('SHEET', 'This sheet has no id or _sync column: pull the table first, then edit and push.');
+  }
+  const statusColumn = layout.status;
+  const idColumn = layout.fixed.get('id') as number;
+  const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
+  const plan = planPush(state, decodeContext());
+  const counts: PushCounts = { created: 0, updated: 0, unchanged: plan.unchanged, conflicts: 0, errors: plan.errors.length };
+  const setStatus = (line: number, status: string): void => {
+    grid.set(line, statusColumn, status);
+  };
+  for (const error of plan.errors) setStatus(error.line, error.status);
+  for (const revert of plan.reverted) {
+    setStatus(revert.line, `✎ ${revert.fields.join(', ')} is read-only: restored the service's value`);
+  }
+  const flush = (): void => {
+    const written = flushLines(sheet, grid, layout, live);
+    flushBase(link, base);
+    reportProgress(context, { linesWritten: context.progress.linesWritten + written });
+  };
+  const me = context.connection.info.userId;
+  const fixedShown = (row: Row): Record<string, unknown> => {
+    const shown: Record<string, unknown> = Object.create(null);
+    for (const [field, column] of layout.fixed) {
+      if (field === 'id') continue;
+      const value = row[field];
+      const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+      grid.set(findLine(row.id), column, text);
+      shown[field] = text;
+    }
+    return shown;
+  };
+  const lineOfId = new Map<string, number>();
+  const findLine = (rowId: string): number => lineOfId.get(rowId) ?? -1;
+
+  // The service's view of the rows we need: a listing when a lost create must be found or when it
+  // costs fewer requests than one GET per edited row; otherwise GETs (fixed fields carry lMod).
+  const pendingCreates = plan.creates.filter((create) => create.pendingToken !== null);
+  const pagesForListing = Math.ceil(Math.max(base.size, grid.length) / 100) + 1;
+  let listing: Map<string, Row> | null = null;
+  const loadListing = (): Map<string, Row> => {
+    if (listing) return listing;
+    reportProgress(context, { phase: 'reading the service rows' });
+    const rows = new Map<string, Row>();
+    const result = client.listAllRows(link.tableAppId, link.tableId, {
+      expectedTotal: Math.max(base.size, grid.length),
+      onPage(page) {
+        for (const row of page) rows.set(String(row.id), row);
+      },
+    });
+    if (!result.done) throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
+    listing = rows;
+    return rows;
+  };
+
+  // 1. Lost creates: adopt the row the service made, so a retry never duplicates it.
+  if (pendingCreates.length > 0) {
+    const rows = loadListing();
+    const taken = new Set<string>();
+    for (const id of state.index.lineById.keys()) taken.add(id);
+    for (const record of base.all()) taken.add(record.id);
+    const candidates: Candidate[] = [];
+    for (const row of rows.values()) {
+      if (row.createdBy !== me || taken.has(String(row.id))) continue;
+      candidates.push({ id: String(row.id), cOn: String(row.cOn ?? ''), createdBy: String(row.createdBy), row });
+    }
+    candidates.sort((a, b) => (a.cOn < b.cOn ? -1 : a.cOn > b.cOn ? 1 : 0));
+    for (const create of pendingCreates) {
+      const token = create.pendingToken as string;
+      const pending = base.get(token);
+      const found = pending ? findLostCreate(pending, candidates, live, taken) : undefined;
+      if (pending) base.delete(token);
+      create.pendingToken = null;
+      if (!found) continue;
+      const row = found.row as Row;
+      grid.set(create.line, idColumn, String(row.id));
+      lineOfId.set(String(row.id), create.line);
+      const shown = fixedShown(row);
+      base.set({ ...baseAfterWrite(undefined, String(row.id), String(row.lMod), create.digests, false, undefined), shown });
+      setStatus(create.line, STATUS.created);
+      counts.created += 1;
+      plan.creates.splice(plan.creates.indexOf(create), 1);
+    }
+    flush();
+  }
+
+  // 2. Edited lines: know the service's current state before patching.
+  const toSend: Array<{ update: UpdatePlan; patch: Record<string, JsonValue>; stale: boolean }> = [];
+  if (plan.updates.length > 0) {
+    let current = new Map<string, Row>();
+    if (listing || plan.updates.length > pagesForListing) {
+      current = loadListing();
+    } else {
+      reportProgress(context, { phase: 'checking edited rows on the service' });
+      const results = client.rowsByIds(
+        link.tableAppId,
+        link.tableId,
+        plan.updates.map((update) => update.rowId),
+      );
+      let needValues = false;
+      results.forEach((result, i) => {
+        const update = plan.updates[i] as UpdatePlan;
+        if (result.ok) {
+          current.set(update.rowId, result.row);
+          if (String(result.row.lMod) !== update.base.lMod) needValues = true;
+        } else if (result.error.code !== 'NOT_FOUND') {
+          throw result.error;
+        }
+      });
+      if (needValues) current = loadListing();
+    }
+    for (const update of plan.updates) {
+      lineOfId.set(update.rowId, update.line);
+      const serviceRow = current.get(update.rowId);
+      if (!serviceRow) {
+        setStatus(update.line, STATUS.removed);
+        counts.errors += 1;
+        continue;
+      }
+      const stale = String(serviceRow.lMod) !== update.base.lMod || update.base.conflict !== undefined;
+      if (!stale) {
+        toSend.push({ update, patch: update.edits.values, stale });
+        continue;
+      }
+      const reconciled = reconcileEdits(update.edits, update.base, serviceRow, live);
+      const settled: Record<string, string> = Object.create(null);
+      for (const columnId of reconciled.alreadyEqual) settled[columnId] = update.edits.digests[columnId] as string;
+      if (reconciled.conflicts.length > 0) {
+        counts.conflicts += 1;
+        const conflict = { lMod: String(serviceRow.lMod), theirs: reconciled.theirs };
+        update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, conflict);
+        base.set(update.base);
+        setStatus(update.line, conflictStatus(reconciled.conflicts));
+      } else if (Object.keys(settled).length > 0) {
+        update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, undefined);
+        base.set(update.base);
+      }
+      if (Object.keys(reconciled.send).length > 0) toSend.push({ update, patch: reconciled.send, stale });
+      else if (reconciled.conflicts.length === 0) setStatus(update.line, STATUS.inSync);
+    }
+    flush();
+  }
+
+  // 3. PATCH in parallel waves; lines and base written after every wave.
+  let finished = true;
+  for (let start = 0; start < toSend.length; start += WRITE_WAVE) {
+    if (deadline.nearlyOver(WRITE_RESERVE_MS)) {
+      finished = false;
+      break;
+    }
+    const wave = toSend.slice(start, start + WRITE_WAVE);
+    reportProgress(context, { phase: 'sending edits', requestsLeft: toSend.length - start });
+    const results = client.updateRows(
+      link.tableAppId,
+      link.tableId,
+      wave.map((item) => ({ rowId: item.update.rowId, patch: item.patch })),
+    );
+    results.forEach((result: RowResult, i) => {
+      const { update, patch, stale } = wave[i] as (typeof wave)[number];
+      if (result.ok) {
+        const settled: Record<string, string> = Object.create(null);
+        for (const columnId of Object.keys(patch)) settled[columnId] = update.edits.digests[columnId] as string;
+        const record = baseAfterWrite(update.base, update.rowId, String(result.row.lMod), settled, stale, update.base.conflict);
+        record.shown = fixedShown(result.row);
+        base.set(record);
+        if (!update.base.conflict) setStatus(update.line, STATUS.pushed);
+        counts.updated += 1;
+      } else if (result.error.code === 'NOT_FOUND') {
+        setStatus(update.line, STATUS.removed);
+        counts.errors += 1;
+      } else {
+        setStatus(update.line, errorStatus(`not pushed: ${result.error.message}`));
+        counts.errors += 1;
+      }
+    });
+    flush();
+  }
+
+  // 4. Creates: the line is marked pending (with what was sent) before sending, and gets its id,
+  //    fixed fields and base right after its wave, so a create is never sent twice.
+  for (let start = 0; finished && start < plan.creates.length; start += WRITE_WAVE) {
+    if (deadline.nearlyOver(WRITE_RESERVE_MS)) {
+      finished = false;
+      break;
+    }
+    const wave: CreatePlan[] = plan.creates.slice(start, start + WRITE_WAVE);
+    const sentAt = context.counter.lastServiceTime ?? '';
+    const tokens = wave.map((create) => {
+      const token = newToken();
+      base.set(pendingRecord(token, sentAt, { ...create, digests: sentDigests(create.values, live) }));
+      setStatus(create.line, pendingStatus(token));
+      return token;
+    });
+    flush();
+    reportProgress(context, { phase: 'creating rows', requestsLeft: plan.creates.length - start });
+    const results = client.createRows(
+      link.tableAppId,
+      link.tableId,
+      wave.map((create) => create.values),
+    );
+    results.forEach((result: RowResult, i) => {
+      const create = wave[i] as CreatePlan;
+      const token = tokens[i] as string;
+      if (result.ok) {
+        const rowId = String(result.row.id);
+        base.delete(token);
+        grid.set(create.line, idColumn, rowId);
+        lineOfId.set(rowId, create.line);
+        const shown = fixedShown(result.row);
+        base.set({ ...baseAfterWrite(undefined, rowId, String(result.row.lMod), create.digests, false, undefined), shown });
+        setStatus(create.line, STATUS.created);
+        counts.created += 1;
+      } else if (result.error.outcomeUnknown) {
+        counts.errors += 1; // stays pending: the next push finds the row or sends it again
+      } else {
+        base.delete(token);
+        setStatus(create.line, errorStatus(`not created: ${result.error.message}`));
+        counts.errors += 1;
+      }
+    });
+    flush();
+  }
+  return { finished, counts, issues: collectIssues({ grid, layout }) };
+}
+
+export type { BaseRecord };

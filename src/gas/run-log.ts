@@ -1,0 +1,64 @@
+// The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
+import type { SyncSummary } from '../shared/types';
+import type { LinkRecord, StoredSchedule } from './stores';
+
+export const LOG_SHEET = 'Sync log';
+const LOG_KEEP = 500;
+const LOG_HEADERS = [
+  'When', 'Sheet', 'Table', 'Run', 'Mode', 'Added', 'Updated', 'Created', 'Conflicts', 'Errors',
+  'Seconds', 'Requests', 'Outcome', 'Message',
+];
+
+export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'manual' | 'scheduled'): void {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  let sheet = spreadsheet.getSheetByName(LOG_SHEET);
+  if (!sheet) {
+    sheet = spreadsheet.insertSheet(LOG_SHEET);
+    sheet.getRange(1, 1, 1, LOG_HEADERS.length).setValues([LOG_HEADERS]).setFontWeight('bold');
+    sheet.setFrozenRows(1);
+  }
+  const row = [
+    new Date().toISOString(),
+    link.sheetName,
+    link.tableName,
+    trigger,
+    summary.operation,
+    summary.added,
+    summary.updated,
+    summary.created,
+    summary.conflicts,
+    summary.errors,
+    summary.seconds,
+    summary.requests,
+    summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
+    summary.message,
+  ];
+  const next = sheet.getLastRow() + 1;
+  const range = sheet.getRange(next, 1, 1, row.length);
+  range.setNumberFormat('@');
+  range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
+  const excess = sheet.getLastRow() - 1 - LOG_KEEP;
+  if (excess > 0) sheet.deleteRows(2, excess);
+}
+
+/** Mails the schedule's owner once per failure streak, and once when it recovers. */
+export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
+  if (!schedule.notifyEmail) return;
+  const name = SpreadsheetApp.getActiveSpreadsheet().getName();
+  if (!summary.ok && !schedule.notifiedFailure) {
+    const paused = schedule.paused ? '\n\nThe schedule has paused itself after 10 failures in a row. Fix the cause, then resume it in the sidebar.' : '';
+    MailApp.sendEmail(
+      schedule.notifyEmail,
+      `Table App Sync: scheduled ${summary.operation} of "${link.sheetName}" failed`,
+      `The scheduled ${summary.operation} of sheet "${link.sheetName}" (table ${link.tableName}) in spreadsheet "${name}" failed:\n\n${summary.message}\n\nOpen the spreadsheet and the Table App Sync sidebar to see what to do. You get one mail per failure streak.${paused}`,
+    );
+    schedule.notifiedFailure = true;
+  } else if (summary.ok && schedule.notifiedFailure) {
+    MailApp.sendEmail(
+      schedule.notifyEmail,
+      `Table App Sync: scheduled ${summary.operation} of "${link.sheetName}" recovered`,
+      `The scheduled ${summary.operation} of sheet "${link.sheetName}" in spreadsheet "${name}" works again.`,
+    );
+    schedule.notifiedFailure = false;
+  }
+}

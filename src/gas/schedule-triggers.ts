@@ -1,0 +1,107 @@
+// Time-driven triggers for schedules and continuations: created with the intervals Apps Script
+// accepts, never left behind (removing a link or schedule removes its trigger).
+import { SyncError } from '../core/errors';
+import type { ScheduleOptions } from '../shared/types';
+import type { LinkRecord } from './stores';
+
+export const SCHEDULE_HANDLER = 'runScheduledSync';
+const MAX_TRIGGERS = 20;
+
+interface Interval {
+  every: string;
+  label: string;
+  minutes: number;
+}
+
+const MINUTE_INTERVALS: Interval[] = [1, 5, 10, 15, 30].map((n) => ({
+  every: `m${n}`,
+  label: n === 1 ? 'Every minute' : `Every ${n} minutes`,
+  minutes: n,
+}));
+const HOUR_INTERVALS: Interval[] = [1, 2, 4, 6, 8, 12].map((n) => ({
+  every: `h${n}`,
+  label: n === 1 ? 'Every hour' : `Every ${n} hours`,
+  minutes: n * 60,
+}));
+const DAILY_INTERVALS: Interval[] = Array.from({ length: 24 }, (_, hour) => ({
+  every: `d${hour}`,
+  label: `Daily around ${String(hour).padStart(2, '0')}:00`,
+  minutes: 24 * 60,
+}));
+
+/** Add-ons may run time-driven triggers at most hourly (apps-script-facts §6, §8). */
+export function isAddOn(): boolean {
+  try {
+    return ScriptApp.getInstallationSource() !== ScriptApp.InstallationSource.NONE;
+  } catch {
+    return false;
+  }
+}
+
+export function allowedIntervals(addOn = isAddOn()): Interval[] {
+  return addOn ? [...HOUR_INTERVALS, ...DAILY_INTERVALS] : [...MINUTE_INTERVALS, ...HOUR_INTERVALS, ...DAILY_INTERVALS];
+}
+
+export function scheduleOptions(): ScheduleOptions {
+  return { intervals: allowedIntervals().map(({ every, label }) => ({ every, label })) };
+}
+
+export function intervalOf(every: string): Interval {
+  const interval = allowedIntervals().find((each) => each.every === every);
+  if (!interval) {
+    const hint = isAddOn() ? ' As an add-on, schedules run hourly or less often.' : '';
+    throw new SyncError('CONFIG', `"${every}" is not an interval Apps Script supports.${hint} Choose one from the list.`);
+  }
+  return interval;
+}
+
+function ownTriggers(): GoogleAppsScript.Script.Trigger[] {
+  return ScriptApp.getProjectTriggers();
+}
+
+export function triggerExists(triggerId: string | null): boolean {
+  return triggerId !== null && ownTriggers().some((trigger) => trigger.getUniqueId() === triggerId);
+}
+
+export function deleteTriggerById(triggerId: string | null): void {
+  if (!triggerId) return;
+  for (const trigger of ownTriggers()) if (trigger.getUniqueId() === triggerId) ScriptApp.deleteTrigger(trigger);
+}
+
+function assertRoomForTrigger(): void {
+  if (ownTriggers().length >= MAX_TRIGGERS - 1) {
+    throw new SyncError(
+      'CONFIG',
+      `You already have ${ownTriggers().length} triggers for this script; Apps Script allows ${MAX_TRIGGERS} per person. Remove a schedule on another sheet first.`,
+    );
+  }
+}
+
+export function createScheduleTrigger(every: string): string {
+  intervalOf(every);
+  assertRoomForTrigger();
+  const builder = ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased();
+  const kind = every[0];
+  const n = Number(every.slice(1));
+  const trigger =
+    kind === 'm'
+      ? builder.everyMinutes(n).create()
+      : kind === 'h'
+        ? builder.everyHours(n).create()
+        : builder.everyDays(1).atHour(n).create();
+  return trigger.getUniqueId();
+}
+
+/** A one-shot trigger that continues an operation; null where the platform refuses one. */
+export function createContinuationTrigger(delayMs: number): string | null {
+  try {
+    assertRoomForTrigger();
+    return ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased().after(delayMs).create().getUniqueId();
+  } catch {
+    return null;
+  }
+}
+
+export function removeScheduleTrigger(link: LinkRecord): void {
+  if (link.schedule) deleteTriggerById(link.schedule.triggerId);
+}

@@ -1,0 +1,152 @@
+// Where state lives: the API key and connection in USER properties (no other editor can read them);
+// links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache.
+import type { ConnectionInfo, LinkInfo, ProgressInfo, ScheduleInfo, SyncSummary } from '../shared/types';
+
+const CONNECTION_KEY = 'tas.connection';
+const API_KEY_KEY = 'tas.apiKey';
+const LINK_PREFIX = 'tas.link.';
+const JOB_PREFIX = 'tas.job.';
+const SUMMARY_PREFIX = 'tas.summary.';
+const PROGRESS_PREFIX = 'tas.progress.';
+
+export interface StoredConnection {
+  info: ConnectionInfo;
+  apiKey: string;
+}
+
+function readJson<T>(properties: GoogleAppsScript.Properties.Properties, key: string): T | null {
+  const text = properties.getProperty(key);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function loadConnection(): StoredConnection | null {
+  const properties = PropertiesService.getUserProperties();
+  const info = readJson<ConnectionInfo>(properties, CONNECTION_KEY);
+  const apiKey = properties.getProperty(API_KEY_KEY);
+  return info && apiKey ? { info, apiKey } : null;
+}
+
+export function saveConnectionRecord(connection: StoredConnection): void {
+  PropertiesService.getUserProperties().setProperties({
+    [CONNECTION_KEY]: JSON.stringify(connection.info),
+    [API_KEY_KEY]: connection.apiKey,
+  });
+}
+
+export function clearConnection(): void {
+  const properties = PropertiesService.getUserProperties();
+  properties.deleteProperty(CONNECTION_KEY);
+  properties.deleteProperty(API_KEY_KEY);
+}
+
+/** A link plus what the sync keeps about it. */
+export interface LinkRecord extends LinkInfo {
+  /** Name of the hidden sheet holding the base. */
+  baseSheetName: string;
+  /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
+  goneColumnIds: string[];
+  /** Email of the person whose key and triggers serve this link's schedule. */
+  owner: string | null;
+  schedule: StoredSchedule | null;
+}
+
+export interface StoredSchedule extends ScheduleInfo {
+  triggerId: string | null;
+  owner: string;
+  /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
+  notifyEmail: string;
+  notifiedFailure: boolean;
+}
+
+function documentProperties(): GoogleAppsScript.Properties.Properties {
+  return PropertiesService.getDocumentProperties();
+}
+
+export function loadLink(sheetId: number): LinkRecord | null {
+  return readJson<LinkRecord>(documentProperties(), LINK_PREFIX + sheetId);
+}
+
+export function saveLink(link: LinkRecord): void {
+  documentProperties().setProperty(LINK_PREFIX + link.sheetId, JSON.stringify(link));
+}
+
+export function deleteLink(sheetId: number): void {
+  const properties = documentProperties();
+  properties.deleteProperty(LINK_PREFIX + sheetId);
+  properties.deleteProperty(JOB_PREFIX + sheetId);
+  properties.deleteProperty(SUMMARY_PREFIX + sheetId);
+}
+
+export function allLinks(): LinkRecord[] {
+  const all = documentProperties().getProperties();
+  const links: LinkRecord[] = [];
+  for (const key of Object.keys(all)) {
+    if (!key.startsWith(LINK_PREFIX)) continue;
+    try {
+      links.push(JSON.parse(all[key] as string) as LinkRecord);
+    } catch {
+      // A damaged entry is skipped; relinking the sheet rewrites it.
+    }
+  }
+  return links;
+}
+
+/** A pull or push that ran out of time and goes on in a follow-up execution. */
+export interface JobRecord {
+  operation: 'pull' | 'push' | 'sync';
+  /** For sync: the push part is done and the pull is running. */
+  phase: 'push' | 'pull';
+  pullId: string;
+  nextOffset: number;
+  startedAt: string;
+  executions: number;
+  triggerId: string | null;
+  scheduled: boolean;
+  owner: string;
+  totals: Record<string, number>;
+}
+
+export function loadJob(sheetId: number): JobRecord | null {
+  return readJson<JobRecord>(documentProperties(), JOB_PREFIX + sheetId);
+}
+
+export function saveJob(sheetId: number, job: JobRecord): void {
+  documentProperties().setProperty(JOB_PREFIX + sheetId, JSON.stringify(job));
+}
+
+export function clearJob(sheetId: number): void {
+  documentProperties().deleteProperty(JOB_PREFIX + sheetId);
+}
+
+export function saveSummary(sheetId: number, summary: SyncSummary): void {
+  // Keep the stored summary well under the 9 KB property limit.
+  const trimmed: SyncSummary = { ...summary, issues: summary.issues.slice(0, 40) };
+  documentProperties().setProperty(SUMMARY_PREFIX + sheetId, JSON.stringify(trimmed));
+}
+
+export function loadSummary(sheetId: number): SyncSummary | null {
+  return readJson<SyncSummary>(documentProperties(), SUMMARY_PREFIX + sheetId);
+}
+
+export function saveProgress(sheetId: number, progress: ProgressInfo | null): void {
+  const cache = CacheService.getDocumentCache();
+  if (!cache) return;
+  if (progress) cache.put(PROGRESS_PREFIX + sheetId, JSON.stringify(progress), 600);
+  else cache.remove(PROGRESS_PREFIX + sheetId);
+}
+
+export function loadProgress(sheetId: number): ProgressInfo | null {
+  const cache = CacheService.getDocumentCache();
+  const text = cache ? cache.get(PROGRESS_PREFIX + sheetId) : null;
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as ProgressInfo;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,125 @@
+// The menu, the sidebar, and the state the sidebar shows. Menu actions on a sheet that is not
+// linked open the sidebar at the link step instead of failing.
+import { isSyncError } from '../core/errors';
+import type { SidebarState, SyncSummary } from '../shared/types';
+import { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './actions';
+import { linkInfo } from './link';
+import { scheduleOptions } from './schedule-triggers';
+import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
+
+export const MENU_TITLE = 'Table App Sync';
+const SIDEBAR_FILE = 'Sidebar';
+
+interface OpenEvent {
+  authMode?: GoogleAppsScript.Script.AuthMode;
+}
+
+export function onOpen(event?: OpenEvent): void {
+  const ui = SpreadsheetApp.getUi();
+  const menu = ui.createAddonMenu();
+  menu.addItem('Open sidebar', 'showSidebar');
+  if (event?.authMode !== ScriptApp.AuthMode.NONE) {
+    menu
+      .addSeparator()
+      .addItem('Pull', 'menuPull')
+      .addItem('Push', 'menuPush')
+      .addItem('Sync (push, then pull)', 'menuSync')
+      .addItem('Resolve conflicts…', 'showSidebar')
+      .addItem('Schedule…', 'showSidebar');
+  }
+  menu.addItem('Help', 'menuHelp');
+  menu.addToUi();
+}
+
+export function onInstall(event?: OpenEvent): void {
+  onOpen(event);
+}
+
+export function showSidebar(): void {
+  const html = HtmlService.createHtmlOutputFromFile(SIDEBAR_FILE).setTitle(MENU_TITLE);
+  SpreadsheetApp.getUi().showSidebar(html);
+}
+
+function activeSheetIsLinked(): boolean {
+  return loadLink(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId()) !== null;
+}
+
+function fromMenu(run: () => SyncSummary): void {
+  if (!loadConnection() || !activeSheetIsLinked()) {
+    showSidebar();
+    return;
+  }
+  try {
+    run();
+  } catch (error) {
+    // Summaries already report failures; this catches what happens before an operation starts.
+    const message = isSyncError(error) || error instanceof Error ? error.message : String(error);
+    SpreadsheetApp.getActiveSpreadsheet().toast(message, 'Table App Sync: not done', 10);
+  }
+}
+
+export function menuPull(): void {
+  fromMenu(pullActiveSheet);
+}
+
+export function menuPush(): void {
+  fromMenu(pushActiveSheet);
+}
+
+export function menuSync(): void {
+  fromMenu(syncActiveSheet);
+}
+
+export function menuResolveTheirs(): void {
+  fromMenu(() => resolveConflicts({ keep: 'theirs' }));
+}
+
+export function menuHelp(): void {
+  SpreadsheetApp.getUi().alert(
+    'Table App Sync',
+    [
+      '1. Open the sidebar and connect with the service address and your personal API key (kept in your own user properties).',
+      '2. Link a sheet to a table: row 1 holds the column ids; id, lMod and _sync are kept by the add-on.',
+      '3. Pull brings rows in; edit cells or add lines; Push sends only what you changed (new lines are created).',
+      '4. Conflicts (changed here and on the service) are marked on the line: choose Keep mine or Take theirs.',
+      '5. Schedule keeps the sheet in step; runs are logged in the "Sync log" sheet.',
+    ].join('\n'),
+    SpreadsheetApp.getUi().ButtonSet.OK,
+  );
+}
+
+/** Selects a line of the active sheet (the sidebar's issue list calls this). */
+export function selectSheetRow(input: { row: number }): { row: number } {
+  const row = Math.max(2, Math.floor(Number(input?.row) || 2));
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  sheet.getRange(row, 1, 1, Math.max(1, sheet.getLastColumn())).activate();
+  return { row };
+}
+
+/** Everything the sidebar shows; never the API key. */
+export function getState(): SidebarState {
+  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const sheetId = sheet.getSheetId();
+  const stored = loadConnection();
+  const link = loadLink(sheetId);
+  return {
+    connection: stored ? stored.info : null,
+    sheet: { id: sheetId, name: sheet.getName() },
+    link: linkInfo(link),
+    lastSummary: link ? loadSummary(sheetId) : null,
+    progress: link ? loadProgress(sheetId) : null,
+    schedule: link?.schedule
+      ? {
+          mode: link.schedule.mode,
+          every: link.schedule.every,
+          label: link.schedule.label,
+          paused: link.schedule.paused,
+          failures: link.schedule.failures,
+          lastRunAt: link.schedule.lastRunAt,
+          lastOutcome: link.schedule.lastOutcome,
+        }
+      : null,
+    scheduleOptions: scheduleOptions(),
+    hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
+  };
+}

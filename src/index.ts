@@ -1,0 +1,18 @@
+// The Apps Script entry: every export becomes a top-level function of dist/Code.js (menus,
+// triggers and google.script.run call these names). Logic lives in src/gas, src/api and src/core.
+export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './gas/actions';
+export { disconnect, getConnection, saveConnection } from './gas/connection';
+export { linkActiveSheet, listTables, unlinkActiveSheet } from './gas/link';
+export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
+export {
+  getState,
+  menuHelp,
+  menuPull,
+  menuPush,
+  menuResolveTheirs,
+  menuSync,
+  onInstall,
+  onOpen,
+  selectSheetRow,
+  showSidebar,
+} from './gas/ui';

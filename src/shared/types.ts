@@ -1,0 +1,130 @@
+// JSON-safe types that cross google.script.run between the sidebar and the server functions.
+// Only strings, numbers, booleans, null, arrays and plain objects: no Date, no undefined values.
+
+export interface ConnectionInfo {
+  baseUrl: string;
+  prefix: string;
+  userId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  accountId: string;
+  orgId: string;
+  /** ISO time the profile was last read from the service. */
+  checkedAt: string;
+}
+
+export interface SaveConnectionInput {
+  baseUrl: string;
+  apiKey: string;
+  /** Pin the path prefix instead of detecting it. */
+  prefix?: '/api/public' | '/public';
+}
+
+export interface TableChoice {
+  id: string;
+  name: string;
+  columnCount: number;
+}
+
+export interface TableAppInfo {
+  id: string;
+  name: string;
+  tables: TableChoice[];
+}
+
+export interface LinkInput {
+  tableAppId: string;
+  tableId: string;
+  /** Overwrite a sheet that holds other data. */
+  replace?: boolean;
+  /** Link a new sheet instead of the active one. */
+  newSheet?: boolean;
+}
+
+export interface LinkInfo {
+  sheetId: number;
+  sheetName: string;
+  tableAppId: string;
+  tableAppName: string;
+  tableId: string;
+  tableName: string;
+  fixedFields: string[];
+  linkedAt: string;
+  lastSyncAt: string | null;
+}
+
+export type Operation = 'pull' | 'push' | 'sync' | 'resolve';
+
+export interface LineIssue {
+  /** 1-based sheet row. */
+  row: number;
+  rowId: string;
+  kind: 'conflict' | 'error' | 'removed';
+  message: string;
+}
+
+export interface SyncSummary {
+  operation: Operation;
+  ok: boolean;
+  /** One sentence for a person. */
+  message: string;
+  added: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  keptLocal: number;
+  conflicts: number;
+  errors: number;
+  removedOnService: number;
+  seconds: number;
+  requests: number;
+  /** The operation continues in a follow-up execution. */
+  continuing: boolean;
+  issues: LineIssue[];
+}
+
+export interface ProgressInfo {
+  operation: Operation;
+  phase: string;
+  pagesFetched: number;
+  linesWritten: number;
+  requestsLeft: number | null;
+  percent: number | null;
+  updatedAt: string;
+}
+
+export type ScheduleMode = 'pull' | 'push' | 'sync';
+
+export interface ScheduleInput {
+  mode: ScheduleMode;
+  /** 'm1','m5','m10','m15','m30','h1','h2','h4','h6','h8','h12', or 'd' + hour 0-23 like 'd6'. */
+  every: string;
+}
+
+export interface ScheduleInfo {
+  mode: ScheduleMode;
+  every: string;
+  label: string;
+  paused: boolean;
+  failures: number;
+  lastRunAt: string | null;
+  lastOutcome: string | null;
+}
+
+export interface ScheduleOptions {
+  /** Intervals this installation accepts (add-ons: hourly or slower). */
+  intervals: Array<{ every: string; label: string }>;
+}
+
+export interface SidebarState {
+  connection: ConnectionInfo | null;
+  sheet: { id: number; name: string };
+  link: LinkInfo | null;
+  lastSummary: SyncSummary | null;
+  progress: ProgressInfo | null;
+  schedule: ScheduleInfo | null;
+  scheduleOptions: ScheduleOptions;
+  /** Sample values the demo pre-fills; null in production. */
+  hints: { baseUrl: string | null };
+}
