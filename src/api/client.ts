@@ -1,0 +1,683 @@
+// The table service client: one typed method per operation, over the synchronous HTTP port.
+
+import { SyncError } from '../core/errors';
+import {
+  API_PREFIXES,
+  type ApiPrefix,
+  type Connection,
+  normalizeConnection,
+  pathOf,
+  queryString,
+} from './connection';
+import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, refused } from './errors';
+import type { HttpMethod, HttpPort, HttpRequest } from './http-port';
+import { backoffDelay, DEFAULT_RETRY, type RetryPolicy, retryVerdict, seededRandom } from './retry';
+import {
+  type ListPage,
+  readProfile,
+  readRow,
+  readRowPage,
+  readTable,
+  readTableApp,
+  readUserPage,
+} from './shapes';
+import {
+  isFixedField,
+  type PeoplePage,
+  type Row,
+  type RowPage,
+  type RowValues,
+  type Table,
+  type TableApp,
+  type User,
+  type UserProfile,
+} from './types';
+
+/** Content type of every request body. */
+export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
+/** The page size the client always asks for (the service's maximum). */
+export const PAGE_LIMIT = 100;
+/** Pages fetched in one wave at most, by default. */
+export const DEFAULT_MAX_PARALLEL_PAGES = 8;
+/** Speculative pages in the first wave after the first page (doubling after each full wave). */
+export const DEFAULT_FIRST_PAGE_WAVE = 3;
+/** Writes (or row reads) sent in one wave at most, by default; halved after a 429. */
+export const DEFAULT_WRITE_WAVE = 10;
+
+/** Options of a client. */
+export interface ClientOptions {
+  /** Overrides of {@link DEFAULT_RETRY}. */
+  retry?: Partial<RetryPolicy>;
+  /** Milliseconds left for this run; no retry sleeps past it. */
+  deadline?: () => number;
+  /** Seed of the backoff jitter (deterministic). Default 1. */
+  seed?: number;
+}
+
+/** Query of the people search. */
+export interface PeopleQuery {
+  emailId?: string;
+  offset?: number;
+  /** 1-100; default 100. */
+  limit?: number;
+}
+
+/** Options of {@link TableClient.listAllRows}. */
+export interface ListAllOptions {
+  /** Offset to start at (a previous result's `nextOffset`). Default 0. */
+  startOffset?: number;
+  /** Called once per page, in order. Return `'stop'` to end after this page (anything else goes on). */
+  onPage?: (rows: Row[], offset: number) => unknown;
+  /** Checked before every wave after the first page: true stops (resumable from `nextOffset`). */
+  shouldStop?: () => boolean;
+  /** Pages per wave at most. Default {@link DEFAULT_MAX_PARALLEL_PAGES}. */
+  maxParallel?: number;
+  /** Speculative pages in the first wave. Default {@link DEFAULT_FIRST_PAGE_WAVE}. */
+  firstWave?: number;
+  /** Rows the table is expected to hold (e.g. from the last pull): plans waves without overshoot. */
+  expectedTotal?: number;
+  /** Overrides the client's deadline for this listing. */
+  deadline?: () => number;
+}
+
+/** Outcome of a listing. */
+export interface ListAllResult {
+  /** Rows delivered to `onPage`. */
+  rowCount: number;
+  /** Page requests sent (retries not counted). */
+  pageRequests: number;
+  /** Where to resume; after the last row when done. */
+  nextOffset: number;
+  /** True when the end of the table was reached. */
+  done: boolean;
+}
+
+/** The outcome of one item of a batch, in the order of the items. */
+export type RowResult =
+  | { ok: true; row: Row }
+  | {
+      ok: false;
+      error: SyncError;
+      /** True when the item was never sent (time ran out, or refused before sending). */
+      notSent?: boolean;
+    };
+
+/** Options of the batch operations. */
+export interface BatchOptions {
+  /** Items per wave at most. Default {@link DEFAULT_WRITE_WAVE}; halved after a 429, then regrows by one. */
+  waveSize?: number;
+  /** Called after every wave with the results of all items so far (a prefix of the items). */
+  onWave?: (results: RowResult[]) => void;
+  /** Checked before every wave: true leaves the rest unsent (`TIME`, `notSent: true`). */
+  shouldStop?: () => boolean;
+  /** Overrides the client's deadline for this batch. */
+  deadline?: () => number;
+}
+
+/** One update of a batch. */
+export interface RowUpdate {
+  rowId: string;
+  patch: RowValues;
+}
+
+interface Exchange<T> {
+  request: HttpRequest;
+  context: ErrorContext;
+  read: (json: unknown, context: ErrorContext) => T;
+}
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: SyncError };
+
+interface ExchangeResult<T> {
+  outcomes: Outcome<T>[];
+  rateLimited: boolean;
+}
+
+type Pending<T> = Exchange<T> | SyncError;
+
+function clampInt(value: number | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.floor(value)));
+}
+
+function checkId(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value.trim() === '' || /[\u0000-\u001f\u007f]/.test(value)) {
+    throw refused(`The ${what} is empty or malformed: check the link of this sheet.`);
+  }
+  return value;
+}
+
+function checkOffset(value: number | undefined): number {
+  if (value === undefined) return 0;
+  if (!Number.isInteger(value) || value < 0)
+    throw refused(`The offset must be a whole number ≥ 0 (got ${value}).`);
+  return value;
+}
+
+function checkLimit(value: number | undefined): number {
+  if (value === undefined) return PAGE_LIMIT;
+  if (!Number.isInteger(value) || value < 1 || value > PAGE_LIMIT) {
+    throw refused(`The page size must be between 1 and ${PAGE_LIMIT} (got ${value}).`);
+  }
+  return value;
+}
+
+/** Checks a body of column values and serialises it; a read-only fixed field is refused. */
+function bodyOf(values: unknown): string {
+  if (!isRecord(values)) throw refused('The values to send are not an object of column ids and values.');
+  for (const key of Object.keys(values)) {
+    if (isFixedField(key)) throw refused(`The field "${key}" is read-only on the service: it is never sent.`);
+  }
+  try {
+    return JSON.stringify(values);
+  } catch {
+    throw refused('A value cannot be sent: it is not plain JSON (a cycle or a BigInt?).');
+  }
+}
+
+function timeError(action: string): SyncError {
+  return new SyncError('TIME', `Not sent: this run's time ran out before ${action}; the next sync sends it.`);
+}
+
+/**
+ * Client of the table service over an {@link HttpPort}. Every request carries `auth: <key>` and
+ * `accept: application/json`; bodies are JSON (`application/json;charset=UTF-8`). Failures are
+ * `SyncError`s whose message says what to do; the key never appears in one. Retries 429/5xx/network
+ * with backoff and `Retry-After`, except a POST whose outcome is unknown (`outcomeUnknown: true`).
+ */
+export class TableClient {
+  private readonly port: HttpPort;
+  private readonly baseUrl: string;
+  private readonly host: string;
+  private readonly apiKey: string;
+  private readonly policy: RetryPolicy;
+  private readonly random: () => number;
+  private readonly deadline: (() => number) | undefined;
+  private knownPrefix: ApiPrefix | undefined;
+
+  /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
+  constructor(port: HttpPort, connection: Connection, options: ClientOptions = {}) {
+    const checked = normalizeConnection(connection);
+    this.port = port;
+    this.baseUrl = checked.baseUrl;
+    this.host = checked.host;
+    this.apiKey = checked.apiKey;
+    this.knownPrefix = checked.prefix;
+    this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
+    this.random = seededRandom(options.seed ?? 1);
+    this.deadline = options.deadline;
+  }
+
+  /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
+  get prefix(): ApiPrefix | undefined {
+    return this.knownPrefix;
+  }
+
+  /**
+   * The prefix to use: the pinned or remembered one, else probes `GET /api/public/user/me` and, on 404
+   * or a 2xx that is not a profile in JSON, `GET /public/user/me`. Throws CONFIG when neither answers,
+   * or the probe's error (401, 403, network…) when the service answered otherwise.
+   */
+  detectPrefix(): ApiPrefix {
+    if (this.knownPrefix === undefined) this.probe();
+    return this.knownPrefix as ApiPrefix;
+  }
+
+  /** The caller's profile (`GET /user/me`); also checks the key. */
+  me(): UserProfile {
+    if (this.knownPrefix === undefined) return this.probe();
+    return this.call(this.exchangeOf('get', 'profile', ['user', 'me'], {}, undefined, readProfile));
+  }
+
+  /** One page of the people search (`GET /user/people`); `limit` 1-100, default 100, always sent. */
+  people(query: PeopleQuery = {}): PeoplePage {
+    const offset = checkOffset(query.offset);
+    const limit = checkLimit(query.limit);
+    const page = this.call(this.peopleExchange(query.emailId, offset, limit));
+    const out: PeoplePage = { users: page.items };
+    if (page.hasMore !== undefined) out.hasMore = page.hasMore;
+    if (page.total !== undefined) out.total = page.total;
+    return out;
+  }
+
+  /** Every user of the account (or the one with `emailId`), paging until the end. */
+  allPeople(query: { emailId?: string } = {}): User[] {
+    const users: User[] = [];
+    this.pageThrough((offset) => this.peopleExchange(query.emailId, offset, PAGE_LIMIT), {
+      onPage: (items) => {
+        for (const u of items) users.push(u);
+      },
+    });
+    return users;
+  }
+
+  /** A table app with its tables and their columns (`GET /tableApps/<a>`). */
+  tableApp(appId: string): TableApp {
+    checkId(appId, 'table app id');
+    return this.call(
+      this.exchangeOf('get', 'tableApp', ['tableApps', appId], { appId }, undefined, readTableApp),
+    );
+  }
+
+  /** A table with its columns (`GET /tableApps/<a>/tables/<t>`). */
+  table(appId: string, tableId: string): Table {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    return this.call(
+      this.exchangeOf(
+        'get',
+        'table',
+        ['tableApps', appId, 'tables', tableId],
+        { appId, tableId },
+        undefined,
+        readTable,
+      ),
+    );
+  }
+
+  /** One row (`GET …/rows/<r>`); the seed shows fixed fields only here. */
+  row(appId: string, tableId: string, rowId: string): Row {
+    return this.call(this.rowExchange(appId, tableId, rowId));
+  }
+
+  /** One page of rows (`GET …/rows?offset=&limit=`), in any list shape; `limit` 1-100, default 100. */
+  listRows(appId: string, tableId: string, page: { offset?: number; limit?: number } = {}): RowPage {
+    const offset = checkOffset(page.offset);
+    const limit = checkLimit(page.limit);
+    const got = this.call(this.listExchange(appId, tableId, offset, limit));
+    const out: RowPage = { rows: got.items };
+    if (got.hasMore !== undefined) out.hasMore = got.hasMore;
+    if (got.total !== undefined) out.total = got.total;
+    return out;
+  }
+
+  /**
+   * Lists a table from `startOffset` to its end, `limit=100` per page: the first page alone, then the
+   * following pages in parallel waves (fetchAll). With a known `total`, exactly the pages needed (at
+   * most `maxParallel` a wave); otherwise speculative waves starting at `firstWave` pages and doubling
+   * after full waves, so at most one wave overshoots the end. Pages reach `onPage` in order. Ends at
+   * `hasMore: false`, or (without `hasMore`) a page shorter than the limit, an empty page, or `total`.
+   * Stops (resumable from `nextOffset`) when `onPage` answers 'stop' or `shouldStop()` is true before a
+   * wave. A page that fails after retries throws its SyncError after the pages before it were delivered.
+   */
+  listAllRows(appId: string, tableId: string, options: ListAllOptions = {}): ListAllResult {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    return this.pageThrough((offset) => this.listExchange(appId, tableId, offset, PAGE_LIMIT), options);
+  }
+
+  /** Every row of a table, in order (a {@link listAllRows} that collects). */
+  allRows(appId: string, tableId: string): Row[] {
+    const rows: Row[] = [];
+    this.listAllRows(appId, tableId, {
+      onPage: (page) => {
+        for (const r of page) rows.push(r);
+      },
+    });
+    return rows;
+  }
+
+  /** Updates the named columns of a row (`PATCH …/rows/<r>`); answers the whole row. Retried freely. */
+  updateRow(appId: string, tableId: string, rowId: string, patch: RowValues): Row {
+    return this.call(this.updateExchange(appId, tableId, rowId, patch));
+  }
+
+  /**
+   * Creates a row (`POST …/rows`). Retried only after 429/503; with no definite answer the SyncError
+   * has `outcomeUnknown: true`: check for the row before creating it again.
+   */
+  createRow(appId: string, tableId: string, values: RowValues): Row {
+    return this.call(this.createExchange(appId, tableId, values));
+  }
+
+  /** Updates many rows in parallel waves; one result per item, in order; a failure never stops the rest. */
+  updateRows(
+    appId: string,
+    tableId: string,
+    items: readonly RowUpdate[],
+    options: BatchOptions = {},
+  ): RowResult[] {
+    const pending = items.map((item) =>
+      this.prepare(() => this.updateExchange(appId, tableId, item.rowId, item.patch)),
+    );
+    return this.runBatch(pending, options, 'updating this row');
+  }
+
+  /** Creates many rows in parallel waves; one result per item, in order (see {@link createRow}). */
+  createRows(
+    appId: string,
+    tableId: string,
+    items: readonly RowValues[],
+    options: BatchOptions = {},
+  ): RowResult[] {
+    const pending = items.map((values) => this.prepare(() => this.createExchange(appId, tableId, values)));
+    return this.runBatch(pending, options, 'creating this row');
+  }
+
+  /** Reads rows by id in parallel waves; one result per id, in order (404 → NOT_FOUND for that id). */
+  rowsByIds(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+    options: BatchOptions = {},
+  ): RowResult[] {
+    const pending = rowIds.map((rowId) => this.prepare(() => this.rowExchange(appId, tableId, rowId)));
+    return this.runBatch(pending, options, 'reading this row');
+  }
+
+  // ---- requests ------------------------------------------------------------------------------
+
+  private exchangeOf<T>(
+    method: HttpMethod,
+    target: RequestTarget,
+    segments: string[],
+    ids: { appId?: string; tableId?: string; rowId?: string },
+    query: Record<string, string | number | undefined> | undefined,
+    read: (json: unknown, context: ErrorContext) => T,
+    body?: string,
+    prefix?: ApiPrefix,
+  ): Exchange<T> {
+    const usePrefix = prefix ?? this.detectPrefix();
+    const request: HttpRequest = {
+      url: this.baseUrl + usePrefix + pathOf(segments) + queryString(query ?? {}),
+      method,
+      headers: { auth: this.apiKey, accept: 'application/json' },
+    };
+    if (body !== undefined) {
+      request.payload = body;
+      request.contentType = JSON_CONTENT_TYPE;
+    }
+    const context: ErrorContext = {
+      method,
+      target,
+      baseUrl: this.baseUrl,
+      host: this.host,
+      secret: this.apiKey,
+      ...ids,
+    };
+    return { request, context, read };
+  }
+
+  private peopleExchange(
+    emailId: string | undefined,
+    offset: number,
+    limit: number,
+  ): Exchange<ListPage<User>> {
+    const query = { emailId, offset, limit };
+    return this.exchangeOf('get', 'people', ['user', 'people'], {}, query, readUserPage);
+  }
+
+  private listExchange(
+    appId: string,
+    tableId: string,
+    offset: number,
+    limit: number,
+  ): Exchange<ListPage<Row>> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    const segments = ['tableApps', appId, 'tables', tableId, 'rows'];
+    return this.exchangeOf('get', 'rows', segments, { appId, tableId }, { offset, limit }, readRowPage);
+  }
+
+  private rowExchange(appId: string, tableId: string, rowId: string): Exchange<Row> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    checkId(rowId, 'row id');
+    const segments = ['tableApps', appId, 'tables', tableId, 'rows', rowId];
+    return this.exchangeOf('get', 'row', segments, { appId, tableId, rowId }, undefined, readRow);
+  }
+
+  private updateExchange(appId: string, tableId: string, rowId: string, patch: RowValues): Exchange<Row> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    checkId(rowId, 'row id');
+    const body = bodyOf(patch);
+    const segments = ['tableApps', appId, 'tables', tableId, 'rows', rowId];
+    return this.exchangeOf('patch', 'row', segments, { appId, tableId, rowId }, undefined, readRow, body);
+  }
+
+  private createExchange(appId: string, tableId: string, values: RowValues): Exchange<Row> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    const body = bodyOf(values);
+    const segments = ['tableApps', appId, 'tables', tableId, 'rows'];
+    return this.exchangeOf('post', 'rows', segments, { appId, tableId }, undefined, readRow, body);
+  }
+
+  private prepare<T>(make: () => Exchange<T>): Pending<T> {
+    try {
+      return make();
+    } catch (error) {
+      if (error instanceof SyncError && error.code === 'VALIDATION') return error;
+      throw error;
+    }
+  }
+
+  private probe(): UserProfile {
+    const failures: string[] = [];
+    for (const prefix of API_PREFIXES) {
+      const exchange = this.exchangeOf(
+        'get',
+        'profile',
+        ['user', 'me'],
+        {},
+        undefined,
+        readProfile,
+        undefined,
+        prefix,
+      );
+      const [outcome] = this.exchange([exchange]).outcomes;
+      if (outcome === undefined) break;
+      if (outcome.ok) {
+        this.knownPrefix = prefix;
+        return outcome.value;
+      }
+      const error = outcome.error;
+      const wrongPlace = error.status === 404 || error.code === 'BAD_RESPONSE';
+      if (!wrongPlace) throw error;
+      failures.push(`${prefix}: ${error.status === 404 ? '404' : 'not JSON'}`);
+    }
+    throw new SyncError(
+      'CONFIG',
+      `No table service answered at ${this.baseUrl} (tried ${failures.join(', ')}): check the base URL — it is the address you open the service at, e.g. https://example.com.`,
+    );
+  }
+
+  // ---- sending ---------------------------------------------------------------------------------
+
+  private call<T>(exchange: Exchange<T>): T {
+    const [outcome] = this.exchange([exchange]).outcomes;
+    if (outcome === undefined) throw new SyncError('INTERNAL', 'The request was not sent.');
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value;
+  }
+
+  /**
+   * Sends the exchanges together (fetchAll), then re-sends only the retryable ones after one shared
+   * wait (the longest Retry-After or backoff among them), until they succeed, fail for good, run out
+   * of tries, or the wait would pass the deadline or `maxRetryAfterMs`.
+   */
+  private exchange<T>(items: Exchange<T>[], deadline?: () => number): ExchangeResult<T> {
+    const outcomes: Outcome<T>[] = new Array(items.length);
+    const tries: number[] = items.map(() => 0);
+    let pending = items.map((_, i) => i);
+    let rateLimited = false;
+    const left = deadline ?? this.deadline;
+    while (pending.length > 0) {
+      const responses = this.port.fetchAll(pending.map((i) => items[i]!.request));
+      if (!Array.isArray(responses) || responses.length !== pending.length) {
+        const error = new SyncError(
+          'INTERNAL',
+          'The HTTP transport answered a different number of requests.',
+        );
+        for (const i of pending) outcomes[i] = { ok: false, error };
+        break;
+      }
+      const now = this.port.now();
+      const again: number[] = [];
+      const retryErrors: SyncError[] = [];
+      let wait = 0;
+      pending.forEach((i, k) => {
+        const item = items[i]!;
+        const response = responses[k]!;
+        tries[i] = (tries[i] ?? 0) + 1;
+        const reading = readAnswer(response, { ...item.context, now });
+        if (reading.ok) {
+          try {
+            outcomes[i] = { ok: true, value: item.read(reading.json, item.context) };
+          } catch (error) {
+            outcomes[i] = { ok: false, error: asSyncError(error, item.context, response.status) };
+          }
+          return;
+        }
+        const error = reading.error;
+        if (response.status === 429) rateLimited = true;
+        const ok2xx = response.status >= 200 && response.status < 300;
+        const verdict = ok2xx ? 'final' : retryVerdict(item.request.method, response.status);
+        if (verdict !== 'retry' || (tries[i] ?? 0) >= this.policy.maxAttempts) {
+          outcomes[i] = { ok: false, error };
+          return;
+        }
+        const delay = error.retryAfterMs ?? backoffDelay(tries[i] ?? 1, this.policy, this.random);
+        wait = Math.max(wait, delay);
+        again.push(i);
+        retryErrors.push(error);
+        outcomes[i] = { ok: false, error };
+      });
+      if (again.length === 0) break;
+      const remaining = left === undefined ? Number.POSITIVE_INFINITY : left();
+      if (wait > this.policy.maxRetryAfterMs || wait > remaining) break;
+      if (wait > 0) this.port.sleep(wait);
+      pending = again;
+    }
+    return { outcomes, rateLimited };
+  }
+
+  private pageThrough<T>(
+    make: (offset: number) => Exchange<ListPage<T>>,
+    options: Omit<ListAllOptions, 'onPage'> & { onPage?: (items: T[], offset: number) => unknown },
+  ): ListAllResult {
+    const maxParallel = clampInt(options.maxParallel, DEFAULT_MAX_PARALLEL_PAGES, 1, 64);
+    let wave = Math.min(maxParallel, clampInt(options.firstWave, DEFAULT_FIRST_PAGE_WAVE, 1, 64));
+    let hint = options.expectedTotal;
+    let offset = checkOffset(options.startOffset);
+    let total: number | undefined;
+    let step = PAGE_LIMIT;
+    let started = false;
+    let rowCount = 0;
+    let pageRequests = 0;
+    const deadline = options.deadline ?? this.deadline;
+    const result = (done: boolean): ListAllResult => ({ rowCount, pageRequests, nextOffset: offset, done });
+
+    for (;;) {
+      let count = 1;
+      let speculative = false;
+      if (started) {
+        if (options.shouldStop?.() === true) return result(false);
+        if (deadline !== undefined && deadline() <= 0) return result(false);
+        if (total !== undefined) {
+          count = Math.min(maxParallel, Math.max(1, Math.ceil((total - offset) / step)));
+        } else if (hint !== undefined && hint > offset) {
+          count = Math.min(maxParallel, Math.ceil((hint - offset) / step));
+        } else {
+          count = wave;
+          speculative = true;
+        }
+      }
+      const offsets: number[] = [];
+      for (let k = 0; k < count; k++) offsets.push(offset + k * step);
+      const { outcomes } = this.exchange(
+        offsets.map((at) => make(at)),
+        deadline,
+      );
+      pageRequests += count;
+      let aligned = true;
+      for (let k = 0; k < count; k++) {
+        const outcome = outcomes[k];
+        const at = offsets[k]!;
+        if (outcome === undefined) throw new SyncError('INTERNAL', 'A page was not fetched.');
+        if (!outcome.ok) throw outcome.error;
+        const page = outcome.value;
+        if (page.total !== undefined) total = page.total;
+        const verdict = options.onPage?.(page.items, at);
+        rowCount += page.items.length;
+        offset = at + page.items.length;
+        if (isLastPage(page, at, PAGE_LIMIT)) return result(true);
+        if (verdict === 'stop') return result(false);
+        if (!started) {
+          started = true;
+          step = page.items.length;
+        } else if (page.items.length !== step) {
+          aligned = false; // the pages after this one were planned at other offsets
+          break;
+        }
+      }
+      if (hint !== undefined && offset >= hint) {
+        hint = undefined;
+        wave = 1;
+      } else if (speculative && aligned) {
+        wave = Math.min(maxParallel, wave * 2);
+      }
+    }
+  }
+
+  private runBatch(pending: Pending<Row>[], options: BatchOptions, action: string): RowResult[] {
+    const size = clampInt(options.waveSize, DEFAULT_WRITE_WAVE, 1, 100);
+    let current = size;
+    const results: RowResult[] = [];
+    const deadline = options.deadline ?? this.deadline;
+    let next = 0;
+    while (next < pending.length) {
+      const outOfTime = options.shouldStop?.() === true || (deadline !== undefined && deadline() <= 0);
+      if (outOfTime) {
+        for (; next < pending.length; next++)
+          results.push({ ok: false, error: timeError(action), notSent: true });
+        break;
+      }
+      const wave: { index: number; exchange: Exchange<Row> }[] = [];
+      const start = next;
+      while (next < pending.length && wave.length < current) {
+        const item = pending[next]!;
+        if (!(item instanceof SyncError)) wave.push({ index: next, exchange: item });
+        next++;
+      }
+      const sent = this.exchange(
+        wave.map((w) => w.exchange),
+        deadline,
+      );
+      const byIndex = new Map<number, Outcome<Row>>();
+      wave.forEach((w, k) => {
+        const outcome = sent.outcomes[k];
+        if (outcome !== undefined) byIndex.set(w.index, outcome);
+      });
+      for (let i = start; i < next; i++) {
+        const item = pending[i]!;
+        if (item instanceof SyncError) {
+          results.push({ ok: false, error: item, notSent: true });
+          continue;
+        }
+        const outcome = byIndex.get(i);
+        if (outcome === undefined)
+          results.push({ ok: false, error: new SyncError('INTERNAL', 'Not sent.'), notSent: true });
+        else if (outcome.ok) results.push({ ok: true, row: outcome.value });
+        else results.push({ ok: false, error: outcome.error });
+      }
+      current = sent.rateLimited ? Math.max(1, Math.floor(current / 2)) : Math.min(size, current + 1);
+      options.onWave?.(results.slice());
+    }
+    return results;
+  }
+}
+
+function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolean {
+  const length = page.items.length;
+  if (length === 0) return true;
+  if (page.hasMore !== undefined) return !page.hasMore;
+  if (page.total !== undefined && offset + length >= page.total) return true;
+  return length < limit;
+}
+
+function asSyncError(error: unknown, context: ErrorContext, status: number): SyncError {
+  if (error instanceof SyncError) return error;
+  return badShape(context, 'unexpected content', status);
+}

@@ -1,0 +1,772 @@
+// TableClient against the fake port: headers, prefix detection, list shapes and paging waves,
+// retries, batch writes with per-item results, and answers that try to pollute prototypes.
+
+import { describe, expect, it } from 'vitest';
+import { type ClientOptions, type RowResult, TableClient } from '../../src/api/client';
+import type { ApiPrefix } from '../../src/api/connection';
+import type { HttpRequest } from '../../src/api/http-port';
+import type { Row } from '../../src/api/types';
+import { SyncError } from '../../src/core/errors';
+import {
+  FakePort,
+  json,
+  type ListShape,
+  listing,
+  makeRow,
+  network,
+  PROFILE,
+  pathOfUrl,
+  queryOfUrl,
+  text,
+} from './fake-port';
+
+const KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJlLXNlY3JldA';
+const BASE = 'https://svc.example.com';
+const ROWS = '/api/public/tableApps/A1/tables/T1/rows';
+const ROW = (id: string) => `${ROWS}/${id}`;
+
+/** A client pinned to `prefix`, or detecting it when `prefix` is 'detect'. */
+function clientOf(port: FakePort, prefix: ApiPrefix | 'detect' = '/api/public', options: ClientOptions = {}) {
+  return new TableClient(
+    port,
+    { baseUrl: BASE, apiKey: KEY, ...(prefix === 'detect' ? {} : { prefix }) },
+    options,
+  );
+}
+
+function thrown(fn: () => unknown): SyncError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SyncError);
+    expect((error as SyncError).message).not.toContain(KEY);
+    return error as SyncError;
+  }
+  throw new Error('did not throw');
+}
+
+function collect(client: TableClient, options: Parameters<TableClient['listAllRows']>[2] = {}) {
+  const rows: Row[] = [];
+  const offsets: number[] = [];
+  const result = client.listAllRows('A1', 'T1', {
+    ...options,
+    onPage: (page, offset) => {
+      offsets.push(offset);
+      for (const r of page) rows.push(r);
+      return options.onPage?.(page, offset);
+    },
+  });
+  return { rows, offsets, result };
+}
+
+function errorOf(result: RowResult | undefined): SyncError {
+  if (result === undefined || result.ok) throw new Error('expected a failed item');
+  return result.error;
+}
+
+describe('TableClient', () => {
+  describe('when any request is sent', () => {
+    it('carries the auth header (never Authorization) and accepts JSON', () => {
+      const port = new FakePort().on(
+        'get',
+        '/api/public/tableApps/A1',
+        json(200, { id: 'A1', name: 'App', tables: [] }),
+      );
+      clientOf(port).tableApp('A1');
+      const [request] = port.requests;
+      expect(request?.headers).toEqual({ auth: KEY, accept: 'application/json' });
+      expect(request?.payload).toBeUndefined();
+      expect(request?.contentType).toBeUndefined();
+      expect(request?.url).toBe(`${BASE}/api/public/tableApps/A1`);
+    });
+
+    it('sends bodies as JSON with the UTF-8 content type', () => {
+      const port = new FakePort()
+        .on('patch', ROW('r1'), json(200, makeRow(1, { status: 'done' })))
+        .on('post', ROWS, json(201, makeRow(2)));
+      const client = clientOf(port);
+      client.updateRow('A1', 'T1', 'r1', { status: 'done' });
+      client.createRow('A1', 'T1', { title: 'Näme ✓' });
+      for (const r of port.requests) {
+        expect(r.contentType).toBe('application/json;charset=UTF-8');
+        expect(r.headers.auth).toBe(KEY);
+        expect(Object.keys(r.headers).map((h) => h.toLowerCase())).not.toContain('authorization');
+      }
+      expect(port.requests.map((r) => [r.method, r.payload])).toEqual([
+        ['patch', '{"status":"done"}'],
+        ['post', '{"title":"Näme ✓"}'],
+      ]);
+    });
+
+    it('encodes ids into the path and never puts the key in a URL', () => {
+      const port = new FakePort().on('get', /./, json(200, makeRow(1)));
+      clientOf(port).row('a/b c', 'T?1', 'r#1');
+      expect(port.requests[0]?.url).toBe(`${BASE}/api/public/tableApps/a%2Fb%20c/tables/T%3F1/rows/r%231`);
+      expect(port.requests[0]?.url).not.toContain(KEY);
+    });
+
+    it('refuses an empty id before sending', () => {
+      const port = new FakePort();
+      expect(thrown(() => clientOf(port).table('A1', '')).code).toBe('VALIDATION');
+      expect(port.requests).toHaveLength(0);
+    });
+
+    it('refuses a base URL that would send the key over plain http', () => {
+      expect(
+        () => new TableClient(new FakePort(), { baseUrl: 'http://svc.example.com', apiKey: KEY }),
+      ).toThrow(/Use the https:\/\/ address/);
+    });
+  });
+
+  describe('prefix detection', () => {
+    describe('when /api/public answers the profile', () => {
+      it('uses it, remembers it, and me() costs one request', () => {
+        const port = new FakePort()
+          .on('get', '/api/public/user/me', json(200, PROFILE))
+          .on('get', '/api/public/tableApps/A1', json(200, { id: 'A1', name: 'App', tables: [] }));
+        const client = clientOf(port, 'detect');
+        expect(client.prefix).toBeUndefined();
+        expect(client.me()).toEqual(PROFILE);
+        expect(client.prefix).toBe('/api/public');
+        client.tableApp('A1');
+        expect(port.calls()).toEqual(['GET /api/public/user/me', 'GET /api/public/tableApps/A1']);
+      });
+    });
+
+    describe('when /api/public answers 404', () => {
+      it('falls back to /public and uses it from then on', () => {
+        const port = new FakePort()
+          .on('get', '/public/user/me', json(200, PROFILE))
+          .on('get', '/public/tableApps/A1/tables/T1', json(200, { id: 'T1', name: 'T', columns: [] }));
+        const client = clientOf(port, 'detect');
+        client.table('A1', 'T1');
+        expect(client.prefix).toBe('/public');
+        expect(port.calls()).toEqual([
+          'GET /api/public/user/me',
+          'GET /public/user/me',
+          'GET /public/tableApps/A1/tables/T1',
+        ]);
+      });
+    });
+
+    describe('when /api/public answers an HTML page with 200', () => {
+      it('falls back to /public', () => {
+        const port = new FakePort()
+          .on('get', '/api/public/user/me', text(200, '<!doctype html><html><body>App</body></html>'))
+          .on('get', '/public/user/me', json(200, PROFILE));
+        const client = clientOf(port, 'detect');
+        expect(client.detectPrefix()).toBe('/public');
+        expect(client.me()).toEqual(PROFILE);
+        expect(port.requests).toHaveLength(3);
+      });
+    });
+
+    describe('when neither prefix answers', () => {
+      it('says to check the base URL', () => {
+        const port = new FakePort().on(
+          'get',
+          '/public/user/me',
+          text(200, '<html><body>login</body></html>'),
+        );
+        const error = thrown(() => clientOf(port, 'detect').me());
+        expect(error.code).toBe('CONFIG');
+        expect(error.message).toMatch(
+          /No table service answered at https:\/\/svc\.example\.com \(tried \/api\/public: 404, \/public: not JSON\): check the base URL/,
+        );
+      });
+    });
+
+    describe('when the probe is answered 401', () => {
+      it('reports the refused key and does not guess a prefix', () => {
+        const port = new FakePort().on(
+          'get',
+          '/api/public/user/me',
+          json(401, { error: { message: 'bad token' } }),
+        );
+        const client = clientOf(port, 'detect');
+        expect(thrown(() => client.me()).code).toBe('AUTH');
+        expect(client.prefix).toBeUndefined();
+        expect(port.requests).toHaveLength(1);
+      });
+    });
+
+    describe('when the prefix is pinned', () => {
+      it.each(['/api/public', '/public'] as const)('%s is used as is, without a probe', (prefix) => {
+        const port = new FakePort().on('get', `${prefix}/user/me`, json(200, PROFILE));
+        const client = clientOf(port, prefix);
+        expect(client.prefix).toBe(prefix);
+        client.me();
+        expect(port.calls()).toEqual([`GET ${prefix}/user/me`]);
+      });
+
+      it('a prefix pasted into the base URL pins it', () => {
+        const port = new FakePort().on('get', '/public/user/me', json(200, PROFILE));
+        const client = new TableClient(port, { baseUrl: `${BASE}/public/`, apiKey: KEY });
+        expect(client.prefix).toBe('/public');
+        client.me();
+        expect(port.requests[0]?.url).toBe(`${BASE}/public/user/me`);
+      });
+    });
+  });
+
+  describe('people', () => {
+    it('always sends an explicit limit and encodes the e-mail', () => {
+      const port = new FakePort().on(
+        'get',
+        '/api/public/user/people',
+        json(200, { users: [{ id: 'u1' }], hasMore: false }),
+      );
+      const page = clientOf(port).people({ emailId: 'a+b@x.com' });
+      expect(page).toEqual({ users: [{ id: 'u1' }], hasMore: false });
+      expect(port.requests[0]?.url).toBe(
+        `${BASE}/api/public/user/people?emailId=a%2Bb%40x.com&offset=0&limit=100`,
+      );
+    });
+
+    it.each([0, 101, 1.5, -1])('refuses limit %d before sending', (limit) => {
+      const port = new FakePort();
+      expect(thrown(() => clientOf(port).people({ limit })).code).toBe('VALIDATION');
+      expect(port.requests).toHaveLength(0);
+    });
+
+    it('allPeople pages until hasMore is false', () => {
+      const users = Array.from({ length: 230 }, (_, i) => ({ id: `u${i}` }));
+      const port = new FakePort().on('get', '/api/public/user/people', (r: HttpRequest) => {
+        const q = queryOfUrl(r.url);
+        const offset = Number(q.offset);
+        const page = users.slice(offset, offset + Number(q.limit));
+        return json(200, { users: page, hasMore: offset + page.length < users.length });
+      });
+      expect(
+        clientOf(port)
+          .allPeople()
+          .map((u) => u.id),
+      ).toEqual(users.map((u) => u.id));
+      expect(port.requests.every((r) => queryOfUrl(r.url).limit === '100')).toBe(true);
+    });
+  });
+
+  describe('reading a table app and a table', () => {
+    it('returns the tables with their columns', () => {
+      const columns = [
+        { id: 'title', name: 'Name', type: 'text', config: { max: 256 }, cSchema: { type: 'string' } },
+      ];
+      const port = new FakePort().on(
+        'get',
+        '/api/public/tableApps/A1',
+        json(200, { id: 'A1', name: 'App', tables: [{ id: 'T1', name: 'T', columns }] }),
+      );
+      expect(clientOf(port).tableApp('A1').tables[0]?.columns).toEqual(columns);
+    });
+
+    it.each([
+      [{ id: 'A1', tables: {} }, /tables of the table app are not a list/],
+      [{ id: 'A1', tables: [{ id: 'T1', columns: [{ name: 'no id' }] }] }, /a column has no id/],
+      [[1, 2], /the table app has no id/],
+    ])('refuses an unusable shape %j', (body, pattern) => {
+      const port = new FakePort().on('get', '/api/public/tableApps/A1', json(200, body));
+      const error = thrown(() => clientOf(port).tableApp('A1'));
+      expect(error.code).toBe('BAD_RESPONSE');
+      expect(error.message).toMatch(pattern);
+    });
+  });
+
+  describe('listRows (one page)', () => {
+    it.each([
+      ['a bare array', [makeRow(1)], { hasMore: undefined, total: undefined }],
+      ['rows + hasMore', { rows: [makeRow(1)], hasMore: true }, { hasMore: true, total: undefined }],
+      ['data', { data: [makeRow(1)] }, { hasMore: undefined, total: undefined }],
+      ['items + total', { items: [makeRow(1)], total: 40 }, { hasMore: undefined, total: 40 }],
+      ['records + count', { records: [makeRow(1)], count: 40 }, { hasMore: undefined, total: 40 }],
+      [
+        'rows + hasMore + total',
+        { rows: [makeRow(1)], hasMore: false, total: 1 },
+        { hasMore: false, total: 1 },
+      ],
+    ])('accepts %s', (_, body, expected) => {
+      const port = new FakePort().on('get', ROWS, json(200, body));
+      const page = clientOf(port).listRows('A1', 'T1', { offset: 200 });
+      expect(page.rows.map((r) => r.id)).toEqual(['r1']);
+      expect(page.hasMore).toBe(expected.hasMore);
+      expect(page.total).toBe(expected.total);
+      expect(queryOfUrl(port.requests[0]!.url)).toEqual({ offset: '200', limit: '100' });
+    });
+
+    it.each([
+      [{ rows: { a: 1 } }, /"rows" is not a list/],
+      [{ rows: null }, /"rows" is not a list/],
+      [{ hasMore: false }, /no list under rows, data, items, records/],
+      ['just text', /expected a list/],
+      [[{ title: 'no id' }], /a row has no id/],
+      [[null], /a row is not an object/],
+    ])('refuses %j as BAD_RESPONSE', (body, pattern) => {
+      const port = new FakePort().on('get', ROWS, json(200, body));
+      const error = thrown(() => clientOf(port).listRows('A1', 'T1'));
+      expect(error.code).toBe('BAD_RESPONSE');
+      expect(error.message).toMatch(pattern);
+    });
+  });
+
+  describe('listAllRows', () => {
+    const shapes: ListShape[] = ['rows+hasMore', 'bare', 'data', 'items+total', 'records+count', 'rows'];
+    const counts = [0, 1, 99, 100, 101, 250, 1000, 2500];
+
+    describe.each(shapes)('when the service answers in the %s shape', (shape) => {
+      it.each(counts)('delivers all %i rows exactly once, in order, asking limit=100 every time', (count) => {
+        const port = new FakePort().on('get', ROWS, listing(count, shape));
+        const { rows, offsets, result } = collect(clientOf(port));
+        expect(rows.map((r) => r.id)).toEqual(Array.from({ length: count }, (_, i) => `r${i}`));
+        expect(result).toMatchObject({ rowCount: count, nextOffset: count, done: true });
+        expect(offsets).toEqual([...offsets].sort((a, b) => a - b));
+        expect(port.requests.every((r) => queryOfUrl(r.url).limit === '100')).toBe(true);
+        const needed = Math.max(1, Math.ceil(count / 100));
+        expect(result.pageRequests).toBe(port.requests.length);
+        // at most one wave of overshoot past the end
+        expect(port.requests.length - needed).toBeLessThan(Math.max(...port.waves) + 1);
+      });
+    });
+
+    it('ends at hasMore false without asking for an empty page', () => {
+      const port = new FakePort().on('get', ROWS, listing(100, 'rows+hasMore'));
+      collect(clientOf(port));
+      expect(port.requests).toHaveLength(1);
+    });
+
+    it('without hasMore, a full last page costs the empty page after it', () => {
+      const port = new FakePort().on('get', ROWS, listing(100, 'bare'));
+      const { result } = collect(clientOf(port, '/api/public'), { firstWave: 1 });
+      expect(result.done).toBe(true);
+      expect(port.calls()).toEqual([`GET ${ROWS}?offset=0&limit=100`, `GET ${ROWS}?offset=100&limit=100`]);
+    });
+
+    it('fetches the first page alone, then waves growing 3, 6, 8 (bounded), 26 pages for 2,500 rows', () => {
+      const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
+      const { result } = collect(clientOf(port));
+      expect(port.waves).toEqual([1, 3, 6, 8, 8]);
+      expect(result.pageRequests).toBe(26);
+    });
+
+    it('with a known total asks exactly for the pages needed', () => {
+      const port = new FakePort().on('get', ROWS, listing(2450, 'items+total'));
+      const { result } = collect(clientOf(port));
+      expect(port.waves).toEqual([1, 8, 8, 8]);
+      expect(result.pageRequests).toBe(25);
+      expect(queryOfUrl(port.requests.at(-1)!.url).offset).toBe('2400');
+    });
+
+    it('with the expected total from the last pull plans without overshoot', () => {
+      const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
+      const { result } = collect(clientOf(port), { expectedTotal: 2500 });
+      expect(result.pageRequests).toBe(25);
+    });
+
+    it('never sends a wave larger than maxParallel', () => {
+      const port = new FakePort().on('get', ROWS, listing(3000, 'bare'));
+      collect(clientOf(port), { maxParallel: 4 });
+      expect(Math.max(...port.waves)).toBe(4);
+    });
+
+    describe('when the service caps pages below the limit but says hasMore', () => {
+      it('steps by the page size it answers and loses no row', () => {
+        const port = new FakePort().on('get', ROWS, listing(730, 'rows+hasMore', 50));
+        const { rows } = collect(clientOf(port));
+        expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 730 }, (_, i) => `r${i}`));
+        expect(port.requests.every((r) => queryOfUrl(r.url).limit === '100')).toBe(true);
+        // 15 pages of 50, plus at most one wave of overshoot
+        expect(port.requests.length).toBeLessThanOrEqual(15 + 8);
+      });
+    });
+
+    describe('when a page in the middle of a wave is short but says hasMore', () => {
+      it('re-plans from the end of that page', () => {
+        const base = listing(500, 'rows+hasMore');
+        const port = new FakePort().on('get', ROWS, (r: HttpRequest) => {
+          const offset = Number(queryOfUrl(r.url).offset);
+          if (offset === 200)
+            return json(200, { rows: Array.from({ length: 60 }, (_, i) => makeRow(200 + i)), hasMore: true });
+          return base(r);
+        });
+        const { rows } = collect(clientOf(port));
+        expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 500 }, (_, i) => `r${i}`));
+      });
+    });
+
+    describe('when shouldStop says time is up', () => {
+      it('stops between waves and resumes exactly from nextOffset', () => {
+        const port = new FakePort().on('get', ROWS, listing(1234, 'bare'));
+        const client = clientOf(port);
+        let waves = 0;
+        const first = collect(client, { shouldStop: () => ++waves > 2 });
+        expect(first.result.done).toBe(false);
+        expect(first.result.nextOffset).toBe(first.rows.length);
+        expect(first.rows.length).toBe(1000);
+        const second = collect(client, { startOffset: first.result.nextOffset });
+        expect(second.result.done).toBe(true);
+        expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual(
+          Array.from({ length: 1234 }, (_, i) => `r${i}`),
+        );
+      });
+
+      it('stops when the deadline has run out', () => {
+        const port = new FakePort().on('get', ROWS, listing(1000, 'bare'));
+        const { result } = collect(clientOf(port), { deadline: () => 0 });
+        expect(result).toMatchObject({ done: false, nextOffset: 100, pageRequests: 1 });
+      });
+    });
+
+    describe("when onPage answers 'stop'", () => {
+      it('delivers nothing after that page', () => {
+        const port = new FakePort().on('get', ROWS, listing(1000, 'bare'));
+        const { rows, result } = collect(clientOf(port), {
+          onPage: (_, offset) => (offset === 300 ? 'stop' : undefined),
+        });
+        expect(rows).toHaveLength(400);
+        expect(result).toMatchObject({ done: false, nextOffset: 400 });
+      });
+    });
+
+    describe('when a page fails for good', () => {
+      it('delivers the pages before it, then throws', () => {
+        const base = listing(1000, 'bare');
+        const port = new FakePort().on('get', ROWS, (r: HttpRequest) =>
+          queryOfUrl(r.url).offset === '200' ? json(403, { error: { message: 'revoked' } }) : base(r),
+        );
+        const offsets: number[] = [];
+        const error = thrown(() =>
+          client().listAllRows('A1', 'T1', { onPage: (_, o) => void offsets.push(o) }),
+        );
+        expect(error.code).toBe('FORBIDDEN');
+        expect(offsets).toEqual([0, 100]);
+        function client() {
+          return clientOf(port);
+        }
+      });
+    });
+
+    describe('when a page answers 503 once', () => {
+      it('re-sends only that page after a backoff and keeps the order', () => {
+        const base = listing(800, 'rows+hasMore');
+        let failed = false;
+        const port = new FakePort().on('get', ROWS, (r: HttpRequest) => {
+          if (queryOfUrl(r.url).offset === '300' && !failed) {
+            failed = true;
+            return text(503, 'busy');
+          }
+          return base(r);
+        });
+        const { rows } = collect(clientOf(port));
+        expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 800 }, (_, i) => `r${i}`));
+        expect(port.waves).toEqual([1, 3, 1, 6]);
+        expect(port.sleeps).toHaveLength(1);
+      });
+    });
+  });
+
+  describe('retries', () => {
+    const APP = '/api/public/tableApps/A1';
+    const app = json(200, { id: 'A1', name: 'App', tables: [] });
+
+    describe('when the service answers 429 with Retry-After in seconds', () => {
+      it('waits exactly that long, then succeeds', () => {
+        const port = new FakePort().on('get', APP, json(429, {}, { 'retry-after': '2' }), app);
+        expect(clientOf(port).tableApp('A1').id).toBe('A1');
+        expect(port.sleeps).toEqual([2000]);
+      });
+    });
+
+    describe('when the service answers 503 with Retry-After as an HTTP date', () => {
+      it('waits until that date by the port clock', () => {
+        const port = new FakePort();
+        const at = new Date(port.clock + 7000).toUTCString();
+        port.on('get', APP, text(503, '', { 'retry-after': at }), app);
+        clientOf(port).tableApp('A1');
+        expect(port.sleeps).toEqual([7000]);
+      });
+    });
+
+    describe('when the service keeps answering 502', () => {
+      it('backs off exponentially, bounded, and gives up after 5 tries', () => {
+        const port = new FakePort().on('get', APP, text(502, '<html><body>Bad gateway</body></html>'));
+        const error = thrown(() => clientOf(port).tableApp('A1'));
+        expect(error.code).toBe('SERVER');
+        expect(error.message).toMatch(/having trouble \(502\)/);
+        expect(port.requests).toHaveLength(5);
+        expect(port.sleeps).toHaveLength(4);
+        port.sleeps.forEach((ms, i) => {
+          expect(ms).toBeGreaterThanOrEqual(250 * 2 ** i);
+          expect(ms).toBeLessThanOrEqual(500 * 2 ** i);
+        });
+      });
+
+      it('never waits longer than maxDelayMs', () => {
+        const port = new FakePort().on('get', APP, text(500, ''));
+        thrown(() =>
+          clientOf(port, '/api/public', { retry: { maxAttempts: 12, maxDelayMs: 3000 } }).tableApp('A1'),
+        );
+        expect(Math.max(...port.sleeps)).toBeLessThanOrEqual(3000);
+      });
+    });
+
+    describe('when the deadline is near', () => {
+      it('does not sleep past it and reports the wait', () => {
+        const port = new FakePort().on('get', APP, json(429, {}, { 'retry-after': '30' }), app);
+        const error = thrown(() => clientOf(port, '/api/public', { deadline: () => 10_000 }).tableApp('A1'));
+        expect(error.code).toBe('RATE_LIMITED');
+        expect(error.retryAfterMs).toBe(30_000);
+        expect(port.sleeps).toEqual([]);
+      });
+
+      it('stops backing off when the next wait would pass it', () => {
+        const port = new FakePort().on('get', APP, network());
+        const end = port.clock + 2000;
+        thrown(() => clientOf(port, '/api/public', { deadline: () => end - port.clock }).tableApp('A1'));
+        expect(port.sleeps.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(2000);
+        expect(port.requests.length).toBeLessThan(5);
+      });
+    });
+
+    describe('when Retry-After is longer than the client waits', () => {
+      it('fails at once with the wait', () => {
+        const port = new FakePort().on('get', APP, json(429, {}, { 'retry-after': '3600' }), app);
+        const error = thrown(() => clientOf(port).tableApp('A1'));
+        expect(error.retryAfterMs).toBe(3_600_000);
+        expect(port.requests).toHaveLength(1);
+      });
+    });
+
+    describe('when a request is refused (400, 401, 403, 404)', () => {
+      it.each([400, 401, 403, 404])('%i is not retried', (status) => {
+        const port = new FakePort().on('get', APP, json(status, {}));
+        thrown(() => clientOf(port).tableApp('A1'));
+        expect(port.requests).toHaveLength(1);
+      });
+    });
+
+    describe('when a POST gets no definite answer', () => {
+      it.each([
+        ['a dropped connection', network('Unexpected EOF')],
+        ['500', text(500, '')],
+        ['502', text(502, '')],
+        ['504', text(504, '')],
+      ])('%s is not retried and the outcome is unknown', (_, answer) => {
+        const port = new FakePort().on('post', ROWS, answer, json(201, makeRow(9)));
+        const error = thrown(() => clientOf(port).createRow('A1', 'T1', { title: 'x' }));
+        expect(error.outcomeUnknown).toBe(true);
+        expect(error.message).toMatch(/may have been created anyway/);
+        expect(port.requests).toHaveLength(1);
+      });
+    });
+
+    describe('when a POST is answered 429 or 503', () => {
+      it.each([429, 503])('%i was not processed: retried', (status) => {
+        const port = new FakePort().on(
+          'post',
+          ROWS,
+          json(status, {}, { 'retry-after': '1' }),
+          json(201, makeRow(9)),
+        );
+        expect(clientOf(port).createRow('A1', 'T1', { title: 'x' }).id).toBe('r9');
+        expect(port.requests).toHaveLength(2);
+        expect(port.sleeps).toEqual([1000]);
+      });
+    });
+
+    describe('when a POST answers 2xx with something unreadable', () => {
+      it('the row may exist: outcome unknown, not retried', () => {
+        const port = new FakePort().on('post', ROWS, json(201, { title: 'no id' }));
+        const error = thrown(() => clientOf(port).createRow('A1', 'T1', { title: 'x' }));
+        expect(error).toMatchObject({ code: 'BAD_RESPONSE', outcomeUnknown: true });
+        expect(port.requests).toHaveLength(1);
+      });
+    });
+
+    describe('when a PATCH loses its connection', () => {
+      it('is retried (idempotent) and succeeds', () => {
+        const port = new FakePort().on('patch', ROW('r1'), network(), json(200, makeRow(1, { status: 'x' })));
+        expect(clientOf(port).updateRow('A1', 'T1', 'r1', { status: 'x' }).status).toBe('x');
+        expect(port.requests).toHaveLength(2);
+        expect(port.requests[1]?.payload).toBe('{"status":"x"}');
+      });
+    });
+  });
+
+  describe('batch writes', () => {
+    function patchEcho(request: HttpRequest) {
+      const id = pathOfUrl(request.url).split('/').at(-1)!;
+      return json(200, { ...makeRow(0), id, ...JSON.parse(request.payload ?? '{}') });
+    }
+
+    it('sends in bounded waves and answers one result per item, in order', () => {
+      const port = new FakePort().on('patch', /\/rows\/r\d+$/, (r: HttpRequest) =>
+        r.url.endsWith('/r7') ? json(400, { error: { message: 'too long' } }) : patchEcho(r),
+      );
+      const items = Array.from({ length: 25 }, (_, i) => ({ rowId: `r${i}`, patch: { status: `s${i}` } }));
+      const seen: number[] = [];
+      const results = clientOf(port).updateRows('A1', 'T1', items, {
+        onWave: (so) => void seen.push(so.length),
+      });
+      expect(port.waves).toEqual([10, 10, 5]);
+      expect(seen).toEqual([10, 20, 25]);
+      expect(results).toHaveLength(25);
+      results.forEach((r, i) => {
+        if (i === 7)
+          expect(errorOf(r).message).toMatch(
+            /refused the request for row r7 in table T1 \(400 Bad Request\)\. The service said: "too long"/,
+          );
+        else expect(r.ok && r.row.id === `r${i}` && r.row.status === `s${i}`).toBe(true);
+      });
+    });
+
+    it('refuses a read-only field for that item only, without sending it', () => {
+      const port = new FakePort().on('patch', /./, patchEcho);
+      const results = clientOf(port).updateRows('A1', 'T1', [
+        { rowId: 'r1', patch: { title: 'a' } },
+        { rowId: 'r2', patch: { lMod: 'x', title: 'b' } },
+        { rowId: '', patch: { title: 'c' } },
+        { rowId: 'r4', patch: { title: 'd' } },
+      ]);
+      expect(results.map((r) => r.ok)).toEqual([true, false, false, true]);
+      expect(errorOf(results[1])).toMatchObject({ code: 'VALIDATION' });
+      expect(errorOf(results[1]).message).toMatch(/"lMod" is read-only/);
+      expect(results[1]).toMatchObject({ notSent: true });
+      expect(port.requests.map((r) => pathOfUrl(r.url).split('/').at(-1))).toEqual(['r1', 'r4']);
+    });
+
+    describe('when the service answers 429 in a wave', () => {
+      it('sleeps per Retry-After, re-sends those items, and halves the next wave', () => {
+        let calls = 0;
+        const port = new FakePort().on('post', ROWS, (r: HttpRequest) => {
+          calls++;
+          if (calls === 3 || calls === 4) return json(429, {}, { 'retry-after': '2' });
+          return json(201, { ...makeRow(calls), ...JSON.parse(r.payload!) });
+        });
+        const items = Array.from({ length: 30 }, (_, i) => ({ title: `t${i}` }));
+        const results = clientOf(port).createRows('A1', 'T1', items);
+        expect(results.every((r) => r.ok)).toBe(true);
+        expect(results.map((r) => (r.ok ? r.row.title : ''))).toEqual(items.map((i) => i.title));
+        expect(port.waves).toEqual([10, 2, 5, 6, 7, 2]);
+        expect(port.sleeps).toEqual([2000]);
+      });
+    });
+
+    describe('when a create loses its connection', () => {
+      it('reports that item as outcome unknown and creates the others', () => {
+        const port = new FakePort().on('post', ROWS, (r: HttpRequest) =>
+          r.payload === '{"title":"b"}' ? network() : json(201, { ...makeRow(1), ...JSON.parse(r.payload!) }),
+        );
+        const results = clientOf(port).createRows('A1', 'T1', [
+          { title: 'a' },
+          { title: 'b' },
+          { title: 'c' },
+        ]);
+        expect(results.map((r) => r.ok)).toEqual([true, false, true]);
+        expect(errorOf(results[1])).toMatchObject({ code: 'NETWORK', outcomeUnknown: true });
+        expect(port.requests).toHaveLength(3);
+      });
+    });
+
+    describe('when shouldStop says time is up', () => {
+      it('leaves the rest unsent as TIME', () => {
+        const port = new FakePort().on('patch', /./, patchEcho);
+        const items = Array.from({ length: 12 }, (_, i) => ({ rowId: `r${i}`, patch: { a: i } }));
+        let waves = 0;
+        const results = clientOf(port).updateRows('A1', 'T1', items, {
+          waveSize: 5,
+          shouldStop: () => waves++ >= 1,
+        });
+        expect(results.filter((r) => r.ok)).toHaveLength(5);
+        results.slice(5).forEach((r) => {
+          expect(r).toMatchObject({ ok: false, notSent: true });
+          expect(errorOf(r).code).toBe('TIME');
+        });
+        expect(port.requests).toHaveLength(5);
+      });
+    });
+
+    it('rowsByIds reads each row and reports a missing one', () => {
+      const port = new FakePort().on('get', /\/rows\/r\d$/, (r: HttpRequest) =>
+        r.url.endsWith('/r2')
+          ? json(404, { message: 'no such row' })
+          : json(200, makeRow(Number(r.url.slice(-1)))),
+      );
+      const results = clientOf(port).rowsByIds('A1', 'T1', ['r1', 'r2', 'r3']);
+      expect(results.map((r) => (r.ok ? r.row.id : errorOf(r).code))).toEqual(['r1', 'NOT_FOUND', 'r3']);
+      expect(errorOf(results[1]).message).toMatch(/^Row r2 was not found in table T1 \(404\)/);
+      expect(port.waves).toEqual([3]);
+    });
+  });
+
+  describe('when answers carry __proto__ or constructor keys', () => {
+    const hostile =
+      '{"id":"r1","title":"x","__proto__":{"polluted":"yes","id":"evil"},"constructor":{"prototype":{"polluted":"yes"}}}';
+
+    it('keeps them as own members and changes no prototype', () => {
+      const port = new FakePort()
+        .on('get', ROW('r1'), text(200, hostile))
+        .on('patch', ROW('r1'), text(200, hostile));
+      const client = clientOf(port);
+      for (const row of [client.row('A1', 'T1', 'r1'), client.updateRow('A1', 'T1', 'r1', { title: 'x' })]) {
+        expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+        expect(row.id).toBe('r1');
+        expect(Object.keys(row)).toContain('__proto__');
+        expect((row as Record<string, unknown>).polluted).toBeUndefined();
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+
+    it('a list hidden under __proto__ is no list', () => {
+      const port = new FakePort().on('get', ROWS, text(200, '{"__proto__":{"rows":[{"id":"r1"}]}}'));
+      expect(thrown(() => clientOf(port).listRows('A1', 'T1')).code).toBe('BAD_RESPONSE');
+    });
+
+    it('rows listed with hostile keys pass through unchanged', () => {
+      const port = new FakePort().on('get', ROWS, text(200, `{"rows":[${hostile}],"hasMore":false}`));
+      const { rows } = collect(clientOf(port));
+      expect(rows).toHaveLength(1);
+      expect(Object.getPrototypeOf(rows[0])).toBe(Object.prototype);
+      expect(JSON.stringify(rows[0])).toBe(hostile);
+    });
+
+    it('an error message hidden under __proto__ is not read', () => {
+      const port = new FakePort().on('get', ROWS, text(400, '{"__proto__":{"message":"from proto"}}'));
+      expect(thrown(() => clientOf(port).listRows('A1', 'T1')).message).not.toMatch(/said: "from proto"/);
+    });
+
+    it('a patch with an own __proto__ column is sent as it is', () => {
+      const port = new FakePort().on('patch', ROW('r1'), json(200, makeRow(1)));
+      clientOf(port).updateRow('A1', 'T1', 'r1', JSON.parse('{"__proto__":"v","title":"t"}'));
+      expect(port.requests[0]?.payload).toBe('{"__proto__":"v","title":"t"}');
+    });
+  });
+
+  describe('the API key', () => {
+    it('appears in no message of any failure the client reports', () => {
+      const answers = [
+        json(401, { message: `bad token ${KEY}` }),
+        json(403, { error: KEY }),
+        text(200, `<html><body>${KEY}</body></html>`),
+        text(500, `auth: ${KEY}`),
+        network(`auth ${KEY}`),
+        json(200, { error: { message: KEY } }),
+        json(200, { rows: KEY }),
+      ];
+      for (const answer of answers) {
+        for (const call of [
+          (c: TableClient) => c.tableApp('A1'),
+          (c: TableClient) => c.createRow('A1', 'T1', { title: 'x' }),
+          (c: TableClient) => c.listRows('A1', 'T1'),
+        ]) {
+          const port = new FakePort().on('get', /./, answer).on('post', /./, answer);
+          thrown(() => call(clientOf(port, '/api/public', { retry: { maxAttempts: 1 } })));
+        }
+        // a profile may legitimately be any object, so the probe need not fail on every answer
+        const port = new FakePort().on('get', /./, answer);
+        try {
+          clientOf(port, 'detect').me();
+        } catch (error) {
+          expect((error as Error).message).not.toContain(KEY);
+        }
+      }
+    });
+  });
+});
