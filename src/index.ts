@@ -2,7 +2,8 @@
 // triggers and google.script.run call these names). Logic lives in src/gas, src/api and src/core.
 export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './gas/actions';
 export { disconnect, getConnection, saveConnection } from './gas/connection';
-export { linkActiveSheet, listTables, unlinkActiveSheet } from './gas/link';
+export { linkActiveSheet, listTables, setLinkOptions, unlinkActiveSheet } from './gas/link';
+export { importAccountMembers, menuImportMembers } from './gas/members';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
 export {
   getState,

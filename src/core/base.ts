@@ -83,7 +83,12 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
   });
   const record: BaseRecord = { id: String(id), lMod: row[1] === undefined ? '' : String(row[1]), digests };
   const conflict = parseJsonObject(row[3]);
-  if (conflict && typeof conflict.lMod === 'string' && conflict.theirs && typeof conflict.theirs === 'object') {
+  if (
+    conflict &&
+    typeof conflict.lMod === 'string' &&
+    conflict.theirs &&
+    typeof conflict.theirs === 'object'
+  ) {
     record.conflict = { lMod: conflict.lMod, theirs: conflict.theirs as Record<string, unknown> };
   }
   const shown = parseJsonObject(row[4]);

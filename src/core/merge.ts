@@ -1,6 +1,14 @@
 // The three-way rules, per row: the base (last agreed), the sheet's line, and the service's row.
 import type { BaseRecord, ConflictRecord } from './base';
-import { type CellValue, cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell, type JsonValue } from './codec';
+import {
+  type CellValue,
+  cellDigest,
+  type DecodeContext,
+  decodeCell,
+  type EncodedCell,
+  encodeCell,
+  type JsonValue,
+} from './codec';
 import type { ColumnSpec } from './columns';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
@@ -42,7 +50,7 @@ export function mergePulledRow(
   const theirs = fresh<unknown>();
 
   for (const column of columns) {
-    const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
+    const own = Object.hasOwn(serviceRow, column.id);
     const serviceValue = own ? serviceRow[column.id] : null;
     const encoded = encodeCell(serviceValue, column.kind);
     const serviceDigest = cellDigest(encoded.read);
@@ -168,10 +176,15 @@ export function reconcileEdits(
   serviceRow: Readonly<Record<string, unknown>>,
   columns: readonly ColumnSpec[],
 ): Reconciled {
-  const result: Reconciled = { send: fresh<JsonValue>(), conflicts: [], theirs: fresh<unknown>(), alreadyEqual: [] };
+  const result: Reconciled = {
+    send: fresh<JsonValue>(),
+    conflicts: [],
+    theirs: fresh<unknown>(),
+    alreadyEqual: [],
+  };
   for (const column of columns) {
-    if (!Object.prototype.hasOwnProperty.call(edits.values, column.id)) continue;
-    const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, column.id) ? serviceRow[column.id] : null;
+    if (!Object.hasOwn(edits.values, column.id)) continue;
+    const serviceValue = Object.hasOwn(serviceRow, column.id) ? serviceRow[column.id] : null;
     const serviceDigest = cellDigest(encodeCell(serviceValue, column.kind).read);
     if (serviceDigest === base.digests[column.id]) {
       result.send[column.id] = edits.values[column.id] as JsonValue;

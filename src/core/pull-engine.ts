@@ -3,7 +3,7 @@
 import type { BaseRecord } from './base';
 import { encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
-import { ID_HEADER, LMOD_HEADER, type Layout } from './layout';
+import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergePulledRow } from './merge';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
@@ -62,14 +62,26 @@ export interface PullState {
   index: LineIndex;
   pullId: string;
   counts: PullCounts;
+  /** How a fixed field shows (e.g. createdBy as an e-mail); default: its text. */
+  displayFixed?: (field: string, value: unknown) => string;
 }
 
 /** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
-function writeFixedFields(state: PullState, line: number, row: Readonly<Record<string, unknown>>): Record<string, unknown> {
+function writeFixedFields(
+  state: PullState,
+  line: number,
+  row: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
   const shown: Record<string, unknown> = Object.create(null);
   for (const [field, column] of state.layout.fixed) {
     const value = row[field];
-    const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    const text = state.displayFixed
+      ? state.displayFixed(field, value)
+      : value === null || value === undefined
+        ? ''
+        : typeof value === 'string'
+          ? value
+          : JSON.stringify(value);
     state.grid.set(line, column, text);
     if (field !== ID_HEADER) shown[field] = text;
   }
@@ -85,7 +97,10 @@ function statusOf(state: PullState, line: number): unknown {
 }
 
 /** Merges a batch of service rows (in service order) into the lines and the base. */
-export function applyServiceRows(state: PullState, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
+export function applyServiceRows(
+  state: PullState,
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+): void {
   const { grid, layout, live, base, index } = state;
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
@@ -117,7 +132,11 @@ export function applyServiceRows(state: PullState, rows: ReadonlyArray<Readonly<
       const column = layout.columns.get(columnId);
       if (column !== undefined) grid.set(currentLine, column, encoded.write);
     }
-    const record: BaseRecord = { ...merged.base, shown: writeFixedFields(state, currentLine, row), seen: state.pullId };
+    const record: BaseRecord = {
+      ...merged.base,
+      shown: writeFixedFields(state, currentLine, row),
+      seen: state.pullId,
+    };
     base.set(record);
 
     const previousStatus = statusOf(state, currentLine);
@@ -141,7 +160,10 @@ export function applyServiceRows(state: PullState, rows: ReadonlyArray<Readonly<
       case 'unchanged':
         state.counts.unchanged += 1;
         // Clear stale warnings (a conflict settled by hand, a row back on the service).
-        if (typeof previousStatus === 'string' && (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))) {
+        if (
+          typeof previousStatus === 'string' &&
+          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+        ) {
           setStatus(state, currentLine, STATUS.inSync);
         }
         break;

@@ -66,20 +66,33 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
       } else if (Object.keys(values.values).length > 0) {
         const status = statusColumn === undefined ? '' : grid.get(line, statusColumn);
-        plan.creates.push({ line, values: values.values, digests: values.digests, pendingToken: pendingSince(status) });
+        plan.creates.push({
+          line,
+          values: values.values,
+          digests: values.digests,
+          pendingToken: pendingSince(status),
+        });
       }
       continue;
     }
     const duplicateLines = index.duplicates.get(rowId);
     if (duplicateLines) {
-      plan.errors.push({ line, status: duplicateStatus(rowId, duplicateLines.map((each) => each + 2)) });
+      plan.errors.push({
+        line,
+        status: duplicateStatus(
+          rowId,
+          duplicateLines.map((each) => each + 2),
+        ),
+      });
       continue;
     }
     const record = base.get(rowId);
     if (!record) {
       plan.errors.push({
         line,
-        status: errorStatus(`row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`),
+        status: errorStatus(
+          `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+        ),
       });
       continue;
     }
@@ -100,7 +113,9 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     }
     const edits = lineEdits(local, record, live, context);
     const problems = [
-      ...deadEdits.map((columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`),
+      ...deadEdits.map(
+        (columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
+      ),
       ...edits.errors,
     ];
     if (problems.length > 0) {
@@ -150,7 +165,7 @@ export function findLostCreate(
     for (const columnId of Object.keys(pending.digests)) {
       const kind = kinds.get(columnId);
       if (kind === undefined) continue;
-      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId) ? candidate.row[columnId] : null;
+      const value = Object.hasOwn(candidate.row, columnId) ? candidate.row[columnId] : null;
       if (valueDigest(value, kind) !== pending.digests[columnId]) {
         matches = false;
         break;
@@ -165,10 +180,13 @@ export function findLostCreate(
 }
 
 /** Sent values as cell digests per column (what findLostCreate compares against). */
-export function sentDigests(values: Readonly<Record<string, JsonValue>>, live: readonly ColumnSpec[]): Record<string, string> {
+export function sentDigests(
+  values: Readonly<Record<string, JsonValue>>,
+  live: readonly ColumnSpec[],
+): Record<string, string> {
   const digests: Record<string, string> = Object.create(null);
   for (const column of live) {
-    if (Object.prototype.hasOwnProperty.call(values, column.id)) {
+    if (Object.hasOwn(values, column.id)) {
       digests[column.id] = valueDigest(values[column.id], column.kind);
     }
   }

@@ -22,7 +22,15 @@ import { collectIssues, type PullProgress, pullLink, pullSummaryFields } from '.
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
-import { clearJob, type JobRecord, type LinkRecord, loadJob, saveJob, saveProgress, saveSummary } from './stores';
+import {
+  clearJob,
+  type JobRecord,
+  type LinkRecord,
+  loadJob,
+  saveJob,
+  saveProgress,
+  saveSummary,
+} from './stores';
 
 const CONTINUE_AFTER_MS = 60 * 1000;
 
@@ -57,7 +65,9 @@ function describe(summary: SyncSummary): string {
   if (summary.removedOnService) parts.push(`${summary.removedOnService} removed on the service`);
   parts.push(`${summary.unchanged} unchanged`);
   const verb = { pull: 'Pulled', push: 'Pushed', sync: 'Synced', resolve: 'Resolved' }[summary.operation];
-  const tail = summary.continuing ? ' It continues in a minute (Apps Script limits each run to 6 minutes).' : '';
+  const tail = summary.continuing
+    ? ' It continues in a minute (Apps Script limits each run to 6 minutes).'
+    : '';
   return `${verb}: ${parts.join(', ')} in ${summary.seconds} s.${tail}`;
 }
 
@@ -70,7 +80,11 @@ export interface RunOptions {
  * Runs one operation step on a link under the document lock. If it cannot finish in the time
  * budget, its cursor is saved and a one-shot trigger continues it; the person sees one operation.
  */
-export function runOperation(operation: 'pull' | 'push' | 'sync', link: LinkRecord, options: RunOptions): SyncSummary {
+export function runOperation(
+  operation: 'pull' | 'push' | 'sync',
+  link: LinkRecord,
+  options: RunOptions,
+): SyncSummary {
   const started = Date.now();
   const summary = emptySummary(operation);
   let context: OperationContext | null = null;
@@ -83,7 +97,11 @@ export function runOperation(operation: 'pull' | 'push' | 'sync', link: LinkReco
       let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
       let pullProgress: PullProgress | undefined =
         resuming && resuming.phase === 'pull' && resuming.pullId
-          ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: { ...emptyPullCounts(), ...totals } }
+          ? {
+              pullId: resuming.pullId,
+              nextOffset: resuming.nextOffset,
+              counts: { ...emptyPullCounts(), ...totals },
+            }
           : undefined;
       let finished = true;
       if (phase === 'push') {
@@ -158,7 +176,11 @@ function finishRun(link: LinkRecord, summary: SyncSummary, scheduled: boolean): 
     // The summary is still returned; a full property store or a protected log never hides it.
   }
   if (!scheduled) {
-    SpreadsheetApp.getActiveSpreadsheet().toast(summary.message, summary.ok ? 'Table App Sync' : 'Table App Sync: not done', 8);
+    SpreadsheetApp.getActiveSpreadsheet().toast(
+      summary.message,
+      summary.ok ? 'Table App Sync' : 'Table App Sync: not done',
+      8,
+    );
   }
 }
 
@@ -199,7 +221,8 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
       const base = readBase(link);
       const layout = layoutOf(headers, live, deletedColumnIds(table.columns));
       const index = indexLines(grid, layout);
-      const wanted = input.sheetRows && input.sheetRows.length > 0 ? new Set(input.sheetRows.map(Number)) : null;
+      const wanted =
+        input.sheetRows && input.sheetRows.length > 0 ? new Set(input.sheetRows.map(Number)) : null;
       for (const [rowId, line] of index.lineById) {
         if (wanted && !wanted.has(line + 2)) continue;
         const record = base.get(rowId);
@@ -215,7 +238,8 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
         const settled: BaseRecord = { ...record, digests, lMod: record.conflict.lMod };
         delete settled.conflict;
         base.set(settled);
-        if (layout.status !== undefined) grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : '✎ keeping mine: pushing');
+        if (layout.status !== undefined)
+          grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : '✎ keeping mine: pushing');
         summary.updated += 1;
       }
       flushLines(sheet, grid, layout, live);

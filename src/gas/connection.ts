@@ -1,7 +1,8 @@
 // Connecting: checks the key with GET /user/me, keeps it in USER properties only, and returns whose
 // key it is (never the key itself). A refused key or URL changes nothing stored.
-import { normalizeBaseUrl } from '../api/connection';
+
 import { TableClient } from '../api/client';
+import { normalizeBaseUrl } from '../api/connection';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { clientFor, requireConnection } from './operation';
@@ -9,10 +10,13 @@ import { clearConnection, loadConnection, saveConnectionRecord } from './stores'
 import { createUrlFetchPort } from './url-fetch-port';
 
 export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
-  if (!input || typeof input !== 'object') throw new SyncError('CONFIG', 'Enter the service address and your API key.');
+  if (!input || typeof input !== 'object')
+    throw new SyncError('CONFIG', 'Enter the service address and your API key.');
   const apiKey = typeof input.apiKey === 'string' ? input.apiKey.trim() : '';
-  if (apiKey === '') throw new SyncError('CONFIG', 'Enter your API key: create one in your profile on the service.');
-  if (/\s/.test(apiKey)) throw new SyncError('CONFIG', 'The API key contains spaces: copy it again from your profile.');
+  if (apiKey === '')
+    throw new SyncError('CONFIG', 'Enter your API key: create one in your profile on the service.');
+  if (/\s/.test(apiKey))
+    throw new SyncError('CONFIG', 'The API key contains spaces: copy it again from your profile.');
   const normalized = normalizeBaseUrl(typeof input.baseUrl === 'string' ? input.baseUrl : '');
   const prefix = input.prefix ?? normalized.prefix;
   const connection = prefix

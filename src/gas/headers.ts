@@ -66,7 +66,8 @@ export function prepareHeaders(
       backgrounds[index] = READ_ONLY_HEADER_BACKGROUND;
       weights[index] = 'bold';
     } else if (next.dead.get(header) === index) {
-      notes[index] = `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
+      notes[index] =
+        `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
       backgrounds[index] = '#fce8e6';
     } else {
       notes[index] = notes[index] ?? '';
@@ -81,6 +82,10 @@ export function prepareHeaders(
   return next;
 }
 
-export function layoutOf(headers: readonly unknown[], live: readonly ColumnSpec[], goneIds: readonly string[]): Layout {
+export function layoutOf(
+  headers: readonly unknown[],
+  live: readonly ColumnSpec[],
+  goneIds: readonly string[],
+): Layout {
   return readLayout(headers, live, goneIds);
 }

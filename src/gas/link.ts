@@ -16,7 +16,10 @@ export function extractTableAppId(input: string): string {
   const fromPath = /tableApps\/([^/?#\s]+)/i.exec(text);
   const candidate = fromPath ? decodeURIComponent(fromPath[1] as string) : text.replace(/[/?#].*$/, '');
   if (!ID_PATTERN.test(candidate)) {
-    throw new SyncError('CONFIG', 'That is not a table app id or link: copy the table app’s link from the service and paste it here.');
+    throw new SyncError(
+      'CONFIG',
+      'That is not a table app id or link: copy the table app’s link from the service and paste it here.',
+    );
   }
   return candidate;
 }
@@ -45,6 +48,7 @@ function toInfo(link: LinkRecord): LinkInfo {
     tableId: link.tableId,
     tableName: link.tableName,
     fixedFields: link.fixedFields,
+    showEmails: link.showEmails === true,
     linkedAt: link.linkedAt,
     lastSyncAt: link.lastSyncAt,
   };
@@ -57,14 +61,22 @@ export function linkInfo(link: LinkRecord | null): LinkInfo | null {
 }
 
 function uniqueSheetName(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, wanted: string): string {
-  const clean = wanted.replace(/[[\]*?:/\\]/g, ' ').trim().slice(0, 90) || 'Table';
+  const clean =
+    wanted
+      .replace(/[[\]*?:/\\]/g, ' ')
+      .trim()
+      .slice(0, 90) || 'Table';
   let name = clean;
   for (let n = 2; spreadsheet.getSheetByName(name); n++) name = `${clean} (${n})`;
   return name;
 }
 
 /** A sheet holds other data unless it is empty or already linked to this very table. */
-function holdsOtherData(sheet: GoogleAppsScript.Spreadsheet.Sheet, tableAppId: string, tableId: string): boolean {
+function holdsOtherData(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  tableAppId: string,
+  tableId: string,
+): boolean {
   if (sheet.getLastRow() === 0 && sheet.getLastColumn() === 0) return false;
   const previous = loadLink(sheet.getSheetId());
   return !(previous && previous.tableAppId === tableAppId && previous.tableId === tableId);
@@ -77,7 +89,11 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   if (!ID_PATTERN.test(tableId)) throw new SyncError('CONFIG', 'Choose a table of the table app.');
   const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
   const table = (app.tables ?? []).find((each) => String(each.id) === tableId);
-  if (!table) throw new SyncError('NOT_FOUND', `Table app ${app.name ?? appId} has no table ${tableId}: choose one of its tables.`);
+  if (!table)
+    throw new SyncError(
+      'NOT_FOUND',
+      `Table app ${app.name ?? appId} has no table ${tableId}: choose one of its tables.`,
+    );
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   let sheet = spreadsheet.getActiveSheet();
   if (input.newSheet) {
@@ -94,36 +110,46 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   const sheetId = sheet.getSheetId();
   const previous = loadLink(sheetId);
   if (previous && (previous.tableAppId !== appId || previous.tableId !== tableId)) unlinkSheet(previous);
-  const link: LinkRecord = previous && previous.tableAppId === appId && previous.tableId === tableId
-    ? previous
-    : {
-        sheetId,
-        sheetName: sheet.getName(),
-        tableAppId: appId,
-        tableAppName: String(app.name ?? appId),
-        tableId,
-        tableName: String(table.name ?? tableId),
-        fixedFields: ['id', 'lMod'],
-        linkedAt: new Date().toISOString(),
-        lastSyncAt: null,
-        baseSheetName: `_tas_base_${sheetId}`,
-        goneColumnIds: [],
-        owner: Session.getActiveUser().getEmail() || null,
-        schedule: null,
-      };
+  const link: LinkRecord =
+    previous && previous.tableAppId === appId && previous.tableId === tableId
+      ? previous
+      : {
+          sheetId,
+          sheetName: sheet.getName(),
+          tableAppId: appId,
+          tableAppName: String(app.name ?? appId),
+          tableId,
+          tableName: String(table.name ?? tableId),
+          fixedFields: ['id', 'lMod'],
+          linkedAt: new Date().toISOString(),
+          lastSyncAt: null,
+          baseSheetName: `_tas_base_${sheetId}`,
+          goneColumnIds: [],
+          owner: Session.getActiveUser().getEmail() || null,
+          schedule: null,
+        };
   saveLink(link);
   spreadsheet.setActiveSheet(sheet);
   return toInfo(link);
 }
 
-/** Chooses which optional fixed fields (cOn, createdBy, lModBy, …) show; id and lMod always do. */
-export function setFixedFields(sheetId: number, fields: readonly string[]): string[] {
+/**
+ * Link settings of the active sheet: which optional fixed fields show (id and lMod always do) and
+ * whether createdBy / lModBy show as e-mails. They take effect on the next pull.
+ */
+export function setLinkOptions(input: { fixedFields?: string[]; showEmails?: boolean }): LinkInfo {
+  const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
   const link = loadLink(sheetId);
-  if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table.');
-  const chosen = fields.filter((field) => (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field));
-  link.fixedFields = ['id', 'lMod', ...chosen];
+  if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
+  if (Array.isArray(input?.fixedFields)) {
+    const chosen = input.fixedFields.filter((field) =>
+      (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field),
+    );
+    link.fixedFields = ['id', 'lMod', ...chosen];
+  }
+  if (typeof input?.showEmails === 'boolean') link.showEmails = input.showEmails;
   saveLink(link);
-  return link.fixedFields;
+  return toInfo(link);
 }
 
 function unlinkSheet(link: LinkRecord): void {

@@ -2,9 +2,9 @@
 // calls per flush: one per run of adjacent synced columns, plus one plain-text format per text run.
 import { baseHeaderRow, parseBaseColumnIds } from '../core/base';
 import type { ColumnSpec } from '../core/columns';
+import { SyncError } from '../core/errors';
 import { contiguousRuns, type Layout, STATUS_HEADER, syncedColumns } from '../core/layout';
 import { BaseTable, LineGrid } from '../core/sheet-model';
-import { SyncError } from '../core/errors';
 import type { LinkRecord } from './stores';
 
 export interface SheetCounters {

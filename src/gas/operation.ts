@@ -48,7 +48,10 @@ export interface OperationContext {
 export function requireConnection(): StoredConnection {
   const connection = loadConnection();
   if (!connection) {
-    throw new SyncError('CONFIG', 'Not connected yet: open the sidebar, enter the service address and your API key.');
+    throw new SyncError(
+      'CONFIG',
+      'Not connected yet: open the sidebar, enter the service address and your API key.',
+    );
   }
   return connection;
 }
@@ -75,7 +78,11 @@ export function clientFor(connection: StoredConnection, port: HttpPort, deadline
   );
 }
 
-export function newContext(operation: Operation, sheetId: number, deadline = new Deadline(WORK_BUDGET_MS)): OperationContext {
+export function newContext(
+  operation: Operation,
+  sheetId: number,
+  deadline = new Deadline(WORK_BUDGET_MS),
+): OperationContext {
   const connection = requireConnection();
   const counter: UrlFetchCounter = { requests: 0 };
   const port = createUrlFetchPort(counter);
@@ -133,7 +140,10 @@ export function asSyncError(error: unknown): SyncError {
     );
   }
   if (/Exceeded maximum execution time/i.test(message)) {
-    return new SyncError('TIME', 'The run hit Apps Script’s 6-minute limit; run it again to continue where it stopped.');
+    return new SyncError(
+      'TIME',
+      'The run hit Apps Script’s 6-minute limit; run it again to continue where it stopped.',
+    );
   }
   return new SyncError('INTERNAL', `Something unexpected went wrong: ${message}`);
 }

@@ -1,7 +1,15 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
 import { deletedColumnIds, liveColumns } from '../core/columns';
 import type { Layout } from '../core/layout';
-import { applyServiceRows, emptyPullCounts, indexLines, markRemovedRows, type PullCounts, type PullState } from '../core/pull-engine';
+import { emailLookup } from '../core/members';
+import {
+  applyServiceRows,
+  emptyPullCounts,
+  indexLines,
+  markRemovedRows,
+  type PullCounts,
+  type PullState,
+} from '../core/pull-engine';
 import { isConflictStatus, isProblemStatus } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { layoutOf, prepareHeaders } from './headers';
@@ -44,7 +52,11 @@ export function collectIssues(state: Pick<PullState, 'grid' | 'layout'>, limit =
     issues.push({
       row: line + 2,
       rowId: idColumn === undefined ? '' : String(state.grid.get(line, idColumn)),
-      kind: isConflictStatus(text) ? 'conflict' : text.includes('removed on the service') ? 'removed' : 'error',
+      kind: isConflictStatus(text)
+        ? 'conflict'
+        : text.includes('removed on the service')
+          ? 'removed'
+          : 'error',
       message: text.replace(/^[⚠✖]\s*/, ''),
     });
   }
@@ -76,7 +88,27 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const progress: PullProgress = resume
     ? { ...resume, counts: { ...resume.counts } }
     : { pullId: newPullId(), nextOffset: 0, counts: emptyPullCounts() };
-  const state: PullState = { grid, layout, live, base, index: indexLines(grid, layout), pullId: progress.pullId, counts: progress.counts };
+  const state: PullState = {
+    grid,
+    layout,
+    live,
+    base,
+    index: indexLines(grid, layout),
+    pullId: progress.pullId,
+    counts: progress.counts,
+  };
+  if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
+    // One members lookup per run, never a call per row.
+    const emailOf = emailLookup(client.allPeople());
+    state.displayFixed = (field, value) =>
+      field === 'createdBy' || field === 'lModBy'
+        ? emailOf(value)
+        : value === null || value === undefined
+          ? ''
+          : typeof value === 'string'
+            ? value
+            : JSON.stringify(value);
+  }
 
   let pending: Array<Record<string, unknown>> = [];
   let linesWritten = 0;
@@ -119,7 +151,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   return { finished: true, progress, issues: collectIssues(state), layout };
 }
 
-export function pullSummaryFields(counts: PullCounts): Pick<
+export function pullSummaryFields(
+  counts: PullCounts,
+): Pick<
   SyncSummary,
   'added' | 'updated' | 'unchanged' | 'keptLocal' | 'conflicts' | 'removedOnService' | 'errors'
 > {

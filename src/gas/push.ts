@@ -5,15 +5,16 @@ import type { BaseRecord } from '../core/base';
 import type { DecodeContext, JsonValue } from '../core/codec';
 import { deletedColumnIds, liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
+import { emailLookup } from '../core/members';
 import { baseAfterWrite, reconcileEdits } from '../core/merge';
 import { indexLines } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,
   findLostCreate,
+  type PushState,
   pendingRecord,
   planPush,
-  type PushState,
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
@@ -72,18 +73,27 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
-  const goneIds = [...new Set([...link.goneColumnIds, ...deletedColumnIds(table.columns), ...base.columnIds])].filter(
-    (id) => !liveIds.has(id),
-  );
+  const goneIds = [
+    ...new Set([...link.goneColumnIds, ...deletedColumnIds(table.columns), ...base.columnIds]),
+  ].filter((id) => !liveIds.has(id));
   const layout = layoutOf(headers, live, goneIds);
   if (!layout.fixed.has('id') || layout.status === undefined) {
-    throw new SyncError('SHEET', 'This sheet has no id or _sync column: pull the table first, then edit and push.');
+    throw new SyncError(
+      'SHEET',
+      'This sheet has no id or _sync column: pull the table first, then edit and push.',
+    );
   }
   const statusColumn = layout.status;
   const idColumn = layout.fixed.get('id') as number;
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
   const plan = planPush(state, decodeContext());
-  const counts: PushCounts = { created: 0, updated: 0, unchanged: plan.unchanged, conflicts: 0, errors: plan.errors.length };
+  const counts: PushCounts = {
+    created: 0,
+    updated: 0,
+    unchanged: plan.unchanged,
+    conflicts: 0,
+    errors: plan.errors.length,
+  };
   const setStatus = (line: number, status: string): void => {
     grid.set(line, statusColumn, status);
   };
@@ -97,12 +107,23 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     reportProgress(context, { linesWritten: context.progress.linesWritten + written });
   };
   const me = context.connection.info.userId;
+  let emailOf: ((id: unknown) => string) | null = null;
+  const display = (field: string, value: unknown): string => {
+    if (link.showEmails && (field === 'createdBy' || field === 'lModBy')) {
+      emailOf ??= emailLookup(client.allPeople());
+      return emailOf(value);
+    }
+    return value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : JSON.stringify(value);
+  };
   const fixedShown = (row: Row): Record<string, unknown> => {
     const shown: Record<string, unknown> = Object.create(null);
     for (const [field, column] of layout.fixed) {
       if (field === 'id') continue;
-      const value = row[field];
-      const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+      const text = display(field, row[field]);
       grid.set(findLine(row.id), column, text);
       shown[field] = text;
     }
@@ -126,7 +147,8 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         for (const row of page) rows.set(String(row.id), row);
       },
     });
-    if (!result.done) throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
+    if (!result.done)
+      throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
     listing = rows;
     return rows;
   };
@@ -140,7 +162,12 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     const candidates: Candidate[] = [];
     for (const row of rows.values()) {
       if (row.createdBy !== me || taken.has(String(row.id))) continue;
-      candidates.push({ id: String(row.id), cOn: String(row.cOn ?? ''), createdBy: String(row.createdBy), row });
+      candidates.push({
+        id: String(row.id),
+        cOn: String(row.cOn ?? ''),
+        createdBy: String(row.createdBy),
+        row,
+      });
     }
     candidates.sort((a, b) => (a.cOn < b.cOn ? -1 : a.cOn > b.cOn ? 1 : 0));
     for (const create of pendingCreates) {
@@ -154,7 +181,10 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       grid.set(create.line, idColumn, String(row.id));
       lineOfId.set(String(row.id), create.line);
       const shown = fixedShown(row);
-      base.set({ ...baseAfterWrite(undefined, String(row.id), String(row.lMod), create.digests, false, undefined), shown });
+      base.set({
+        ...baseAfterWrite(undefined, String(row.id), String(row.lMod), create.digests, false, undefined),
+        shown,
+      });
       setStatus(create.line, STATUS.created);
       counts.created += 1;
       plan.creates.splice(plan.creates.indexOf(create), 1);
@@ -202,7 +232,8 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       }
       const reconciled = reconcileEdits(update.edits, update.base, serviceRow, live);
       const settled: Record<string, string> = Object.create(null);
-      for (const columnId of reconciled.alreadyEqual) settled[columnId] = update.edits.digests[columnId] as string;
+      for (const columnId of reconciled.alreadyEqual)
+        settled[columnId] = update.edits.digests[columnId] as string;
       if (reconciled.conflicts.length > 0) {
         counts.conflicts += 1;
         const conflict = { lMod: String(serviceRow.lMod), theirs: reconciled.theirs };
@@ -237,8 +268,16 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       const { update, patch, stale } = wave[i] as (typeof wave)[number];
       if (result.ok) {
         const settled: Record<string, string> = Object.create(null);
-        for (const columnId of Object.keys(patch)) settled[columnId] = update.edits.digests[columnId] as string;
-        const record = baseAfterWrite(update.base, update.rowId, String(result.row.lMod), settled, stale, update.base.conflict);
+        for (const columnId of Object.keys(patch))
+          settled[columnId] = update.edits.digests[columnId] as string;
+        const record = baseAfterWrite(
+          update.base,
+          update.rowId,
+          String(result.row.lMod),
+          settled,
+          stale,
+          update.base.conflict,
+        );
         record.shown = fixedShown(result.row);
         base.set(record);
         if (!update.base.conflict) setStatus(update.line, STATUS.pushed);
@@ -285,7 +324,10 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         grid.set(create.line, idColumn, rowId);
         lineOfId.set(rowId, create.line);
         const shown = fixedShown(result.row);
-        base.set({ ...baseAfterWrite(undefined, rowId, String(result.row.lMod), create.digests, false, undefined), shown });
+        base.set({
+          ...baseAfterWrite(undefined, rowId, String(result.row.lMod), create.digests, false, undefined),
+          shown,
+        });
         setStatus(create.line, STATUS.created);
         counts.created += 1;
       } else if (result.error.outcomeUnknown) {

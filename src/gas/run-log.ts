@@ -5,8 +5,20 @@ import type { LinkRecord, StoredSchedule } from './stores';
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
 const LOG_HEADERS = [
-  'When', 'Sheet', 'Table', 'Run', 'Mode', 'Added', 'Updated', 'Created', 'Conflicts', 'Errors',
-  'Seconds', 'Requests', 'Outcome', 'Message',
+  'When',
+  'Sheet',
+  'Table',
+  'Run',
+  'Mode',
+  'Added',
+  'Updated',
+  'Created',
+  'Conflicts',
+  'Errors',
+  'Seconds',
+  'Requests',
+  'Outcome',
+  'Message',
 ];
 
 export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'manual' | 'scheduled'): void {
@@ -46,7 +58,9 @@ export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary:
   if (!schedule.notifyEmail) return;
   const name = SpreadsheetApp.getActiveSpreadsheet().getName();
   if (!summary.ok && !schedule.notifiedFailure) {
-    const paused = schedule.paused ? '\n\nThe schedule has paused itself after 10 failures in a row. Fix the cause, then resume it in the sidebar.' : '';
+    const paused = schedule.paused
+      ? '\n\nThe schedule has paused itself after 10 failures in a row. Fix the cause, then resume it in the sidebar.'
+      : '';
     MailApp.sendEmail(
       schedule.notifyEmail,
       `Table App Sync: scheduled ${summary.operation} of "${link.sheetName}" failed`,

@@ -39,7 +39,9 @@ export function isAddOn(): boolean {
 }
 
 export function allowedIntervals(addOn = isAddOn()): Interval[] {
-  return addOn ? [...HOUR_INTERVALS, ...DAILY_INTERVALS] : [...MINUTE_INTERVALS, ...HOUR_INTERVALS, ...DAILY_INTERVALS];
+  return addOn
+    ? [...HOUR_INTERVALS, ...DAILY_INTERVALS]
+    : [...MINUTE_INTERVALS, ...HOUR_INTERVALS, ...DAILY_INTERVALS];
 }
 
 export function scheduleOptions(): ScheduleOptions {
@@ -50,7 +52,10 @@ export function intervalOf(every: string): Interval {
   const interval = allowedIntervals().find((each) => each.every === every);
   if (!interval) {
     const hint = isAddOn() ? ' As an add-on, schedules run hourly or less often.' : '';
-    throw new SyncError('CONFIG', `"${every}" is not an interval Apps Script supports.${hint} Choose one from the list.`);
+    throw new SyncError(
+      'CONFIG',
+      `"${every}" is not an interval Apps Script supports.${hint} Choose one from the list.`,
+    );
   }
   return interval;
 }
@@ -65,7 +70,8 @@ export function triggerExists(triggerId: string | null): boolean {
 
 export function deleteTriggerById(triggerId: string | null): void {
   if (!triggerId) return;
-  for (const trigger of ownTriggers()) if (trigger.getUniqueId() === triggerId) ScriptApp.deleteTrigger(trigger);
+  for (const trigger of ownTriggers())
+    if (trigger.getUniqueId() === triggerId) ScriptApp.deleteTrigger(trigger);
 }
 
 function assertRoomForTrigger(): void {

@@ -2,13 +2,12 @@
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
+import { runOperation } from './actions';
 import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
-import { runOperation } from './actions';
-import { notifyOwner } from './run-log';
+import { appendRunLog, notifyOwner } from './run-log';
 import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
 import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
-import { appendRunLog } from './run-log';
 
 export const PAUSE_AFTER_FAILURES = 10;
 
@@ -75,8 +74,21 @@ export function clearSchedule(): { cleared: boolean } {
 
 function failedSummary(operation: 'pull' | 'push' | 'sync', message: string): SyncSummary {
   return {
-    operation, ok: false, message, added: 0, created: 0, updated: 0, unchanged: 0, keptLocal: 0, conflicts: 0,
-    errors: 0, removedOnService: 0, seconds: 0, requests: 0, continuing: false, issues: [],
+    operation,
+    ok: false,
+    message,
+    added: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    keptLocal: 0,
+    conflicts: 0,
+    errors: 0,
+    removedOnService: 0,
+    seconds: 0,
+    requests: 0,
+    continuing: false,
+    issues: [],
   };
 }
 
@@ -145,7 +157,8 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
 export function resumeSchedule(): ScheduleInfo | null {
   const link = requireLink(activeSheetId());
   if (!link.schedule) return null;
-  if (!triggerExists(link.schedule.triggerId)) link.schedule.triggerId = createScheduleTrigger(link.schedule.every);
+  if (!triggerExists(link.schedule.triggerId))
+    link.schedule.triggerId = createScheduleTrigger(link.schedule.every);
   link.schedule.paused = false;
   link.schedule.failures = 0;
   link.schedule.notifiedFailure = false;

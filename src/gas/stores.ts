@@ -45,7 +45,7 @@ export function clearConnection(): void {
 }
 
 /** A link plus what the sync keeps about it. */
-export interface LinkRecord extends LinkInfo {
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
   /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
@@ -53,6 +53,8 @@ export interface LinkRecord extends LinkInfo {
   /** Email of the person whose key and triggers serve this link's schedule. */
   owner: string | null;
   schedule: StoredSchedule | null;
+  /** Show createdBy / lModBy as e-mails (from the account's members) instead of user ids. */
+  showEmails?: boolean;
 }
 
 export interface StoredSchedule extends ScheduleInfo {

@@ -25,7 +25,8 @@ export function onOpen(event?: OpenEvent): void {
       .addItem('Push', 'menuPush')
       .addItem('Sync (push, then pull)', 'menuSync')
       .addItem('Resolve conflicts…', 'showSidebar')
-      .addItem('Schedule…', 'showSidebar');
+      .addItem('Schedule…', 'showSidebar')
+      .addItem('Import account members', 'menuImportMembers');
   }
   menu.addItem('Help', 'menuHelp');
   menu.addToUi();

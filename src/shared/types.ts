@@ -50,6 +50,8 @@ export interface LinkInfo {
   tableId: string;
   tableName: string;
   fixedFields: string[];
+  /** createdBy / lModBy show as e-mails. */
+  showEmails: boolean;
   linkedAt: string;
   lastSyncAt: string | null;
 }

@@ -1,11 +1,20 @@
 // The value codec: what a service value becomes in a cell, and back.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalCell, cellDigest, decodeCell, encodeCell, MAX_CELL_CHARS, valueDigest } from '../../src/core/codec';
+import {
+  canonicalCell,
+  cellDigest,
+  decodeCell,
+  encodeCell,
+  MAX_CELL_CHARS,
+  valueDigest,
+} from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
 import { kindOf, liveColumns } from '../../src/core/columns';
 
-const context = { formatDate: (date: { getTime(): number }) => new Date(date.getTime()).toISOString().slice(0, 10) };
+const context = {
+  formatDate: (date: { getTime(): number }) => new Date(date.getTime()).toISOString().slice(0, 10),
+};
 const column = (kind: ColumnSpec['kind'], extra: Partial<ColumnSpec> = {}): ColumnSpec => ({
   id: 'c',
   name: 'C',
@@ -17,7 +26,17 @@ const column = (kind: ColumnSpec['kind'], extra: Partial<ColumnSpec> = {}): Colu
 
 describe('encodeCell', () => {
   it('keeps text literally for plain-text columns, including formula-like and date-like strings', () => {
-    for (const text of ['00123', '1e5', 'TRUE', '2024-01-05', '50%', '+1', '=IMPORTXML("x")', '@SUM(A1)', '\tx']) {
+    for (const text of [
+      '00123',
+      '1e5',
+      'TRUE',
+      '2024-01-05',
+      '50%',
+      '+1',
+      '=IMPORTXML("x")',
+      '@SUM(A1)',
+      '\tx',
+    ]) {
       expect(encodeCell(text, 'text')).toEqual({ write: text, read: text });
     }
   });
@@ -63,7 +82,10 @@ describe('decodeCell', () => {
   it('turns what a person typed into the column’s JSON type', () => {
     expect(decodeCell(123, column('text'), context)).toEqual({ ok: true, value: '123' });
     expect(decodeCell(true, column('text'), context)).toEqual({ ok: true, value: 'TRUE' });
-    expect(decodeCell(new Date(Date.UTC(2024, 0, 5)), column('text'), context)).toEqual({ ok: true, value: '2024-01-05' });
+    expect(decodeCell(new Date(Date.UTC(2024, 0, 5)), column('text'), context)).toEqual({
+      ok: true,
+      value: '2024-01-05',
+    });
     expect(decodeCell(' 42 ', column('number'), context)).toEqual({ ok: true, value: 42 });
     expect(decodeCell('false', column('boolean'), context)).toEqual({ ok: true, value: false });
     expect(decodeCell('[1,"a"]', column('json'), context)).toEqual({ ok: true, value: [1, 'a'] });
@@ -71,8 +93,14 @@ describe('decodeCell', () => {
   });
 
   it('refuses values that would fail on the service, with the reason', () => {
-    expect(decodeCell('abc', column('number'), context)).toMatchObject({ ok: false, reason: expect.stringContaining('not a number') });
-    expect(decodeCell('{oops', column('json'), context)).toMatchObject({ ok: false, reason: expect.stringContaining('not valid JSON') });
+    expect(decodeCell('abc', column('number'), context)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not a number'),
+    });
+    expect(decodeCell('{oops', column('json'), context)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('not valid JSON'),
+    });
     expect(decodeCell('yes', column('boolean'), context)).toMatchObject({ ok: false });
     expect(decodeCell('x'.repeat(11), column('text', { maxLength: 10 }), context)).toMatchObject({
       ok: false,
@@ -96,11 +124,14 @@ describe('the round trip of any value through a cell', () => {
 
   it('any string in a text column reads back identical', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 200 }).filter((s) => s !== ''), (text) => {
-        const encoded = encodeCell(text, 'text');
-        expect(encoded.read).toBe(text);
-        expect(decodeCell(encoded.read, column('text'), context)).toEqual({ ok: true, value: text });
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 200 }).filter((s) => s !== ''),
+        (text) => {
+          const encoded = encodeCell(text, 'text');
+          expect(encoded.read).toBe(text);
+          expect(decodeCell(encoded.read, column('text'), context)).toEqual({ ok: true, value: text });
+        },
+      ),
     );
   });
 

@@ -1,8 +1,8 @@
 // Header mapping: columns found by header text, never by position.
 import { describe, expect, it } from 'vitest';
+import { decodeBaseRow, encodeBaseRow } from '../../src/core/base';
 import type { ColumnSpec } from '../../src/core/columns';
 import { contiguousRuns, missingHeaders, readLayout, syncedColumns } from '../../src/core/layout';
-import { decodeBaseRow, encodeBaseRow } from '../../src/core/base';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false },
@@ -11,7 +11,9 @@ const live: ColumnSpec[] = [
 
 describe('readLayout', () => {
   it('sorts headers into table columns, fixed fields, status, gone and own columns', () => {
-    const layout = readLayout(['my notes', 'status', 'id', 'title', 'old', '_sync', 'lMod', ''], live, ['old']);
+    const layout = readLayout(['my notes', 'status', 'id', 'title', 'old', '_sync', 'lMod', ''], live, [
+      'old',
+    ]);
     expect(Object.fromEntries(layout.columns)).toEqual({ status: 1, title: 3 });
     expect(Object.fromEntries(layout.fixed)).toEqual({ id: 2, lMod: 6 });
     expect(layout.status).toBe(5);
@@ -27,8 +29,16 @@ describe('readLayout', () => {
   });
 
   it('lists the headers a fresh sheet needs, id first and status last', () => {
-    expect(missingHeaders(readLayout([], live), live, ['id', 'lMod'])).toEqual(['id', 'title', 'status', 'lMod', '_sync']);
-    expect(missingHeaders(readLayout(['id', 'title', 'lMod', '_sync'], live), live, ['id', 'lMod'])).toEqual(['status']);
+    expect(missingHeaders(readLayout([], live), live, ['id', 'lMod'])).toEqual([
+      'id',
+      'title',
+      'status',
+      'lMod',
+      '_sync',
+    ]);
+    expect(missingHeaders(readLayout(['id', 'title', 'lMod', '_sync'], live), live, ['id', 'lMod'])).toEqual([
+      'status',
+    ]);
   });
 
   it('groups synced columns into runs around the person’s own columns', () => {

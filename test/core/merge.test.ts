@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../src/core/base';
 import { valueDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
-import { baseAfterWrite, lineEdits, mergePulledRow, newLineValues, reconcileEdits } from '../../src/core/merge';
+import {
+  baseAfterWrite,
+  lineEdits,
+  mergePulledRow,
+  newLineValues,
+  reconcileEdits,
+} from '../../src/core/merge';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },
@@ -25,7 +31,12 @@ describe('a pull merging one row', () => {
   const base = baseOf({ title: 'A', amount: 1 });
 
   it('takes a value changed on the service only', () => {
-    const merged = mergePulledRow({ id: 'r1', lMod: 't2', title: 'B', amount: 1 }, cells({ title: 'A', amount: 1 }), base, columns);
+    const merged = mergePulledRow(
+      { id: 'r1', lMod: 't2', title: 'B', amount: 1 },
+      cells({ title: 'A', amount: 1 }),
+      base,
+      columns,
+    );
     expect(merged.outcome).toBe('updated');
     expect(merged.writes.get('title')?.write).toBe('B');
     expect(merged.base.lMod).toBe('t2');
@@ -33,14 +44,24 @@ describe('a pull merging one row', () => {
   });
 
   it('keeps a value changed in the sheet only (never throws away unpushed work)', () => {
-    const merged = mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 1 }, cells({ title: 'mine', amount: 1 }), base, columns);
+    const merged = mergePulledRow(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
+      cells({ title: 'mine', amount: 1 }),
+      base,
+      columns,
+    );
     expect(merged.outcome).toBe('kept-local');
     expect(merged.writes.size).toBe(0);
     expect(merged.base.digests.title).toBe(base.digests.title);
   });
 
   it('marks a field changed on both sides as a conflict and keeps the local value', () => {
-    const merged = mergePulledRow({ id: 'r1', lMod: 't2', title: 'theirs', amount: 1 }, cells({ title: 'mine', amount: 1 }), base, columns);
+    const merged = mergePulledRow(
+      { id: 'r1', lMod: 't2', title: 'theirs', amount: 1 },
+      cells({ title: 'mine', amount: 1 }),
+      base,
+      columns,
+    );
     expect(merged.outcome).toBe('conflict');
     expect(merged.conflicts).toEqual(['title']);
     expect(merged.writes.size).toBe(0);
@@ -49,20 +70,35 @@ describe('a pull merging one row', () => {
   });
 
   it('merges different fields changed on each side', () => {
-    const merged = mergePulledRow({ id: 'r1', lMod: 't2', title: 'A', amount: 5 }, cells({ title: 'mine', amount: 1 }), base, columns);
+    const merged = mergePulledRow(
+      { id: 'r1', lMod: 't2', title: 'A', amount: 5 },
+      cells({ title: 'mine', amount: 1 }),
+      base,
+      columns,
+    );
     expect(merged.writes.get('amount')?.write).toBe(5);
     expect(merged.keptLocal).toEqual(['title']);
     expect(merged.conflicts).toEqual([]);
   });
 
   it('sees the same change made on both sides as agreement', () => {
-    const merged = mergePulledRow({ id: 'r1', lMod: 't2', title: 'same', amount: 1 }, cells({ title: 'same', amount: 1 }), base, columns);
+    const merged = mergePulledRow(
+      { id: 'r1', lMod: 't2', title: 'same', amount: 1 },
+      cells({ title: 'same', amount: 1 }),
+      base,
+      columns,
+    );
     expect(merged.outcome).toBe('unchanged');
     expect(merged.base.digests.title).toBe(valueDigest('same', 'text'));
   });
 
   it('adds a row new to the sheet with every value', () => {
-    const merged = mergePulledRow({ id: 'r9', lMod: 't1', title: '00123', amount: null }, undefined, undefined, columns);
+    const merged = mergePulledRow(
+      { id: 'r9', lMod: 't1', title: '00123', amount: null },
+      undefined,
+      undefined,
+      columns,
+    );
     expect(merged.outcome).toBe('added');
     expect(merged.writes.get('title')?.write).toBe('00123');
     expect(merged.writes.get('amount')?.write).toBe('');
@@ -70,8 +106,13 @@ describe('a pull merging one row', () => {
 
   it('fills an empty cell of a column new to the base, and flags a differing one', () => {
     const noBase = { id: 'r1', lMod: 't1', digests: {} };
-    expect(mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({}), noBase, columns).outcome).toBe('updated');
-    expect(mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({ title: 'x' }), noBase, columns).conflicts).toEqual(['title']);
+    expect(
+      mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({}), noBase, columns).outcome,
+    ).toBe('updated');
+    expect(
+      mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({ title: 'x' }), noBase, columns)
+        .conflicts,
+    ).toEqual(['title']);
   });
 });
 
@@ -85,11 +126,15 @@ describe('a push planning one line', () => {
   });
 
   it('sends text as strings even when a number was typed', () => {
-    expect(lineEdits(cells({ title: 42, amount: 1 }), base, columns, context).values).toEqual({ title: '42' });
+    expect(lineEdits(cells({ title: 42, amount: 1 }), base, columns, context).values).toEqual({
+      title: '42',
+    });
   });
 
   it('reports values that cannot be sent', () => {
-    expect(lineEdits(cells({ title: 'A', amount: 'lots' }), base, columns, context).errors[0]).toContain('not a number');
+    expect(lineEdits(cells({ title: 'A', amount: 'lots' }), base, columns, context).errors[0]).toContain(
+      'not a number',
+    );
   });
 
   it('ignores blank new lines and creates lines with any value', () => {
@@ -99,7 +144,12 @@ describe('a push planning one line', () => {
 
   it('does not send a field the service changed too (conflict), but sends the others', () => {
     const edits = lineEdits(cells({ title: 'mine', amount: 9 }), base, columns, context);
-    const reconciled = reconcileEdits(edits, base, { id: 'r1', lMod: 't2', title: 'theirs', amount: 1 }, columns);
+    const reconciled = reconcileEdits(
+      edits,
+      base,
+      { id: 'r1', lMod: 't2', title: 'theirs', amount: 1 },
+      columns,
+    );
     expect(reconciled.send).toEqual({ amount: 9 });
     expect(reconciled.conflicts).toEqual(['title']);
     expect(reconciled.theirs).toEqual({ title: 'theirs' });

@@ -1,0 +1,180 @@
+// AdminClient: typed async calls to the emulator's loopback admin route, for tests, the demo and benchmarks.
+
+import type {
+  Column,
+  DataSetName,
+  EmulatorState,
+  FaultConfig,
+  JsonValue,
+  ListShape,
+  NewColumn,
+  QueuedAnswer,
+  RequestLogEntry,
+  Row,
+  SeedTableOptions,
+  TableAppData,
+  User,
+  UserProfile,
+} from './types.js';
+
+/** An admin call the emulator refused. */
+export class AdminError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {
+    super(`Emulator admin answered ${status}: ${body.slice(0, 300)}`);
+    this.name = 'AdminError';
+  }
+}
+
+/** Result of seedTable. */
+export interface SeededTable {
+  appId: string;
+  tableId: string;
+  columns: Column[];
+  rowCount: number;
+}
+
+/** Talks to `<baseUrl>/__admin/...`. Every method throws AdminError on a non-2xx answer. */
+export class AdminClient {
+  constructor(readonly baseUrl: string) {}
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.baseUrl}/__admin${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new AdminError(response.status, text);
+    return JSON.parse(text) as T;
+  }
+
+  /** Merges fault settings (a key set to null switches that fault off). Returns the settings now in force. */
+  async setFaults(faults: FaultConfig): Promise<FaultConfig> {
+    return (await this.call<{ faults: FaultConfig }>('POST', '/faults', faults)).faults;
+  }
+
+  /** Switches every fault off and empties the answer queue. */
+  async clearFaults(): Promise<void> {
+    await this.call('POST', '/faults/clear', {});
+  }
+
+  /** Current faults and the answers still queued. */
+  faults(): Promise<{ faults: FaultConfig; queue: QueuedAnswer[] }> {
+    return this.call('GET', '/faults');
+  }
+
+  /** Appends exact answers; each is used once, by the first request it matches. Returns the queue length. */
+  async queueAnswers(answers: QueuedAnswer[]): Promise<number> {
+    return (await this.call<{ queued: number }>('POST', '/answers', { answers })).queued;
+  }
+
+  /** The whole data: accounts, users, apps with tables, columns and rows. */
+  state(): Promise<EmulatorState> {
+    return this.call('GET', '/state');
+  }
+
+  /** Replaces the data with a built-in set (default 'sample') or a given state. Faults and log stay. */
+  async reset(to: DataSetName | EmulatorState = 'sample'): Promise<void> {
+    await this.call('POST', '/reset', typeof to === 'string' ? { data: to } : { state: to });
+  }
+
+  /** Creates or replaces a table with generated rows x columns (realistic and hostile values). */
+  seedTable(options: SeedTableOptions): Promise<SeededTable> {
+    return this.call('POST', '/seed-table', options);
+  }
+
+  /** Creates a row as `asUserId` (default: the account's first user), validated like the API. */
+  createRow(
+    appId: string,
+    tableId: string,
+    values: Record<string, JsonValue>,
+    asUserId?: string,
+  ): Promise<Row> {
+    return this.call('POST', '/rows/create', { appId, tableId, values, asUserId });
+  }
+
+  /** Edits a row as another person would: lMod moves on, lModBy = asUserId. */
+  editRow(
+    appId: string,
+    tableId: string,
+    rowId: string,
+    values: Record<string, JsonValue>,
+    asUserId?: string,
+  ): Promise<Row> {
+    return this.call('POST', '/rows/edit', { appId, tableId, rowId, values, asUserId });
+  }
+
+  /** Removes a row on the service (admin only). */
+  async deleteRow(appId: string, tableId: string, rowId: string): Promise<void> {
+    await this.call('POST', '/rows/delete', { appId, tableId, rowId });
+  }
+
+  /** Moves a row before `beforeRowId` (null: to the end); listing order follows position, not indexId. */
+  moveRow(appId: string, tableId: string, rowId: string, beforeRowId: string | null): Promise<Row> {
+    return this.call('POST', '/rows/move', {
+      appId,
+      tableId,
+      rowId,
+      ...(beforeRowId === null ? {} : { beforeRowId }),
+    });
+  }
+
+  /** Adds a column; every row gets null for it. */
+  addColumn(appId: string, tableId: string, column: NewColumn): Promise<Column> {
+    return this.call('POST', '/columns/add', { appId, tableId, column });
+  }
+
+  renameColumn(appId: string, tableId: string, columnId: string, name: string): Promise<Column> {
+    return this.call('POST', '/columns/rename', { appId, tableId, columnId, name });
+  }
+
+  /** Marks a column deleted (it stays in the schema with deleted: true; rows lose the member). */
+  deleteColumn(appId: string, tableId: string, columnId: string): Promise<Column> {
+    return this.call('POST', '/columns/delete', { appId, tableId, columnId });
+  }
+
+  /** Adds a table app to an account. */
+  addApp(accountId: string, name: string, id?: string): Promise<TableAppData> {
+    return this.call('POST', '/apps/add', { accountId, name, ...(id === undefined ? {} : { id }) });
+  }
+
+  /** A token for any user; `expired: true` gives one that is already expired. */
+  async issueToken(
+    userId: string,
+    options: { expired?: boolean; ttlSeconds?: number } = {},
+  ): Promise<string> {
+    return (await this.call<{ token: string }>('POST', '/tokens', { userId, ...options })).token;
+  }
+
+  /** Tokens for the sample users and their profiles. */
+  keys(): Promise<{ keys: Record<string, string>; users: UserProfile[] }> {
+    return this.call('GET', '/keys');
+  }
+
+  /** Public API requests so far (auth values redacted). */
+  requestLog(): Promise<RequestLogEntry[]> {
+    return this.call('GET', '/log');
+  }
+
+  async clearLog(): Promise<void> {
+    await this.call('POST', '/log/clear', {});
+  }
+
+  /** Rows listing shape: 'object' ({ rows, hasMore }) or 'array'. */
+  async setListShape(shape: ListShape): Promise<void> {
+    await this.call('POST', '/list-shape', { shape });
+  }
+
+  /** Adds `count` generated members to an account (every 7th 'invited'). */
+  async addMembers(accountId: string, count: number): Promise<User[]> {
+    return (await this.call<{ users: User[] }>('POST', '/members', { accountId, count })).users;
+  }
+
+  /** Writes the data file now (when the emulator has one). */
+  async save(): Promise<void> {
+    await this.call('POST', '/save', {});
+  }
+}

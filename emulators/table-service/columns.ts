@@ -1,0 +1,157 @@
+// Column schema builders and the strict value validation the emulator applies to every write.
+
+import type { Column, ColumnType, JsonObject, JsonValue } from './types.js';
+
+/** Row fields the service owns; a write body naming one is refused (400). */
+export const FIXED_FIELDS: readonly string[] = [
+  'id',
+  'lMod',
+  'cOn',
+  'indexId',
+  'position',
+  'wsId',
+  'appId',
+  'tableId',
+  'createdBy',
+  'lModBy',
+  'state',
+];
+
+/** Fields of the single-row read (seed 4.5: fixed fields only, plus the built-in title). */
+export const SINGLE_ROW_FIELDS: readonly string[] = [...FIXED_FIELDS, 'title'];
+
+/** Builds a column of the given type with the seed's fields. Types other than `text` are the emulator's own assumption. */
+export function makeColumn(
+  id: string,
+  name: string,
+  type: ColumnType,
+  options: { max?: number } = {},
+): Column {
+  const base = { id, name, type, system: false, multi: false, isExternal: false, cascade: 0, deleted: false };
+  switch (type) {
+    case 'text':
+      return { ...base, config: { max: options.max ?? 256 }, cSchema: { type: 'string' } };
+    // Emulator's own assumption: a number column holds a JSON number.
+    case 'number':
+      return { ...base, config: {}, cSchema: { type: 'number' } };
+    // Emulator's own assumption: a checkbox column holds a JSON boolean.
+    case 'checkbox':
+      return { ...base, config: {}, cSchema: { type: 'boolean' } };
+    // Emulator's own assumption: a date column holds a 'YYYY-MM-DD' string.
+    case 'date':
+      return { ...base, config: { format: 'YYYY-MM-DD' }, cSchema: { type: 'string', format: 'date' } };
+    // Emulator's own assumption: a multi-select column holds an array of strings.
+    case 'multiSelect':
+      return { ...base, multi: true, config: {}, cSchema: { type: 'array', items: { type: 'string' } } };
+    // Emulator's own assumption: a json column holds any JSON object.
+    case 'json':
+      return { ...base, config: {}, cSchema: { type: 'object' } };
+  }
+}
+
+/** The built-in title column (seed 2.5: id `title`, text, named Name, max 256). */
+export function titleColumn(): Column {
+  return { ...makeColumn('title', 'Name', 'text', { max: 256 }), system: true };
+}
+
+/** The maximum text length of a text column (UTF-16 code units). */
+export function textMax(column: Column): number {
+  const max = column.config.max;
+  return typeof max === 'number' ? max : 256;
+}
+
+/** True when `value` is a real calendar date written `YYYY-MM-DD`. */
+export function isIsoDate(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A refused write: `code` is the error word, `message` says which member and why. */
+export interface ValueProblem {
+  code: string;
+  message: string;
+}
+
+/** Checks one value against its column; `null` (clear) is accepted for every column. */
+export function checkValue(column: Column, value: JsonValue): ValueProblem | undefined {
+  if (value === null) return undefined;
+  const bad = (expected: string): ValueProblem => ({
+    code: 'invalid_value',
+    message: `Column "${column.id}" (${column.type}) needs ${expected}, got ${describe(value)}.`,
+  });
+  switch (column.type) {
+    case 'text': {
+      if (typeof value !== 'string') return bad('a string');
+      const max = textMax(column);
+      if (value.length > max) {
+        return {
+          code: 'text_too_long',
+          message: `Column "${column.id}" holds at most ${max} characters; got ${value.length}.`,
+        };
+      }
+      return undefined;
+    }
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? undefined : bad('a number');
+    case 'checkbox':
+      return typeof value === 'boolean' ? undefined : bad('a boolean');
+    case 'date':
+      return typeof value === 'string' && isIsoDate(value) ? undefined : bad('a date string YYYY-MM-DD');
+    case 'multiSelect':
+      return Array.isArray(value) && value.every((v) => typeof v === 'string')
+        ? undefined
+        : bad('an array of strings');
+    case 'json':
+      return isPlainObject(value) ? undefined : bad('a JSON object');
+  }
+}
+
+function describe(value: JsonValue): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return `a ${typeof value}`;
+}
+
+/**
+ * Validates a write body against a table's schema: a plain object whose members are live column ids
+ * with values of the right type. Returns the first problem, or the values to apply.
+ */
+export function validateBody(
+  columns: readonly Column[],
+  body: unknown,
+): { ok: true; values: Record<string, JsonValue> } | { ok: false; problem: ValueProblem } {
+  if (!isPlainObject(body)) {
+    return { ok: false, problem: { code: 'invalid_body', message: 'The body must be a JSON object.' } };
+  }
+  const values: Record<string, JsonValue> = {};
+  for (const key of Object.keys(body)) {
+    if (FIXED_FIELDS.includes(key)) {
+      return {
+        ok: false,
+        problem: {
+          code: 'read_only_field',
+          message: `"${key}" is set by the service and cannot be written.`,
+        },
+      };
+    }
+    const column = columns.find((c) => c.id === key);
+    if (!column) {
+      return { ok: false, problem: { code: 'unknown_column', message: `The table has no column "${key}".` } };
+    }
+    if (column.deleted) {
+      return { ok: false, problem: { code: 'deleted_column', message: `Column "${key}" is deleted.` } };
+    }
+    const value = body[key] as JsonValue;
+    const problem = checkValue(column, value);
+    if (problem) return { ok: false, problem };
+    Object.defineProperty(values, key, { value, enumerable: true, writable: true, configurable: true });
+  }
+  return { ok: true, values };
+}

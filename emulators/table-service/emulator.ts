@@ -1,0 +1,268 @@
+// The emulator's core, independent of HTTP: data store, tokens, faults, request log, list shape and persistence.
+// Both the public API and the admin route work through one instance of it.
+
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { TokenIssuer } from './auth.js';
+import { validateBody } from './columns.js';
+import { FaultInjector } from './faults.js';
+import { generateMembers, seedTable } from './generate.js';
+import { createRng, type Rng } from './rng.js';
+import { dataSet } from './sample-data.js';
+import { cloneJson, Store, StoreError } from './store.js';
+import type {
+  Column,
+  DataSetName,
+  EmulatorOptions,
+  EmulatorState,
+  JsonValue,
+  ListShape,
+  NewColumn,
+  RequestLogEntry,
+  Row,
+  SeedTableOptions,
+  TableAppData,
+  TableData,
+  User,
+  UserProfile,
+} from './types.js';
+
+/** Default lifetime of issued tokens: 30 days. */
+export const DEFAULT_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+interface DataFile {
+  version: 1;
+  secret: string;
+  state: EmulatorState;
+}
+
+/** Checks that a value looks like an EmulatorState (shape only). Throws StoreError 400 otherwise. */
+export function checkState(value: unknown): EmulatorState {
+  const s = value as Partial<EmulatorState> | null;
+  if (
+    !s ||
+    typeof s !== 'object' ||
+    s.version !== 1 ||
+    !Array.isArray(s.accounts) ||
+    !Array.isArray(s.users) ||
+    !Array.isArray(s.apps) ||
+    !s.apps.every(
+      (a) =>
+        Array.isArray(a?.tables) && a.tables.every((t) => Array.isArray(t?.rows) && Array.isArray(t.columns)),
+    )
+  ) {
+    throw new StoreError(
+      400,
+      'invalid_state',
+      'A state needs version 1, accounts[], users[] and apps[] with tables[].',
+    );
+  }
+  return cloneJson(s as EmulatorState);
+}
+
+/** The profile view of a user (seed 2.1 plus activationStatus). */
+export function profileOf(user: User): UserProfile {
+  return {
+    userId: user.id,
+    accountId: user.accountId,
+    emailId: user.emailId,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    orgId: user.orgId,
+    activationStatus: user.activationStatus,
+  };
+}
+
+/** One emulator instance. */
+export class TableEmulator {
+  readonly store: Store;
+  readonly tokens: TokenIssuer;
+  readonly faults: FaultInjector;
+  readonly dataRng: Rng;
+  listShape: ListShape;
+  log: RequestLogEntry[] = [];
+  private logSeq = 0;
+  readonly tokenTtlSeconds: number;
+  private readonly logLimit: number;
+  private readonly dataFile: string | undefined;
+
+  constructor(readonly options: EmulatorOptions = {}) {
+    const seed = typeof options.seed === 'number' ? options.seed : 1;
+    const initial: DataSetName | EmulatorState =
+      options.data ?? (typeof options.seed === 'string' ? options.seed : 'sample');
+    this.dataRng = createRng(seed ^ 0x5eed);
+    this.faults = new FaultInjector(createRng(seed));
+    this.dataFile = options.dataFile;
+    let secret = options.secret;
+    let state: EmulatorState;
+    if (this.dataFile && existsSync(this.dataFile)) {
+      const file = JSON.parse(readFileSync(this.dataFile, 'utf8')) as DataFile;
+      state = checkState(file.state);
+      secret ??= file.secret;
+    } else {
+      state = typeof initial === 'string' ? dataSet(initial) : checkState(initial);
+    }
+    this.tokens = new TokenIssuer(secret);
+    this.store = new Store(state, this.dataRng);
+    this.listShape = options.listShape ?? 'object';
+    this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
+    this.logLimit = options.logLimit ?? 10_000;
+    if (options.faults) this.faults.set(options.faults);
+    if (options.answers) this.faults.enqueue(options.answers);
+    for (const [accountId, count] of Object.entries(options.members ?? {})) this.addMembers(accountId, count);
+    this.persist();
+  }
+
+  get state(): EmulatorState {
+    return this.store.state;
+  }
+
+  // ---- tokens --------------------------------------------------------------------------------
+
+  /** A token for a user (`expired: true` gives one that expired a minute ago). */
+  async issueToken(userId: string, opts: { expired?: boolean; ttlSeconds?: number } = {}): Promise<string> {
+    const user = this.store.user(userId);
+    if (!user) throw new StoreError(404, 'not_found', `No user "${userId}".`);
+    const ttl = opts.expired ? -60 : (opts.ttlSeconds ?? this.tokenTtlSeconds);
+    return this.tokens.issue(user.id, user.accountId, ttl);
+  }
+
+  /** Tokens for every user of the non-generated sample set (generated members get theirs from issueToken). */
+  async keys(): Promise<Record<string, string>> {
+    const keys: Record<string, string> = {};
+    for (const user of this.state.users) {
+      if (/_m\d{4,}$/.test(user.id)) continue;
+      keys[user.id] = await this.issueToken(user.id);
+    }
+    return keys;
+  }
+
+  users(): UserProfile[] {
+    return this.state.users.filter((u) => !/_m\d{4,}$/.test(u.id)).map(profileOf);
+  }
+
+  // ---- request log ---------------------------------------------------------------------------
+
+  /** Starts a log entry (kept by reference; the server fills in status and outcome). */
+  logRequest(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
+    const full: RequestLogEntry = { seq: ++this.logSeq, ...entry };
+    this.log.push(full);
+    if (this.log.length > this.logLimit) this.log.splice(0, this.log.length - this.logLimit);
+    return full;
+  }
+
+  clearLog(): void {
+    this.log = [];
+  }
+
+  // ---- admin data operations -----------------------------------------------------------------
+
+  /** Replaces the whole state with a built-in set or a given state. */
+  reset(to: DataSetName | EmulatorState = 'sample'): void {
+    this.store.state = typeof to === 'string' ? dataSet(to) : checkState(to);
+    this.persist();
+  }
+
+  seedTable(opts: SeedTableOptions): TableData {
+    if (!Number.isInteger(opts.rows) || opts.rows < 0)
+      throw new StoreError(400, 'invalid_request', 'rows must be an integer >= 0.');
+    const table = seedTable(this.store, this.dataRng, opts);
+    this.persist();
+    return table;
+  }
+
+  private defaultUser(app: TableAppData, asUserId: string | undefined): string {
+    if (asUserId !== undefined) {
+      if (!this.store.user(asUserId)) throw new StoreError(404, 'not_found', `No user "${asUserId}".`);
+      return asUserId;
+    }
+    return this.state.users.find((u) => u.accountId === app.accountId)?.id ?? 'u_system';
+  }
+
+  private validated(table: TableData, values: unknown): Record<string, JsonValue> {
+    const result = validateBody(table.columns, values);
+    if (!result.ok) throw new StoreError(400, result.problem.code, result.problem.message);
+    return result.values;
+  }
+
+  /** Creates a row as if `asUserId` (default: the account's first user) had, with the API's validation. */
+  createRow(appId: string, tableId: string, values: unknown, asUserId?: string): Row {
+    const table = this.store.table(appId, tableId);
+    const row = this.store.createRow(
+      table,
+      this.validated(table, values),
+      this.defaultUser(this.store.app(appId), asUserId),
+    );
+    this.persist();
+    return row;
+  }
+
+  /** Edits a row as if `asUserId` had (another person's change): lMod moves on, lModBy is that user. */
+  editRow(appId: string, tableId: string, rowId: string, values: unknown, asUserId?: string): Row {
+    const table = this.store.table(appId, tableId);
+    const row = this.store.row(table, rowId);
+    const edited = this.store.patchRow(
+      table,
+      row,
+      this.validated(table, values),
+      this.defaultUser(this.store.app(appId), asUserId),
+    );
+    this.persist();
+    return edited;
+  }
+
+  /** Removes a row (admin only: the public API has no delete). */
+  deleteRow(appId: string, tableId: string, rowId: string): void {
+    this.store.deleteRow(this.store.table(appId, tableId), rowId);
+    this.persist();
+  }
+
+  /** Moves a row before another (or to the end): the listing order changes, indexId does not. */
+  moveRow(appId: string, tableId: string, rowId: string, beforeRowId: string | null): Row {
+    const row = this.store.moveRow(this.store.table(appId, tableId), rowId, beforeRowId);
+    this.persist();
+    return row;
+  }
+
+  addColumn(appId: string, tableId: string, column: NewColumn): Column {
+    const added = this.store.addColumn(this.store.table(appId, tableId), column);
+    this.persist();
+    return added;
+  }
+
+  renameColumn(appId: string, tableId: string, columnId: string, name: string): Column {
+    const column = this.store.renameColumn(this.store.table(appId, tableId), columnId, name);
+    this.persist();
+    return column;
+  }
+
+  deleteColumn(appId: string, tableId: string, columnId: string): Column {
+    const column = this.store.deleteColumn(this.store.table(appId, tableId), columnId);
+    this.persist();
+    return column;
+  }
+
+  addApp(accountId: string, app: { id?: string; name: string }): TableAppData {
+    const added = this.store.addApp(accountId, app);
+    this.persist();
+    return added;
+  }
+
+  /** Adds `count` generated members to an account (for people paging). */
+  addMembers(accountId: string, count: number): User[] {
+    if (!this.store.account(accountId)) throw new StoreError(404, 'not_found', `No account "${accountId}".`);
+    if (!Number.isInteger(count) || count < 0)
+      throw new StoreError(400, 'invalid_request', 'count must be an integer >= 0.');
+    const added = generateMembers(this.store, this.dataRng, accountId, count);
+    this.persist();
+    return added;
+  }
+
+  /** Writes the data file (atomically) when one is configured. */
+  persist(): void {
+    if (!this.dataFile) return;
+    const file: DataFile = { version: 1, secret: this.tokens.secret, state: this.state };
+    const tmp = `${this.dataFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(file));
+    renameSync(tmp, this.dataFile);
+  }
+}

@@ -1,0 +1,70 @@
+// The CLI behind `npm run emulator`: starts the emulator with sample data and prints the URL, prefixes, a key and ids.
+
+import { parseArgs } from 'node:util';
+import { SAMPLE } from './sample-data.js';
+import { createTableService } from './server.js';
+import type { DataSetName, ListShape } from './types.js';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8787' },
+    host: { type: 'string', default: '127.0.0.1' },
+    data: { type: 'string', default: 'sample' },
+    'data-file': { type: 'string' },
+    'list-shape': { type: 'string', default: 'object' },
+    seed: { type: 'string', default: '1' },
+    secret: { type: 'string' },
+    latency: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(
+    'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
+      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n',
+  );
+  process.exit(0);
+}
+
+const service = await createTableService({
+  port: Number(values.port),
+  host: values.host,
+  data: values.data as DataSetName,
+  listShape: values['list-shape'] as ListShape,
+  seed: Number(values.seed),
+  ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),
+  ...(values.secret ? { secret: values.secret } : {}),
+  ...(values.latency ? { faults: { latencyMs: Number(values.latency) } } : {}),
+});
+
+const alice = service.keys[SAMPLE.users.alice];
+const lines = [
+  `Table service emulator listening on ${service.url}`,
+  '',
+  `  Base URL:   ${service.url}`,
+  `  Prefixes:   ${service.url}/api/public   and   ${service.url}/public`,
+  `  Admin:      ${service.url}/__admin/state   (loopback only)`,
+  '',
+];
+if (alice) {
+  lines.push(
+    '  API key for alice@acme.test (u_alice, account acc_acme):',
+    `  ${alice}`,
+    '',
+    `  Table app:  ${SAMPLE.apps.crm} (CRM)   tables: ${SAMPLE.tables.deals} (Deals), ${SAMPLE.tables.contacts} (Contacts)`,
+    `  Also:       ${SAMPLE.apps.ops} (HTML-injection name), ${SAMPLE.apps.globex} (account acc_globex: 403 for alice)`,
+    '',
+    '  Try:',
+    `  curl -H "auth: ${alice}" ${service.url}/api/public/tableApps/${SAMPLE.apps.crm}`,
+  );
+} else {
+  lines.push(`  Users: ${service.users.map((u) => u.userId).join(', ') || '(none)'}`);
+}
+process.stdout.write(lines.join('\n') + '\n');
+
+const stop = (): void => {
+  void service.close().then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -1,0 +1,84 @@
+// Account members: the Members sheet, and e-mails for createdBy / lModBy in linked sheets.
+
+import { SyncError } from '../core/errors';
+import { contiguousRuns } from '../core/layout';
+import { MEMBER_HEADERS, mergeMembers } from '../core/members';
+import { readLines } from './linked-sheet';
+import { clientFor, requireConnection } from './operation';
+import { createUrlFetchPort } from './url-fetch-port';
+
+export const MEMBERS_SHEET = 'Members';
+
+export interface MembersSummary {
+  sheetName: string;
+  members: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  message: string;
+}
+
+/**
+ * Writes the account's members (or the one with `emailId`) into the Members sheet, paging with
+ * limit 100 until the service says there are no more; re-running updates lines in place by user id.
+ */
+export function importAccountMembers(input?: { emailId?: string }): MembersSummary {
+  const connection = requireConnection();
+  const emailId = typeof input?.emailId === 'string' ? input.emailId.trim() : '';
+  if (emailId !== '' && !/^[^\s@]+@[^\s@]+$/.test(emailId)) {
+    throw new SyncError('CONFIG', `"${emailId}" is not an e-mail address.`);
+  }
+  const client = clientFor(connection, createUrlFetchPort());
+  const users = client.allPeople(emailId ? { emailId } : {});
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const sheet = spreadsheet.getSheetByName(MEMBERS_SHEET) ?? spreadsheet.insertSheet(MEMBERS_SHEET);
+  const { headers, grid } = readLines(sheet);
+  const merged = mergeMembers(headers, grid, users);
+  if (merged.headers.length > headers.length) {
+    const added = merged.headers.slice(headers.length);
+    sheet
+      .getRange(1, headers.length + 1, 1, added.length)
+      .setNumberFormat('@')
+      .setValues([added])
+      .setFontWeight('bold');
+    sheet.setFrozenRows(1);
+  }
+  const dirty = grid.takeDirty();
+  if (dirty.length > 0) {
+    const first = dirty[0] as number;
+    const count = (dirty[dirty.length - 1] as number) - first + 1;
+    const maxRows = sheet.getMaxRows();
+    if (first + count + 1 > maxRows) sheet.insertRowsAfter(maxRows, first + count + 1 - maxRows);
+    const columns = MEMBER_HEADERS.map((header) => merged.headers.indexOf(header)).sort((a, b) => a - b);
+    for (const [start, width] of contiguousRuns(columns)) {
+      const range = sheet.getRange(first + 2, start + 1, count, width);
+      range.setNumberFormat('@');
+      range.setValues(grid.lines.slice(first, first + count).map((line) => line.slice(start, start + width)));
+    }
+  }
+  const message =
+    emailId && users.length === 0
+      ? `No member of your account has the e-mail ${emailId}.`
+      : `Members: ${merged.added} added, ${merged.updated} updated, ${merged.unchanged} unchanged.`;
+  spreadsheet.toast(message, 'Table App Sync', 6);
+  return {
+    sheetName: MEMBERS_SHEET,
+    members: users.length,
+    added: merged.added,
+    updated: merged.updated,
+    unchanged: merged.unchanged,
+    message,
+  };
+}
+
+export function menuImportMembers(): void {
+  try {
+    importAccountMembers();
+  } catch (error) {
+    SpreadsheetApp.getActiveSpreadsheet().toast(
+      error instanceof Error ? error.message : String(error),
+      'Table App Sync: not done',
+      10,
+    );
+  }
+}

@@ -1,0 +1,239 @@
+// Fault injection over real HTTP: latency, the 500/503 share (seeded, replayable), 429 with Retry-After,
+// commit-then-drop, queued exact answers, and the request log with the token redacted.
+
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTableService, type TableService } from '../../../emulators/table-service/server.js';
+import { call, DEALS, errorOf, type RowJson } from './helpers.js';
+
+let svc: TableService;
+let alice: string;
+
+async function dealRows(service: TableService = svc) {
+  return (await service.admin.state()).apps
+    .find((a) => a.id === 'ta_crm')
+    ?.tables.find((t) => t.id === 'tbl_deals')?.rows as RowJson[];
+}
+
+beforeAll(async () => {
+  svc = await createTableService();
+  alice = svc.keys.u_alice as string;
+});
+afterAll(() => svc.close());
+beforeEach(async () => {
+  await svc.admin.clearFaults();
+  await svc.admin.clearLog();
+});
+
+describe('when latency is set', () => {
+  it('delays public answers for real, but not admin calls', async () => {
+    await svc.admin.setFaults({ latencyMs: 200 });
+    let t = Date.now();
+    const r = await call(svc.url, 'GET', '/public/user/me', { key: alice });
+    expect(r.status).toBe(200);
+    expect(Date.now() - t).toBeGreaterThanOrEqual(190);
+    t = Date.now();
+    await svc.admin.state();
+    expect(Date.now() - t).toBeLessThan(150);
+  });
+
+  it('adds jitter within 0..jitterMs', async () => {
+    await svc.admin.setFaults({ latencyMs: 0, jitterMs: 60 });
+    const t = Date.now();
+    await call(svc.url, 'GET', '/public/user/me', { key: alice });
+    expect(Date.now() - t).toBeLessThan(500);
+    expect((await svc.admin.faults()).faults).toEqual({ latencyMs: 0, jitterMs: 60 });
+  });
+});
+
+describe('when a share of requests fails with 500/503', () => {
+  async function statuses(seed: number): Promise<number[]> {
+    const s = await createTableService({ seed, faults: { errorRate: 0.5 } });
+    try {
+      const out: number[] = [];
+      for (let i = 0; i < 30; i++)
+        out.push((await call(s.url, 'GET', '/public/user/me', { key: s.keys.u_alice })).status);
+      return out;
+    } finally {
+      await s.close();
+    }
+  }
+
+  it('answers a seeded, replayable mix of 200, 500 and 503', async () => {
+    const first = await statuses(7);
+    expect(await statuses(7)).toEqual(first);
+    expect(new Set(first)).toEqual(new Set([200, 500, 503]));
+    expect(await statuses(8)).not.toEqual(first);
+  });
+
+  it('does nothing before answering 5xx (no row is created)', async () => {
+    const before = (await dealRows()).length;
+    await svc.admin.setFaults({ errorRate: 1, errorStatuses: [503] });
+    const r = await call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'never' } });
+    expect(r.status).toBe(503);
+    expect(errorOf(r).code).toBe('service_unavailable');
+    expect((await dealRows()).length).toBe(before);
+    // Even a request that would be refused otherwise gets the injected answer first.
+    expect((await call(svc.url, 'GET', '/public/user/me')).status).toBe(503);
+  });
+});
+
+describe('when requests exceed the rate limit', () => {
+  it('answers 429 with Retry-After in seconds, then lets requests through again', async () => {
+    await svc.admin.setFaults({ rateLimitPerSecond: 3 });
+    const got: number[] = [];
+    let retryAfter: string | null = null;
+    for (let i = 0; i < 5; i++) {
+      const r = await call(svc.url, 'GET', '/public/user/me', { key: alice });
+      got.push(r.status);
+      if (r.status === 429) {
+        retryAfter = r.headers.get('retry-after');
+        expect(errorOf(r).code).toBe('rate_limited');
+      }
+    }
+    expect(got).toEqual([200, 200, 200, 429, 429]);
+    expect(retryAfter).toMatch(/^[1-9]\d*$/);
+    await new Promise((resolve) => setTimeout(resolve, Number(retryAfter) * 1000 + 50));
+    expect((await call(svc.url, 'GET', '/public/user/me', { key: alice })).status).toBe(200);
+  });
+
+  it('sends a fixed Retry-After when configured', async () => {
+    await svc.admin.setFaults({ rateLimitPerSecond: 1, retryAfterSeconds: 7 });
+    await call(svc.url, 'GET', '/public/user/me', { key: alice });
+    const r = await call(svc.url, 'GET', '/public/user/me', { key: alice });
+    expect(r.status).toBe(429);
+    expect(r.headers.get('retry-after')).toBe('7');
+  });
+});
+
+describe('when writes are committed and then dropped', () => {
+  beforeEach(() => svc.admin.setFaults({ dropAfterCommitRate: 1 }));
+
+  it('creates the row although the client gets no answer', async () => {
+    await expect(
+      call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'ghost row' } }),
+    ).rejects.toThrow();
+    const ghost = (await dealRows()).filter((r) => r.title === 'ghost row');
+    expect(ghost).toHaveLength(1);
+    expect(ghost[0]?.createdBy).toBe('u_alice');
+    const log = await svc.admin.requestLog();
+    expect(log.at(-1)).toMatchObject({
+      method: 'POST',
+      status: 0,
+      dropped: true,
+      fault: 'drop-after-commit',
+    });
+  });
+
+  it('applies the patch although the client gets no answer', async () => {
+    const target = (await dealRows())[0] as RowJson;
+    await expect(
+      call(svc.url, 'PATCH', `/public${DEALS}/rows/${target.id}`, {
+        key: alice,
+        body: { status: 'dropped-but-done' },
+      }),
+    ).rejects.toThrow();
+    expect((await dealRows()).find((r) => r.id === target.id)?.status).toBe('dropped-but-done');
+  });
+
+  it('answers reads and refused writes normally', async () => {
+    expect((await call(svc.url, 'GET', '/public/user/me', { key: alice })).status).toBe(200);
+    const refused = await call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { nope: 1 } });
+    expect(refused.status).toBe(400);
+  });
+});
+
+describe('when exact answers are queued', () => {
+  it('gives each once, in order, to the first request it matches', async () => {
+    await svc.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: '/user/me$' },
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: '<html>login</html>',
+      },
+      { match: { path: '/user/me$' }, status: 502, body: 'Bad gateway' },
+    ]);
+    const rows = await call(svc.url, 'GET', `/public${DEALS}/rows?limit=1`, { key: alice });
+    expect(rows.status).toBe(200);
+    const first = await call(svc.url, 'GET', '/api/public/user/me', { key: alice });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toBe('text/html');
+    expect(first.text).toBe('<html>login</html>');
+    const second = await call(svc.url, 'GET', '/api/public/user/me', { key: alice });
+    expect(second.status).toBe(502);
+    expect(second.text).toBe('Bad gateway');
+    expect((await call(svc.url, 'GET', '/api/public/user/me', { key: alice })).json).toMatchObject({
+      userId: 'u_alice',
+    });
+    expect((await svc.admin.faults()).queue).toEqual([]);
+  });
+
+  it('drops the connection without doing the write', async () => {
+    const before = (await dealRows()).length;
+    await svc.admin.queueAnswers([{ match: { method: 'POST' }, status: 200, dropConnection: true }]);
+    await expect(
+      call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'lost' } }),
+    ).rejects.toThrow();
+    expect((await dealRows()).length).toBe(before);
+  });
+
+  it('commits first and then drops or answers as queued', async () => {
+    await svc.admin.queueAnswers([
+      { match: { method: 'POST' }, status: 200, dropConnection: true, commitFirst: true },
+      {
+        match: { method: 'POST' },
+        status: 500,
+        body: '{"error":{"code":"internal_error","message":"x"}}',
+        commitFirst: true,
+      },
+    ]);
+    await expect(
+      call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'committed 1' } }),
+    ).rejects.toThrow();
+    const r = await call(svc.url, 'POST', `/public${DEALS}/rows`, {
+      key: alice,
+      body: { title: 'committed 2' },
+    });
+    expect(r.status).toBe(500);
+    const titles = (await dealRows()).map((x) => x.title);
+    expect(titles).toContain('committed 1');
+    expect(titles).toContain('committed 2');
+  });
+
+  it('refuses a queued answer with a bad regex or status', async () => {
+    await expect(svc.admin.queueAnswers([{ match: { path: '(' }, status: 200 }])).rejects.toThrow(/400/);
+    await expect(svc.admin.queueAnswers([{ status: 42 }])).rejects.toThrow(/400/);
+  });
+});
+
+describe('the request log', () => {
+  it('records method, path, query, headers without the token, body and status', async () => {
+    await call(svc.url, 'GET', `/api/public${DEALS}/rows?offset=0&limit=2`, { key: alice });
+    await call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'logged' } });
+    await call(svc.url, 'GET', '/public/user/me', { key: 'garbage' });
+    const log = await svc.admin.requestLog();
+    expect(log).toHaveLength(3);
+    expect(log[0]).toMatchObject({
+      method: 'GET',
+      path: `/api/public${DEALS}/rows`,
+      query: { offset: '0', limit: '2' },
+      rawQuery: 'offset=0&limit=2',
+      status: 200,
+      dropped: false,
+    });
+    expect(log[1]).toMatchObject({ method: 'POST', body: '{"title":"logged"}', status: 201 });
+    expect(log[1]?.headers['content-type']).toBe('application/json;charset=UTF-8');
+    expect(log[2]?.status).toBe(401);
+    for (const entry of log) expect(entry.headers.auth).toBe('[redacted]');
+    const text = JSON.stringify(log);
+    expect(text).not.toContain(alice);
+    expect(text).not.toContain('garbage');
+    await svc.admin.clearLog();
+    expect(await svc.admin.requestLog()).toEqual([]);
+  });
+
+  it('does not log admin calls', async () => {
+    await svc.admin.state();
+    expect(await svc.admin.requestLog()).toEqual([]);
+  });
+});
