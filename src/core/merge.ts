@@ -50,7 +50,7 @@ export function mergePulledRow(
   const theirs = fresh<unknown>();
 
   for (const column of columns) {
-    const own = Object.hasOwn(serviceRow, column.id);
+    const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
     const serviceValue = own ? serviceRow[column.id] : null;
     const encoded = encodeCell(serviceValue, column.kind);
     const serviceDigest = cellDigest(encoded.read);
@@ -183,8 +183,8 @@ export function reconcileEdits(
     alreadyEqual: [],
   };
   for (const column of columns) {
-    if (!Object.hasOwn(edits.values, column.id)) continue;
-    const serviceValue = Object.hasOwn(serviceRow, column.id) ? serviceRow[column.id] : null;
+    if (!Object.prototype.hasOwnProperty.call(edits.values, column.id)) continue;
+    const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, column.id) ? serviceRow[column.id] : null;
     const serviceDigest = cellDigest(encodeCell(serviceValue, column.kind).read);
     if (serviceDigest === base.digests[column.id]) {
       result.send[column.id] = edits.values[column.id] as JsonValue;

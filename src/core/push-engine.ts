@@ -165,7 +165,7 @@ export function findLostCreate(
     for (const columnId of Object.keys(pending.digests)) {
       const kind = kinds.get(columnId);
       if (kind === undefined) continue;
-      const value = Object.hasOwn(candidate.row, columnId) ? candidate.row[columnId] : null;
+      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId) ? candidate.row[columnId] : null;
       if (valueDigest(value, kind) !== pending.digests[columnId]) {
         matches = false;
         break;
@@ -186,7 +186,7 @@ export function sentDigests(
 ): Record<string, string> {
   const digests: Record<string, string> = Object.create(null);
   for (const column of live) {
-    if (Object.hasOwn(values, column.id)) {
+    if (Object.prototype.hasOwnProperty.call(values, column.id)) {
       digests[column.id] = valueDigest(values[column.id], column.kind);
     }
   }
