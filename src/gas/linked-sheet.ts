@@ -37,11 +37,20 @@ export function readLines(sheet: GoogleAppsScript.Spreadsheet.Sheet): { headers:
   return { headers, grid: new LineGrid(values.slice(1), lastColumn) };
 }
 
+/** Inserts a sheet without leaving it active (insertSheet activates the new sheet). */
+export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.Sheet {
+  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const active = spreadsheet.getActiveSheet();
+  const sheet = spreadsheet.insertSheet(name, spreadsheet.getSheets().length);
+  if (active) spreadsheet.setActiveSheet(active);
+  return sheet;
+}
+
 export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   let sheet = spreadsheet.getSheetByName(link.baseSheetName);
   if (!sheet && create) {
-    sheet = spreadsheet.insertSheet(link.baseSheetName);
+    sheet = insertSheetQuietly(link.baseSheetName);
     sheet.getRange(1, 1, sheet.getMaxRows(), 6).setNumberFormat('@');
     sheet.hideSheet();
   }

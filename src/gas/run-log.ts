@@ -1,5 +1,6 @@
 // The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
 import type { SyncSummary } from '../shared/types';
+import { insertSheetQuietly } from './linked-sheet';
 import type { LinkRecord, StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';
@@ -25,7 +26,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
   let sheet = spreadsheet.getSheetByName(LOG_SHEET);
   if (!sheet) {
-    sheet = spreadsheet.insertSheet(LOG_SHEET);
+    sheet = insertSheetQuietly(LOG_SHEET);
     sheet.getRange(1, 1, 1, LOG_HEADERS.length).setValues([LOG_HEADERS]).setFontWeight('bold');
     sheet.setFrozenRows(1);
   }
