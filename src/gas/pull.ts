@@ -122,9 +122,11 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   reportProgress(context, { phase: 'fetching rows' });
   let pagesFetched = 0;
+  const known = Math.max(base.size, grid.length);
   const listing = client.listAllRows(link.tableAppId, link.tableId, {
     startOffset: progress.nextOffset,
-    expectedTotal: Math.max(base.size, grid.length),
+    // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
+    ...(known > 0 ? { expectedTotal: known } : {}),
     onPage(rows) {
       pagesFetched += 1;
       for (const row of rows) pending.push(row as Record<string, unknown>);

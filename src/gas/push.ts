@@ -141,8 +141,9 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     if (listing) return listing;
     reportProgress(context, { phase: 'reading the service rows' });
     const rows = new Map<string, Row>();
+    const known = Math.max(base.size, grid.length);
     const result = client.listAllRows(link.tableAppId, link.tableId, {
-      expectedTotal: Math.max(base.size, grid.length),
+      ...(known > 0 ? { expectedTotal: known } : {}),
       onPage(page) {
         for (const row of page) rows.set(String(row.id), row);
       },

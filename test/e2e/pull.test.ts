@@ -1,0 +1,396 @@
+// Connect and pull, end to end: the built add-on in the Apps Script simulator against the table
+// service emulator over real HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { SyncSummary } from '../../src/shared/types';
+import { CRM, DEALS, mismatches, startWorld, type World } from './world';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+
+function freshSpreadsheet(): void {
+  // Each test links a new sheet so links and bases do not leak between tests.
+  const spreadsheet = world.sim.spreadsheet;
+  const sheet = spreadsheet.insertSheet(`t${Math.random().toString(36).slice(2, 8)}`);
+  spreadsheet.setActiveSheet(sheet);
+}
+
+function activeSheet(): Sheet {
+  return world.sim.spreadsheet.getActiveSheet() as unknown as Sheet;
+}
+
+function headers(): string[] {
+  return (world.values()[0] ?? []).map(String);
+}
+
+function cell(rowId: string, header: string): unknown {
+  const values = world.values();
+  const h = (values[0] ?? []).map(String);
+  const line = values.find((each) => String(each[h.indexOf('id')]) === rowId);
+  return line ? line[h.indexOf(header)] : undefined;
+}
+
+function typeInto(rowId: string, header: string, typed: unknown): void {
+  const values = world.values();
+  const h = (values[0] ?? []).map(String);
+  const lineIndex = values.findIndex((each) => String(each[h.indexOf('id')]) === rowId);
+  activeSheet()
+    .getRange(lineIndex + 1, h.indexOf(header) + 1)
+    .setValue(typed);
+}
+
+function pull(): SyncSummary {
+  return world.call<SyncSummary>('pullActiveSheet');
+}
+
+async function requestsDuring(work: () => void): Promise<Array<{ method: string; path: string }>> {
+  await world.emulator.admin.clearLog();
+  work();
+  return (await world.emulator.admin.requestLog()) as Array<{ method: string; path: string }>;
+}
+
+describe('connecting', () => {
+  it('checks the key with /user/me and returns whose it is, never the key', () => {
+    const info = world.call<Record<string, unknown>>('saveConnection', {
+      baseUrl: world.emulator.url,
+      apiKey: world.emulator.keys.u_alice,
+    });
+    expect(info).toMatchObject({ email: 'alice@acme.test', userId: 'u_alice', prefix: '/api/public' });
+    expect(JSON.stringify(info)).not.toContain(world.emulator.keys.u_alice as string);
+    expect(world.sim.properties('user')['tas.apiKey']).toBe(world.emulator.keys.u_alice);
+    expect(JSON.stringify(world.sim.properties('document'))).not.toContain(
+      world.emulator.keys.u_alice as string,
+    );
+  });
+
+  it('refuses a wrong key with the reason and keeps what was stored', () => {
+    world.connect();
+    const before = world.sim.properties('user');
+    expect(() => world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: 'not-a-key' })).toThrow(
+      /API key was refused \(401\)/,
+    );
+    expect(world.sim.properties('user')).toEqual(before);
+  });
+
+  it('refuses a plain-http address that is not loopback', () => {
+    expect(() => world.call('saveConnection', { baseUrl: 'http://example.com', apiKey: 'x' })).toThrow(
+      /https/,
+    );
+  });
+
+  it('falls back to the /public prefix when /api/public is not there, and remembers it', async () => {
+    await world.emulator.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: '^/api/public/user/me$' },
+        status: 404,
+        body: '{"error":{"code":"not_found","message":"no"}}',
+      },
+    ]);
+    const info = world.call<{ prefix: string }>('saveConnection', {
+      baseUrl: world.emulator.url,
+      apiKey: world.emulator.keys.u_alice,
+    });
+    expect(info.prefix).toBe('/public');
+    freshSpreadsheet();
+    const log = await requestsDuring(() => world.linkAndPull());
+    expect(log.every((entry) => entry.path.startsWith('/public/'))).toBe(true);
+    world.connect();
+  });
+});
+
+describe('linking', () => {
+  beforeEach(() => {
+    world.connect();
+    freshSpreadsheet();
+  });
+
+  it('lists a table app’s tables with their live column counts', () => {
+    const app = world.call<{ name: string; tables: Array<{ id: string; columnCount: number }> }>(
+      'listTables',
+      {
+        tableAppId: `${world.emulator.url}/app/tableApps/${CRM}?view=1`,
+      },
+    );
+    expect(app.name).toBe('CRM');
+    expect(app.tables.find((table) => table.id === DEALS)?.columnCount).toBe(8);
+  });
+
+  it('does not overwrite a sheet holding other data without replace', () => {
+    activeSheet().getRange('A1').setValue('my own data');
+    expect(() => world.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS })).toThrow(
+      /already holds data/,
+    );
+    expect(activeSheet().getRange('A1').getValue()).toBe('my own data');
+    world.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true });
+    expect(activeSheet().getRange('A1').getValue()).toBe('');
+  });
+
+  it('keeps the link when the sheet is renamed (bound to the sheet id)', () => {
+    world.linkAndPull();
+    activeSheet().setName('renamed deals');
+    expect(pull().ok).toBe(true);
+  });
+
+  it('says what to do when a menu pull runs on a sheet that is not linked', () => {
+    world.run('menuPull');
+    expect(world.sim.ui.sidebars.length).toBeGreaterThan(0);
+  });
+
+  it('answers 403 for a table app of another account with an actionable message', () => {
+    expect(() =>
+      world.call('linkActiveSheet', { tableAppId: 'ta_globex', tableId: 'tbl_inventory' }),
+    ).toThrow(/No access to table app ta_globex \(403\)/);
+  });
+});
+
+describe('a first pull', () => {
+  beforeAll(() => {
+    world.connect();
+    freshSpreadsheet();
+    world.linkAndPull();
+  });
+
+  it('puts column ids in a frozen header row with name and type as notes, leaving deleted columns out', () => {
+    expect(headers()).toEqual([
+      'id',
+      'title',
+      'status',
+      'amount',
+      'won',
+      'closeDate',
+      'tags',
+      'meta',
+      'notes',
+      'lMod',
+      '_sync',
+    ]);
+    const sheet = activeSheet();
+    expect(sheet.getFrozenRows()).toBe(1);
+    expect(sheet.getRange(1, 2).getNote()).toContain('Name');
+    expect(sheet.getRange(1, 2).getNote()).toContain('Type: text');
+  });
+
+  it('holds every row with every cell equal to the service’s value', async () => {
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('keeps text literal and never makes a live formula', () => {
+    const values = world.values();
+    const formulas = activeSheet()
+      .getRange(1, 1, values.length, values[0]?.length ?? 1)
+      .getFormulas();
+    expect(formulas.flat().every((formula) => formula === '')).toBe(true);
+  });
+
+  it('a second pull with nothing changed writes nothing and reports all unchanged', () => {
+    const summary = pull();
+    expect(summary).toMatchObject({ ok: true, added: 0, updated: 0, conflicts: 0 });
+    expect(summary.unchanged).toBe(25);
+  });
+});
+
+describe('a later pull', () => {
+  let rows: Array<Record<string, unknown>>;
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    world.connect();
+    freshSpreadsheet();
+    world.linkAndPull();
+    rows = await world.serviceRows();
+  });
+
+  it('takes values changed on the service', async () => {
+    const id = String(rows[0]?.id);
+    await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'Won' }, 'u_bob');
+    expect(pull()).toMatchObject({ updated: 1 });
+    expect(cell(id, 'status')).toBe('Won');
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('keeps a cell edited in the sheet since the last sync', async () => {
+    const id = String(rows[1]?.id);
+    typeInto(id, 'status', 'Negotiating');
+    expect(pull()).toMatchObject({ keptLocal: 1 });
+    expect(cell(id, 'status')).toBe('Negotiating');
+    expect(String(cell(id, '_sync'))).toContain('not pushed yet');
+  });
+
+  it('marks a cell changed on both sides as a conflict and keeps the local value', async () => {
+    const id = String(rows[2]?.id);
+    typeInto(id, 'status', 'mine');
+    await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'theirs' }, 'u_bob');
+    const summary = pull();
+    expect(summary.conflicts).toBe(1);
+    expect(summary.issues).toEqual([expect.objectContaining({ rowId: id, kind: 'conflict' })]);
+    expect(cell(id, 'status')).toBe('mine');
+    expect(String(cell(id, '_sync'))).toContain('conflict: status');
+  });
+
+  it('appends a column added on the service as a new header', async () => {
+    await world.emulator.admin.addColumn(CRM, DEALS, { id: 'priority', name: 'Priority', type: 'text' });
+    await world.emulator.admin.editRow(CRM, DEALS, String(rows[0]?.id), { priority: 'high' }, 'u_bob');
+    pull();
+    expect(headers().at(-1)).toBe('priority');
+    expect(cell(String(rows[0]?.id), 'priority')).toBe('high');
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('keeps the sheet column of a column deleted on the service, unsynced and noted', async () => {
+    await world.emulator.admin.deleteColumn(CRM, DEALS, 'status');
+    const before = cell(String(rows[0]?.id), 'status');
+    expect(pull().ok).toBe(true);
+    expect(cell(String(rows[0]?.id), 'status')).toBe(before);
+    expect(
+      activeSheet()
+        .getRange(1, headers().indexOf('status') + 1)
+        .getNote(),
+    ).toContain('deleted on the service');
+  });
+
+  it('updates the header note when a column is renamed on the service', async () => {
+    await world.emulator.admin.renameColumn(CRM, DEALS, 'status', 'Stage');
+    pull();
+    expect(
+      activeSheet()
+        .getRange(1, headers().indexOf('status') + 1)
+        .getNote(),
+    ).toContain('Stage');
+  });
+
+  it('keeps the person’s sort order and own columns on the line of the same row id', async () => {
+    const sheet = activeSheet();
+    const width = headers().length;
+    sheet.getRange(1, width + 1).setValue('my note');
+    const values = world.values();
+    for (let r = 2; r <= values.length; r++)
+      sheet.getRange(r, width + 1).setValue(`note for ${values[r - 1]?.[0]}`);
+    sheet.getRange(2, 1, values.length - 1, width + 1).sort({ column: 2, ascending: false });
+    const target = String(rows[5]?.id);
+    await world.emulator.admin.editRow(CRM, DEALS, target, { status: 'moved' }, 'u_bob');
+    await world.emulator.admin.createRow(CRM, DEALS, { title: 'Brand new deal' }, 'u_bob');
+    pull();
+    const after = world.values();
+    const h = (after[0] ?? []).map(String);
+    for (const line of after.slice(1)) {
+      const id = String(line[h.indexOf('id')]);
+      if (id === String((await world.serviceRows()).at(-1)?.id)) continue;
+      expect(line[h.indexOf('my note')]).toBe(`note for ${id}`);
+    }
+    expect(cell(target, 'status')).toBe('moved');
+    expect(String(after.at(-1)?.[h.indexOf('title')])).toBe('Brand new deal');
+  });
+
+  it('marks rows gone from the service instead of deleting them', async () => {
+    const id = String(rows[3]?.id);
+    await world.emulator.admin.deleteRow(CRM, DEALS, id);
+    expect(pull()).toMatchObject({ removedOnService: 1 });
+    expect(String(cell(id, '_sync'))).toContain('removed on the service');
+  });
+});
+
+describe('when the service misbehaves', () => {
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.clearFaults();
+    world.connect();
+    freshSpreadsheet();
+    world.linkAndPull();
+  });
+
+  const rowsPath = '/tableApps/ta_crm/tables/tbl_deals/rows$';
+
+  it('an empty listing never clears the sheet', async () => {
+    const before = world.values();
+    await world.emulator.admin.queueAnswers([
+      { match: { method: 'GET', path: rowsPath }, status: 200, body: '{"rows":[],"hasMore":false}' },
+    ]);
+    const summary = pull();
+    expect(summary.ok).toBe(true);
+    const after = world.values();
+    expect(after.length).toBe(before.length);
+    expect(after.map((line) => line.slice(0, 10))).toEqual(before.map((line) => line.slice(0, 10)));
+  });
+
+  it('retries 429 (honouring Retry-After) and 500, then succeeds', async () => {
+    await world.emulator.admin.queueAnswers([
+      { match: { method: 'GET', path: rowsPath }, status: 429, headers: { 'Retry-After': '1' }, body: '{}' },
+      { match: { method: 'GET', path: rowsPath }, status: 500, body: '{}' },
+    ]);
+    expect(pull()).toMatchObject({ ok: true, unchanged: 25 });
+  });
+
+  it('an HTML page is an error, not data, and the sheet stays', async () => {
+    const before = world.values();
+    await world.emulator.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: rowsPath },
+        status: 200,
+        headers: { 'content-type': 'text/html' },
+        body: '<html><body>Sign in</body></html>',
+      },
+    ]);
+    const summary = pull();
+    expect(summary.ok).toBe(false);
+    expect(summary.message).toMatch(/not JSON/);
+    expect(world.values()).toEqual(before);
+  });
+
+  it('a key that stopped working says to create a new one, and the sheet stays', async () => {
+    const shortLived = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 1 });
+    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: shortLived });
+    const before = world.values();
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    const summary = pull();
+    expect(summary.ok).toBe(false);
+    expect(summary.message).toMatch(/API key was refused \(401\): create a new key/);
+    expect(world.values()).toEqual(before);
+  });
+
+  it('a table removed from the app is reported as not found', async () => {
+    await world.emulator.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: '/tableApps/ta_crm/tables/tbl_deals$' },
+        status: 404,
+        body: '{"error":{"code":"not_found","message":"Table not found"}}',
+      },
+    ]);
+    const summary = pull();
+    expect(summary.ok).toBe(false);
+    expect(summary.message).toMatch(/not found|404/i);
+  });
+});
+
+describe('list shapes and size', () => {
+  it('pulls the bare-array listing shape', async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.setListShape('array');
+    world.connect();
+    freshSpreadsheet();
+    world.linkAndPull();
+    expect(await mismatches(world)).toEqual([]);
+    await world.emulator.admin.setListShape('object');
+  });
+
+  it('pulls 2,500 rows with every cell equal, in at most 27 requests', async () => {
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_big',
+      name: 'Big',
+      rows: 2500,
+      columns: 12,
+    });
+    world.connect();
+    freshSpreadsheet();
+    world.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_big' });
+    const log = await requestsDuring(() => expect(pull()).toMatchObject({ ok: true, added: 2500 }));
+    expect(log.length).toBeLessThanOrEqual(27);
+    expect(await mismatches(world, undefined, CRM, 'tbl_big')).toEqual([]);
+    const formulas = activeSheet().getRange(1, 1, 2501, headers().length).getFormulas();
+    expect(formulas.flat().filter((formula) => formula !== '')).toEqual([]);
+  });
+});
