@@ -1,0 +1,21 @@
+// Public entry of the Apps Script simulator: createSimulator and the types tests and the demo use.
+import { AppsScriptSimulator, type SimulatorOptions } from './simulator';
+
+export { ClientCallError } from './client-run';
+export { ScriptSyntaxError } from './script-check';
+export type {
+  ExecutionResult,
+  ExecutionStats,
+  RunOptions,
+  SimulatorOptions,
+  SimulatorStats,
+  TriggerInfo,
+} from './simulator';
+export type { SheetSnapshot } from './spreadsheet';
+export type { FetchRequestInfo } from './url-fetch';
+export { AppsScriptSimulator };
+
+/** Creates a simulator for `options.code` (default: the built dist/Code.js). Throws ScriptSyntaxError at load. */
+export function createSimulator(options: SimulatorOptions = {}): AppsScriptSimulator {
+  return new AppsScriptSimulator(options);
+}

@@ -1,0 +1,68 @@
+// The contract between the simulator and its services: who is running, in which auth mode, and what it costs.
+import type { SimClock } from './clock';
+
+export type AuthModeName = 'NONE' | 'LIMITED' | 'FULL';
+export type ExecutionKind = 'run' | 'client' | 'trigger' | 'simple';
+export type Installation = 'bound' | 'addon';
+
+/** What a service may know about the execution that calls it. */
+export interface ExecutionInfo {
+  readonly id: number;
+  readonly user: string;
+  readonly authMode: AuthModeName;
+  readonly kind: ExecutionKind;
+  readonly startedAt: number;
+  readonly limitMs: number;
+}
+
+export interface MailRecord {
+  to: string;
+  subject: string;
+  body: string;
+  htmlBody?: string;
+  name?: string;
+  user: string;
+  at: number;
+}
+
+export interface UiRecord {
+  toasts: { msg: string; title: string; at: number }[];
+  alerts: { title: string; prompt: string; buttons: string; at: number }[];
+  sidebars: { title: string; html: string; at: number }[];
+  dialogs: { title: string; html: string; modal: boolean; at: number }[];
+  menus: { name: string; items: { caption: string; fn: string }[]; addon: boolean }[];
+}
+
+/** Services reach the simulator only through this interface. */
+export interface Runtime {
+  readonly clock: SimClock;
+  readonly timeZone: string;
+  readonly installation: Installation;
+  readonly scriptId: string;
+  readonly scriptName: string;
+  readonly distDir: string;
+  readonly defaultUser: string;
+  readonly mail: MailRecord[];
+  readonly ui: UiRecord;
+  /** The innermost running execution, or undefined for calls made by tests/persons. */
+  current(): ExecutionInfo | undefined;
+  /** The active user's email (the default user outside executions). */
+  activeUser(): string;
+  authMode(): AuthModeName;
+  /**
+   * Throws the authorization error of §6 when the current auth mode is below `needs`
+   * (`FULL` services fail in LIMITED and NONE; `LIMITED` ones fail only in NONE).
+   */
+  requireAuth(method: string, scope: string, needs: 'LIMITED' | 'FULL'): void;
+  /** Charges simulated time to the current execution (clamped at its limit, which kills it). */
+  spend(ms: number): void;
+  /** Accounts sheet cells read/written (charged `costs.sheetCellMs` each). */
+  chargeCells(read: number, written: number): void;
+  /** Accounts HTTP requests: `count` requests sent in one wave. */
+  chargeHttp(count: number, fetchAll: boolean, latencyMs: number): void;
+  log(line: string): void;
+  /** Releases of locks when an execution ends are driven by this hook list. */
+  onExecutionEnd(fn: (exec: ExecutionInfo) => void): void;
+  /** Evaluates source code in the current execution's context (HtmlTemplate.evaluate). */
+  evaluateInContext(code: string, scope: Record<string, unknown>): unknown;
+}

@@ -1,0 +1,248 @@
+// UrlFetchApp (§4): real, synchronous HTTP with Apps Script's options, errors, quota and response object.
+import { sendSync, type WireRequest, type WireResponse } from './http-worker';
+import { GasError, GasObject, isPlainObject } from './realm';
+import type { Runtime } from './runtime';
+import { BlobImpl, toBuffer, toSignedBytes } from './utilities';
+
+export const MAX_URL_LENGTH = 2082;
+export const MAX_RESPONSE_BYTES = 50 * 1024 * 1024;
+const METHODS = ['get', 'delete', 'patch', 'post', 'put'];
+const USER_AGENT =
+  'Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: ';
+const EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
+
+/** What `onBeforeFetch` sees (host values). */
+export interface FetchRequestInfo {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  payload: string | null;
+}
+
+/** A per-user daily call counter (see DailyCounter). */
+export interface DailyCounterLike {
+  take(user: string, now: number, n: number): boolean;
+  used(user: string, now: number): number;
+}
+
+export interface UrlFetchConfig {
+  allowedHosts: string[];
+  concurrency: number;
+  latencyMs: number;
+  timeoutMs: number;
+  quota: DailyCounterLike;
+  onBeforeFetch?: (requests: FetchRequestInfo[]) => void;
+}
+
+export class HTTPResponseImpl
+  extends GasObject
+  implements Pick<GoogleAppsScript.URL_Fetch.HTTPResponse, 'getResponseCode' | 'getContentText'>
+{
+  protected readonly _gasType = 'HTTPResponse';
+  constructor(
+    private readonly _status: number,
+    private readonly _rawHeaders: string[],
+    private readonly _body: Uint8Array,
+  ) {
+    super();
+  }
+  getResponseCode(): number {
+    return this._status;
+  }
+  getContentText(charset?: string): string {
+    return Buffer.from(this._body).toString(charset && /ascii|latin|8859/i.test(charset) ? 'latin1' : 'utf8');
+  }
+  getContent(): number[] {
+    return toSignedBytes(this._body);
+  }
+  /** Header names keep the server's casing (§4); a repeated header gives its last value here. */
+  getHeaders(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (let i = 0; i < this._rawHeaders.length; i += 2)
+      out[this._rawHeaders[i] as string] = this._rawHeaders[i + 1] as string;
+    return out;
+  }
+  /** Like getHeaders, but repeated headers come back as arrays. */
+  getAllHeaders(): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (let i = 0; i < this._rawHeaders.length; i += 2) {
+      const k = this._rawHeaders[i] as string;
+      const v = this._rawHeaders[i + 1] as string;
+      const prev = out[k];
+      out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+    }
+    return out;
+  }
+  getBlob(): BlobImpl {
+    const type =
+      Object.entries(this.getHeaders()).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? null;
+    return new BlobImpl(Buffer.from(this._body), type, null);
+  }
+  getAs(contentType: string): BlobImpl {
+    return new BlobImpl(Buffer.from(this._body), String(contentType), null);
+  }
+}
+
+interface Prepared {
+  wire: WireRequest;
+  info: FetchRequestInfo;
+  mute: boolean;
+  origin: string;
+}
+
+function escapeUrl(url: string): string {
+  // With escaping (default) characters that are not legal in a URL are percent-encoded; reserved ones stay.
+  return url.replace(/[^A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]/g, (c) => encodeURIComponent(c));
+}
+
+function formEncode(obj: Record<string, unknown>): string {
+  return Object.keys(obj)
+    .map((k) => `${encodeURIComponent(k)}=${encodeURIComponent(String(obj[k]))}`)
+    .join('&');
+}
+
+export class UrlFetchAppService extends GasObject {
+  protected readonly _gasType = 'UrlFetchApp';
+  constructor(
+    private readonly _rt: Runtime,
+    private readonly _cfg: UrlFetchConfig,
+  ) {
+    super();
+  }
+
+  private _prepare(url: unknown, params: Record<string, unknown> | undefined): Prepared {
+    const p = params ?? {};
+    if (typeof url !== 'string')
+      throw new GasError("The parameters (number) don't match the method signature for UrlFetchApp.fetch.");
+    const raw = p.escaping === false ? url : escapeUrl(url);
+    if (raw.length > MAX_URL_LENGTH) throw new GasError('Limit Exceeded: URLFetch URL Length.');
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new GasError(`Invalid argument: ${url}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new GasError(`Invalid argument: ${url}`);
+    // Real Apps Script cannot reach loopback or private networks (§4); the simulator only lets through
+    // the hosts its options allow (by default loopback, where the local service emulator lives).
+    if (!this._cfg.allowedHosts.includes(parsed.hostname)) {
+      throw new GasError(`Address unavailable: ${url} (host not in the simulator's allowedFetchHosts)`);
+    }
+    const method = String(p.method ?? 'get').toLowerCase();
+    if (!METHODS.includes(method)) throw new GasError(`Invalid argument: method ${String(p.method)}`);
+    const headers: Record<string, string> = {};
+    if (p.headers && typeof p.headers === 'object') {
+      for (const [k, v] of Object.entries(p.headers as Record<string, unknown>)) headers[k] = String(v);
+    }
+    if (!Object.keys(headers).some((k) => k.toLowerCase() === 'user-agent'))
+      headers['User-Agent'] = `${USER_AGENT}${this._rt.scriptId})`;
+    let body: Buffer | null = null;
+    let payloadInfo: string | null = null;
+    if (p.payload !== undefined && p.payload !== null && method !== 'get') {
+      let contentType = p.contentType === undefined ? undefined : String(p.contentType);
+      if (typeof p.payload === 'string') body = Buffer.from(p.payload, 'utf8');
+      else if (Array.isArray(p.payload)) body = toBuffer(p.payload);
+      else if (p.payload instanceof BlobImpl) {
+        body = Buffer.from(p.payload._bytes);
+        contentType ??= p.payload.getContentType() ?? undefined;
+      } else if (isPlainObject(p.payload)) {
+        body = Buffer.from(formEncode(p.payload), 'utf8');
+        contentType = 'application/x-www-form-urlencoded';
+      } else body = Buffer.from(String(p.payload), 'utf8');
+      if (body.length > MAX_RESPONSE_BYTES) throw new GasError('Limit Exceeded: URLFetch POST Size.');
+      const headerType = Object.keys(headers).find((k) => k.toLowerCase() === 'content-type');
+      if (contentType !== undefined) {
+        if (headerType) delete headers[headerType];
+        headers['Content-Type'] = contentType;
+      } else if (!headerType) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      payloadInfo = body.toString('utf8');
+    }
+    if (Object.keys(headers).length > 100) throw new GasError('Limit Exceeded: URLFetch headers.');
+    const wire: WireRequest = {
+      url: parsed.toString(),
+      method: method.toUpperCase(),
+      headers,
+      body: body ? new Uint8Array(body) : null,
+      followRedirects: p.followRedirects !== false,
+      validateHttpsCertificates: p.validateHttpsCertificates !== false,
+      timeoutMs: this._cfg.timeoutMs,
+      maxBytes: MAX_RESPONSE_BYTES,
+    };
+    return {
+      wire,
+      info: { url: wire.url, method: wire.method, headers: { ...headers }, payload: payloadInfo },
+      mute: p.muteHttpExceptions === true,
+      origin: parsed.origin,
+    };
+  }
+
+  private _send(prepared: Prepared[], fetchAll: boolean): HTTPResponseImpl[] {
+    this._rt.requireAuth(fetchAll ? 'UrlFetchApp.fetchAll' : 'UrlFetchApp.fetch', EXTERNAL_REQUEST, 'FULL');
+    if (!this._cfg.quota.take(this._rt.activeUser(), this._rt.clock.now(), prepared.length)) {
+      throw new GasError('Service invoked too many times for one day: urlfetch.');
+    }
+    this._cfg.onBeforeFetch?.(prepared.map((p) => p.info));
+    const answers = sendSync(
+      prepared.map((p) => p.wire),
+      this._cfg.concurrency,
+      this._cfg.allowedHosts,
+    );
+    // A fetchAll wave costs its slowest member: one latency per call (§4: the requests run in parallel).
+    this._rt.chargeHttp(prepared.length, fetchAll, this._cfg.latencyMs);
+    return answers.map((a, i) => this._toResponse(a, prepared[i] as Prepared));
+  }
+
+  private _toResponse(a: WireResponse, p: Prepared): HTTPResponseImpl {
+    if (!a.ok) {
+      // Network failures throw even when muted (muting covers HTTP status codes only).
+      const url = p.info.url;
+      if (['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'HOST'].includes(a.code))
+        throw new GasError(`Address unavailable: ${url}`);
+      if (a.code === 'ENOTFOUND' || a.code === 'EAI_AGAIN') throw new GasError(`DNS error: ${url}`);
+      if (a.code === 'TIMEOUT') throw new GasError(`Timeout: ${url}`);
+      if (a.code === 'TOO_LARGE') throw new GasError(`Exceeded maximum response size: ${url}`);
+      if (/CERT|SSL|TLS/.test(a.code)) throw new GasError(`SSL Error ${url}`);
+      throw new GasError(`Unexpected error: ${url}`);
+    }
+    const res = new HTTPResponseImpl(a.status, a.rawHeaders, a.body);
+    if (a.status >= 400 && !p.mute) {
+      const text = res.getContentText();
+      const cut = text.length > 100 ? `${text.slice(0, 100)}...` : text;
+      throw new GasError(
+        `Request failed for ${p.origin} returned code ${a.status}. Truncated server response: ${cut} (use muteHttpExceptions option to examine full response)`,
+      );
+    }
+    return res;
+  }
+
+  fetch(url: string, params?: Record<string, unknown>): HTTPResponseImpl {
+    return this._send([this._prepare(url, params)], false)[0] as HTTPResponseImpl;
+  }
+
+  /** Parallel requests, answers in input order; any unmuted failure throws for the whole call (§4). */
+  fetchAll(requests: (string | Record<string, unknown>)[]): HTTPResponseImpl[] {
+    if (!Array.isArray(requests))
+      throw new GasError("The parameters don't match the method signature for UrlFetchApp.fetchAll.");
+    const prepared = requests.map((r) =>
+      typeof r === 'string' ? this._prepare(r, {}) : this._prepare((r as { url?: unknown })?.url, r),
+    );
+    return this._send(prepared, true);
+  }
+
+  getRequest(url: string, params?: Record<string, unknown>): Record<string, unknown> {
+    const p = this._prepare(url, params);
+    return {
+      url: p.wire.url,
+      method: p.wire.method.toLowerCase(),
+      headers: p.wire.headers,
+      payload: p.info.payload ?? '',
+      contentType:
+        Object.entries(p.wire.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? null,
+      followRedirects: p.wire.followRedirects,
+      validateHttpsCertificates: p.wire.validateHttpsCertificates,
+      muteHttpExceptions: p.mute,
+      useIntranet: false,
+    };
+  }
+}
