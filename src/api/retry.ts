@@ -14,9 +14,12 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
-/** 5 tries, 500 ms doubling (with jitter: 50-100 % of the step) up to 30 s, Retry-After up to 60 s. */
+/**
+ * 8 tries, 500 ms doubling (with jitter: 50-100 % of the step) up to 30 s, Retry-After up to 60 s;
+ * the execution's deadline bounds it all, so a storm costs time, never a lost edit.
+ */
 export const DEFAULT_RETRY: RetryPolicy = {
-  maxAttempts: 5,
+  maxAttempts: 8,
   baseDelayMs: 500,
   maxDelayMs: 30_000,
   maxRetryAfterMs: 60_000,

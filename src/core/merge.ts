@@ -44,6 +44,12 @@ export function mergePulledRow(
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
   const writes = new Map<string, EncodedCell>();
   const digests = fresh<string>();
+  // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
+  if (base) {
+    const live = new Set(columns.map((column) => column.id));
+    for (const key of Object.keys(base.digests))
+      if (!live.has(key)) digests[key] = base.digests[key] as string;
+  }
   const updated: string[] = [];
   const keptLocal: string[] = [];
   const conflicts: string[] = [];
@@ -184,7 +190,9 @@ export function reconcileEdits(
   };
   for (const column of columns) {
     if (!Object.prototype.hasOwnProperty.call(edits.values, column.id)) continue;
-    const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, column.id) ? serviceRow[column.id] : null;
+    const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, column.id)
+      ? serviceRow[column.id]
+      : null;
     const serviceDigest = cellDigest(encodeCell(serviceValue, column.kind).read);
     if (serviceDigest === base.digests[column.id]) {
       result.send[column.id] = edits.values[column.id] as JsonValue;

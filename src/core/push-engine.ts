@@ -165,7 +165,9 @@ export function findLostCreate(
     for (const columnId of Object.keys(pending.digests)) {
       const kind = kinds.get(columnId);
       if (kind === undefined) continue;
-      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId) ? candidate.row[columnId] : null;
+      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
+        ? candidate.row[columnId]
+        : null;
       if (valueDigest(value, kind) !== pending.digests[columnId]) {
         matches = false;
         break;

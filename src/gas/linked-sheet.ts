@@ -65,9 +65,12 @@ export function readBase(link: LinkRecord): BaseTable {
   return new BaseTable(values.slice(1), columnIds);
 }
 
+/** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
+const SPARE_ROWS = 100;
+
 function ensureRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededRow: number): void {
   const maxRows = sheet.getMaxRows();
-  if (lastNeededRow > maxRows) sheet.insertRowsAfter(maxRows, lastNeededRow - maxRows);
+  if (lastNeededRow > maxRows) sheet.insertRowsAfter(maxRows, lastNeededRow - maxRows + SPARE_ROWS);
 }
 
 function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {

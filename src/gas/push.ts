@@ -341,6 +341,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     });
     flush();
   }
+  flush(); // error statuses and restored read-only cells, even when nothing was sent
   return { finished, counts, issues: collectIssues({ grid, layout }) };
 }
 

@@ -1,0 +1,366 @@
+// Push end to end: edited lines as PATCH with only the changed columns, new lines as POST, three-way,
+// never twice — the built add-on in the Apps Script simulator against the emulator over real HTTP.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../emulators/table-service';
+import type { SyncSummary } from '../../src/shared/types';
+import { CRM, DEALS, mismatches, startWorld, type World } from './world';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+let world: World;
+beforeAll(async () => {
+  world = await startWorld();
+});
+afterAll(async () => world?.close());
+
+async function freshLink(tableId = DEALS): Promise<void> {
+  await world.emulator.admin.clearFaults();
+  world.connect();
+  const spreadsheet = world.sim.spreadsheet;
+  spreadsheet.setActiveSheet(spreadsheet.insertSheet(`t${Math.random().toString(36).slice(2, 8)}`));
+  world.linkAndPull(CRM, tableId);
+}
+
+const sheet = (): Sheet => world.sim.spreadsheet.getActiveSheet() as unknown as Sheet;
+const headers = (): string[] => (world.values()[0] ?? []).map(String);
+const column = (header: string): number => headers().indexOf(header) + 1;
+
+function rowOf(rowId: string): number {
+  const values = world.values();
+  const idIndex = headers().indexOf('id');
+  return values.findIndex((line) => String(line[idIndex]) === rowId) + 1;
+}
+
+function typeInto(rowId: string, header: string, typed: unknown): void {
+  sheet().getRange(rowOf(rowId), column(header)).setValue(typed);
+}
+
+function cell(row: number, header: string): unknown {
+  return sheet().getRange(row, column(header)).getValue();
+}
+
+function newLine(values: Record<string, unknown>, at?: number): number {
+  const target = sheet();
+  let row = target.getLastRow() + 1;
+  if (at !== undefined) {
+    target.insertRowBefore(at);
+    row = at;
+  }
+  for (const [header, value] of Object.entries(values)) target.getRange(row, column(header)).setValue(value);
+  return row;
+}
+
+async function logOf(work: () => unknown): Promise<RequestLogEntry[]> {
+  await world.emulator.admin.clearLog();
+  work();
+  return world.emulator.admin.requestLog();
+}
+
+const writes = (log: RequestLogEntry[]) =>
+  log.filter((entry) => entry.method === 'PATCH' || entry.method === 'POST');
+const push = (): SyncSummary => world.call<SyncSummary>('pushActiveSheet');
+
+async function serviceRow(rowId: string): Promise<Record<string, unknown>> {
+  return (await world.serviceRows()).find((row) => row.id === rowId) as Record<string, unknown>;
+}
+
+describe('a push', () => {
+  let ids: string[];
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    await freshLink();
+    ids = (await world.serviceRows()).map((row) => String(row.id));
+  });
+
+  it('after a pull with no edits sends nothing', async () => {
+    const log = await logOf(() => expect(push()).toMatchObject({ ok: true, created: 0, updated: 0 }));
+    expect(writes(log)).toEqual([]);
+  });
+
+  it('sends one PATCH naming only the changed column', async () => {
+    typeInto(ids[0] as string, 'status', 'Won');
+    const log = await logOf(() => expect(push()).toMatchObject({ updated: 1 }));
+    expect(writes(log).map((entry) => [entry.method, JSON.parse(entry.body)])).toEqual([
+      ['PATCH', { status: 'Won' }],
+    ]);
+    expect(writes(log)[0]?.headers['content-type']).toBe('application/json;charset=UTF-8');
+    expect((await serviceRow(ids[0] as string)).status).toBe('Won');
+    expect(String(cell(rowOf(ids[0] as string), '_sync'))).toContain('pushed');
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('sends many cells of many lines, one PATCH per line, in the column’s JSON type', async () => {
+    typeInto(ids[1] as string, 'title', 12345);
+    typeInto(ids[1] as string, 'amount', 99.5);
+    typeInto(ids[2] as string, 'won', true);
+    typeInto(ids[2] as string, 'tags', '["a","b"]');
+    typeInto(ids[3] as string, 'meta', '{"k":[1,{"x":null}]}');
+    const log = await logOf(() => expect(push()).toMatchObject({ updated: 3, errors: 0 }));
+    const bodies = Object.fromEntries(
+      writes(log).map((entry) => [entry.path.split('/').pop(), JSON.parse(entry.body)]),
+    );
+    expect(bodies).toEqual({
+      [ids[1] as string]: { title: '12345', amount: 99.5 },
+      [ids[2] as string]: { won: true, tags: ['a', 'b'] },
+      [ids[3] as string]: { meta: { k: [1, { x: null }] } },
+    });
+    expect(push()).toMatchObject({ updated: 0 });
+  });
+
+  it('sends what a person typed literally: formula-like, zero-padded and date-like text', async () => {
+    const typed = ['=1+1', '00123', '2024-01-05', 'TRUE', '+cmd', '@SUM(A1)'];
+    typed.forEach((text, i) => typeInto(ids[i] as string, 'title', text));
+    expect(push()).toMatchObject({ updated: typed.length, errors: 0 });
+    for (const [i, text] of typed.entries()) expect((await serviceRow(ids[i] as string)).title).toBe(text);
+  });
+
+  it('never sends the person’s own columns', async () => {
+    const width = headers().length;
+    sheet()
+      .getRange(1, width + 1)
+      .setValue('my formula');
+    sheet()
+      .getRange(2, width + 1)
+      .setFormula('=1+2');
+    sheet()
+      .getRange(3, width + 1)
+      .setValue('scribble');
+    const log = await logOf(() => push());
+    expect(writes(log)).toEqual([]);
+  });
+
+  it('creates new lines (at the end, between lines, after a sort) and writes their ids at once', async () => {
+    sheet()
+      .getRange(2, 1, 25, headers().length)
+      .sort({ column: column('amount'), ascending: true });
+    const a = newLine({ title: 'At the end', amount: 5 });
+    const b = newLine({ title: 'In between', status: 'new' }, 4);
+    const log = await logOf(() => expect(push()).toMatchObject({ created: 2, errors: 0 }));
+    expect(writes(log).map((entry) => entry.method)).toEqual(['POST', 'POST']);
+    for (const row of [a + 1, b]) {
+      const id = String(cell(row, 'id'));
+      expect(id).not.toBe('');
+      expect(String(cell(row, '_sync'))).toContain('created');
+      expect((await serviceRow(id)).createdBy).toBe('u_alice');
+    }
+    const second = await logOf(() => push());
+    expect(writes(second)).toEqual([]);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('merges an edit of another field made on the service meanwhile', async () => {
+    const id = ids[4] as string;
+    typeInto(id, 'status', 'mine');
+    await world.emulator.admin.editRow(CRM, DEALS, id, { amount: 777 }, 'u_bob');
+    const log = await logOf(() => expect(push()).toMatchObject({ updated: 1, conflicts: 0 }));
+    expect(writes(log).map((entry) => JSON.parse(entry.body))).toEqual([{ status: 'mine' }]);
+    expect(await serviceRow(id)).toMatchObject({ status: 'mine', amount: 777 });
+    world.call('pullActiveSheet');
+    expect(cell(rowOf(id), 'amount')).toBe(777);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  describe('when the same field changed on both sides', () => {
+    let id: string;
+    beforeEach(async () => {
+      id = ids[5] as string;
+      typeInto(id, 'status', 'mine');
+      await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'theirs' }, 'u_bob');
+    });
+
+    it('does not send it, marks the line and lists it', async () => {
+      let summary: SyncSummary | undefined;
+      const log = await logOf(() => {
+        summary = push();
+      });
+      expect(writes(log)).toEqual([]);
+      expect(summary).toMatchObject({ conflicts: 1 });
+      expect(summary?.issues).toEqual([expect.objectContaining({ rowId: id, kind: 'conflict' })]);
+      expect((await serviceRow(id)).status).toBe('theirs');
+      expect(String(cell(rowOf(id), '_sync'))).toContain('conflict: status');
+    });
+
+    it('keep mine sends the local value', async () => {
+      push();
+      const log = await logOf(() => world.call('resolveConflicts', { keep: 'mine' }));
+      expect(writes(log).map((entry) => JSON.parse(entry.body))).toEqual([{ status: 'mine' }]);
+      expect((await serviceRow(id)).status).toBe('mine');
+      expect(await mismatches(world)).toEqual([]);
+    });
+
+    it('take theirs puts the service’s value in the cell and sends nothing', async () => {
+      world.call('pullActiveSheet');
+      const log = await logOf(() =>
+        world.call('resolveConflicts', { keep: 'theirs', sheetRows: [rowOf(id)] }),
+      );
+      expect(writes(log)).toEqual([]);
+      expect(cell(rowOf(id), 'status')).toBe('theirs');
+      expect(writes(await logOf(() => push()))).toEqual([]);
+      expect(await mismatches(world)).toEqual([]);
+    });
+  });
+
+  describe('validation before sending', () => {
+    it('reports each bad line with its reason and still sends the good ones', async () => {
+      typeInto(ids[0] as string, 'status', 'x'.repeat(65));
+      typeInto(ids[1] as string, 'amount', 'lots');
+      typeInto(ids[2] as string, 'meta', '{broken');
+      typeInto(ids[3] as string, 'won', 'maybe');
+      typeInto(ids[4] as string, 'status', 'fine');
+      const log = await logOf(() => expect(push()).toMatchObject({ updated: 1, errors: 4 }));
+      expect(writes(log)).toHaveLength(1);
+      expect(String(cell(rowOf(ids[0] as string), '_sync'))).toContain('at most 64');
+      expect(String(cell(rowOf(ids[1] as string), '_sync'))).toContain('not a number');
+      expect(String(cell(rowOf(ids[2] as string), '_sync'))).toContain('not valid JSON');
+      expect(String(cell(rowOf(ids[3] as string), '_sync'))).toContain('TRUE or FALSE');
+    });
+
+    it('refuses two lines with the same row id on both lines', async () => {
+      const row = rowOf(ids[6] as string);
+      sheet()
+        .getRange(row + 1, column('id'))
+        .setValue(ids[6] as string);
+      typeInto(ids[6] as string, 'status', 'edited');
+      const log = await logOf(() => push());
+      expect(writes(log).filter((entry) => entry.path.endsWith(ids[6] as string))).toEqual([]);
+      expect(String(cell(row, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
+      expect(String(cell(row + 1, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
+    });
+
+    it('restores an edited read-only field and sends nothing for it', async () => {
+      const row = rowOf(ids[7] as string);
+      const lMod = cell(row, 'lMod');
+      sheet().getRange(row, column('lMod')).setValue('2000-01-01');
+      const log = await logOf(() => push());
+      expect(writes(log)).toEqual([]);
+      expect(cell(row, 'lMod')).toBe(lMod);
+      expect(String(cell(row, '_sync'))).toContain('read-only');
+    });
+
+    it('does not send edits to a column deleted on the service, and says why', async () => {
+      await world.emulator.admin.deleteColumn(CRM, DEALS, 'notes');
+      world.call('pullActiveSheet');
+      typeInto(ids[8] as string, 'notes', 'too late');
+      const log = await logOf(() => expect(push()).toMatchObject({ errors: 1 }));
+      expect(writes(log)).toEqual([]);
+      expect(String(cell(rowOf(ids[8] as string), '_sync'))).toContain('no longer exists on the service');
+    });
+  });
+});
+
+describe('a push under faults', () => {
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    await freshLink();
+  });
+
+  it('rides out 429 and 5xx storms: the service ends equal to the sheet', async () => {
+    const ids = (await world.serviceRows()).map((row) => String(row.id));
+    ids.forEach((id, i) => typeInto(id, 'amount', 1000 + i));
+    await world.emulator.admin.setFaults({ errorRate: 0.2 });
+    await world.emulator.admin.queueAnswers(
+      Array.from({ length: 6 }, () => ({
+        match: { method: 'PATCH' },
+        status: 429,
+        headers: { 'Retry-After': '1' },
+        body: '{}',
+      })),
+    );
+    const summary = push();
+    await world.emulator.admin.clearFaults();
+    expect(summary.issues).toEqual([]);
+    expect(summary).toMatchObject({ ok: true, updated: 25, errors: 0 });
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('creates 200 new lines exactly once when writes are committed and the answer dropped', async () => {
+    const target = sheet();
+    const start = target.getLastRow() + 1;
+    const values = Array.from({ length: 200 }, (_, i) => [`Lost answer ${i}`]);
+    target.getRange(start, column('title'), 200, 1).setValues(values);
+    await world.emulator.admin.setFaults({ dropAfterCommitRate: 0.1 });
+    let rounds = 0;
+    for (; rounds < 6; rounds++) {
+      const summary = push();
+      if (summary.ok && summary.errors === 0) break;
+    }
+    await world.emulator.admin.clearFaults();
+    const rows = await world.serviceRows();
+    const created = rows.filter((row) => String(row.title).startsWith('Lost answer'));
+    expect(created).toHaveLength(200);
+    expect(new Set(created.map((row) => row.title)).size).toBe(200);
+    expect(writes(await logOf(() => push()))).toEqual([]);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('patches once more, harmlessly, when a PATCH answer is dropped after commit', async () => {
+    const ids = (await world.serviceRows()).map((row) => String(row.id));
+    ids.slice(0, 10).forEach((id) => typeInto(id, 'status', `dropped ${id}`));
+    await world.emulator.admin.queueAnswers([
+      { match: { method: 'PATCH' }, status: 200, dropConnection: true, commitFirst: true },
+    ]);
+    expect(push()).toMatchObject({ ok: true, updated: 10 });
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('an execution stopped at random points, then pushed again: equal, no duplicates, no lost edit', async () => {
+    const ids = (await world.serviceRows()).map((row) => String(row.id));
+    ids.slice(0, 12).forEach((id, i) => typeInto(id, 'status', `edit ${i}`));
+    const start = sheet().getLastRow() + 1;
+    sheet()
+      .getRange(start, column('title'), 12, 1)
+      .setValues(Array.from({ length: 12 }, (_, i) => [`Killed run ${i}`]));
+    for (const afterServiceCalls of [15, 40, 90, 160, 260]) {
+      world.run('pushActiveSheet', [], { kill: { afterServiceCalls } });
+    }
+    const final = push();
+    expect(final.ok).toBe(true);
+    const rows = await world.serviceRows();
+    const created = rows.filter((row) => String(row.title).startsWith('Killed run'));
+    expect(created).toHaveLength(12);
+    ids.slice(0, 12).forEach((id, i) => expect(rows.find((row) => row.id === id)?.status).toBe(`edit ${i}`));
+    expect(await mismatches(world)).toEqual([]);
+  });
+});
+
+describe('the cost of a push', () => {
+  it('2,000 rows, 150 lines edited in 3 cells and 50 new lines: 150 PATCH, 50 POST, at most 22 reads', async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_push',
+      name: 'Push',
+      rows: 2000,
+      columns: 8,
+      hostile: false,
+    });
+    await freshLink('tbl_push');
+    const target = sheet();
+    const h = headers();
+    const columns = (await world.emulator.admin.state()).apps
+      .find((app) => app.id === CRM)
+      ?.tables.find((table) => table.id === 'tbl_push')
+      ?.columns.filter((each) => !each.deleted && each.type === 'text')
+      .map((each) => each.id) as string[];
+    const three = [...columns, ...columns, ...columns].slice(0, 3);
+    expect(new Set(three).size).toBe(3);
+    const values = world.values();
+    for (let line = 0; line < 150; line++) {
+      const row = 2 + line * 13;
+      for (const id of three)
+        target.getRange(row, h.indexOf(id) + 1).setValue(`edited ${line} ${id} ${values[row - 1]?.[0]}`);
+    }
+    const start = target.getLastRow() + 1;
+    target
+      .getRange(start, h.indexOf('title') + 1, 50, 1)
+      .setValues(Array.from({ length: 50 }, (_, i) => [`New ${i}`]));
+    const log = await logOf(() =>
+      expect(push()).toMatchObject({ ok: true, updated: 150, created: 50, errors: 0 }),
+    );
+    const patches = log.filter((entry) => entry.method === 'PATCH');
+    expect(patches).toHaveLength(150);
+    expect(patches.every((entry) => Object.keys(JSON.parse(entry.body)).length === 3)).toBe(true);
+    expect(log.filter((entry) => entry.method === 'POST')).toHaveLength(50);
+    expect(log.filter((entry) => entry.method === 'GET').length).toBeLessThanOrEqual(22);
+  });
+});
