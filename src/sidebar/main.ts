@@ -20,7 +20,11 @@ function say(text: string): void {
 }
 
 function fail(what: string, error: unknown): void {
-  const message = error instanceof Error ? error.message : String(error);
+  // Apps Script may prefix a thrown error's class name ("Error: …", "Exception: …"); the rest is for the person.
+  const message = (error instanceof Error ? error.message : String(error)).replace(
+    /^(?:Exception|[A-Z]\w*Error):\s+/,
+    '',
+  );
   errorBox.textContent = '';
   errorBox.append(el('strong', {}, `${what}. `), document.createTextNode(message));
   show(errorBox, true);
@@ -32,28 +36,38 @@ function clearError(): void {
   show(errorBox, false);
 }
 
-/** Runs one step with every button disabled, a status line, and its failure shown to the person. */
+/** Runs one step of an action: a status line while it runs, its failure shown to the person. */
 async function step<T>(label: string, what: string, action: () => Promise<T>): Promise<T | undefined> {
-  if (busy) return undefined;
-  busy = true;
   clearError();
-  app.setAttribute('aria-busy', 'true');
-  app.querySelectorAll('button').forEach((button) => {
-    button.disabled = true;
-  });
   say(label);
   try {
     return await action();
   } catch (error) {
     fail(what, error);
     return undefined;
-  } finally {
-    busy = false;
-    app.setAttribute('aria-busy', 'false');
-    app.querySelectorAll('button').forEach((button) => {
-      button.disabled = false;
-    });
   }
+}
+
+function setBusy(value: boolean): void {
+  busy = value;
+  app.setAttribute('aria-busy', String(value));
+  app.querySelectorAll('button').forEach((button) => {
+    button.disabled = value;
+  });
+}
+
+/** Wraps a handler so one action runs at a time, with every button disabled until it is done. */
+function guarded<E extends Event>(handler: (event: E) => Promise<void>): (event: E) => void {
+  return (event) => {
+    if (busy) {
+      event.preventDefault();
+      return;
+    }
+    setBusy(true);
+    handler(event)
+      .catch((error: unknown) => fail('Something went wrong', error))
+      .finally(() => setBusy(false));
+  };
 }
 
 async function refresh(): Promise<void> {
@@ -97,8 +111,10 @@ function describeProgress(progress: ProgressInfo): string {
 }
 
 function issueLabel(issue: LineIssue): string {
-  const kind = { conflict: 'Conflict', error: 'Error', removed: 'Removed on the service' }[issue.kind];
-  return `Row ${issue.row}: ${kind}. ${issue.message}`;
+  const kind = { conflict: 'conflict', error: 'error', removed: 'removed on the service' }[issue.kind];
+  // Status texts usually start with their kind already ("conflict: amount changed here and …").
+  const message = issue.message.toLowerCase().startsWith(kind) ? issue.message : `${kind}: ${issue.message}`;
+  return `Row ${issue.row}: ${message}`;
 }
 
 function renderSummary(summary: SyncSummary | null): void {
@@ -112,7 +128,10 @@ function renderSummary(summary: SyncSummary | null): void {
   for (const issue of summary.issues) {
     const button = el('button', { type: 'button', 'data-row': String(issue.row) }, issueLabel(issue));
     button.title = 'Select this line in the sheet';
-    button.addEventListener('click', () => void selectRow(issue.row));
+    button.addEventListener(
+      'click',
+      guarded(() => selectRow(issue.row)),
+    );
     const item = el('li', { class: `issue ${issue.kind}` });
     item.append(button);
     list.append(item);
@@ -367,7 +386,7 @@ function focusFirst(): void {
 // ---------- wiring ----------
 
 function on(id: string, type: string, handler: (event: Event) => Promise<void>): void {
-  byId(id).addEventListener(type, (event) => void handler(event));
+  byId(id).addEventListener(type, guarded(handler));
 }
 
 on('connect-form', 'submit', connect);
@@ -389,8 +408,8 @@ on('schedule-remove', 'click', removeSchedule);
 on('schedule-resume', 'click', resumeSchedule);
 on('unlink', 'click', unlink);
 
-void (async () => {
+guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', refresh);
   const loaded = state as SidebarState | null;
   if (loaded) say(loaded.connection ? '' : 'Connect with your service address and API key.');
-})();
+})(new Event('load'));

@@ -109,7 +109,7 @@ describe('a push', () => {
 
   it('sends what a person typed literally: formula-like, zero-padded and date-like text', async () => {
     const typed = ['=1+1', '00123', '2024-01-05', 'TRUE', '+cmd', '@SUM(A1)'];
-    typed.forEach((text, i) => typeInto(ids[i] as string, 'title', text));
+    for (const [i, text] of typed.entries()) typeInto(ids[i] as string, 'title', text);
     expect(push()).toMatchObject({ updated: typed.length, errors: 0 });
     for (const [i, text] of typed.entries()) expect((await serviceRow(ids[i] as string)).title).toBe(text);
   });
@@ -256,7 +256,7 @@ describe('a push under faults', () => {
 
   it('rides out 429 and 5xx storms: the service ends equal to the sheet', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    ids.forEach((id, i) => typeInto(id, 'amount', 1000 + i));
+    for (const [i, id] of ids.entries()) typeInto(id, 'amount', 1000 + i);
     await world.emulator.admin.setFaults({ errorRate: 0.2 });
     await world.emulator.admin.queueAnswers(
       Array.from({ length: 6 }, () => ({
@@ -295,7 +295,7 @@ describe('a push under faults', () => {
 
   it('patches once more, harmlessly, when a PATCH answer is dropped after commit', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    ids.slice(0, 10).forEach((id) => typeInto(id, 'status', `dropped ${id}`));
+    for (const id of ids.slice(0, 10)) typeInto(id, 'status', `dropped ${id}`);
     await world.emulator.admin.queueAnswers([
       { match: { method: 'PATCH' }, status: 200, dropConnection: true, commitFirst: true },
     ]);
@@ -305,7 +305,7 @@ describe('a push under faults', () => {
 
   it('an execution stopped at random points, then pushed again: equal, no duplicates, no lost edit', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    ids.slice(0, 12).forEach((id, i) => typeInto(id, 'status', `edit ${i}`));
+    for (const [i, id] of ids.slice(0, 12).entries()) typeInto(id, 'status', `edit ${i}`);
     const start = sheet().getLastRow() + 1;
     sheet()
       .getRange(start, column('title'), 12, 1)
@@ -318,7 +318,8 @@ describe('a push under faults', () => {
     const rows = await world.serviceRows();
     const created = rows.filter((row) => String(row.title).startsWith('Killed run'));
     expect(created).toHaveLength(12);
-    ids.slice(0, 12).forEach((id, i) => expect(rows.find((row) => row.id === id)?.status).toBe(`edit ${i}`));
+    for (const [i, id] of ids.slice(0, 12).entries())
+      expect(rows.find((row) => row.id === id)?.status).toBe(`edit ${i}`);
     expect(await mismatches(world)).toEqual([]);
   });
 });

@@ -1,0 +1,80 @@
+// A typed promise wrapper over google.script.run: one call per server function, every failure an Error.
+import type {
+  ConnectionInfo,
+  LinkInfo,
+  LinkInput,
+  SaveConnectionInput,
+  ScheduleInfo,
+  ScheduleInput,
+  SidebarState,
+  SyncSummary,
+  TableAppInfo,
+} from '../shared/types';
+
+/** The server functions the sidebar may call (the trampolines of dist/Code.js), with their contracts. */
+export interface ServerFunctions {
+  getState(): SidebarState;
+  saveConnection(input: SaveConnectionInput): ConnectionInfo;
+  disconnect(): { connected: false };
+  getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
+  listTables(input: { tableAppId: string }): TableAppInfo;
+  linkActiveSheet(input: LinkInput): LinkInfo;
+  unlinkActiveSheet(): { unlinked: boolean };
+  pullActiveSheet(): SyncSummary;
+  pushActiveSheet(): SyncSummary;
+  syncActiveSheet(): SyncSummary;
+  resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | 'theirs' }): SyncSummary;
+  selectSheetRow(input: { row: number }): { row: number };
+  setSchedule(input: ScheduleInput): ScheduleInfo;
+  clearSchedule(): { cleared: boolean };
+  getSchedule(): ScheduleInfo | null;
+  resumeSchedule(): ScheduleInfo | null;
+}
+
+export type ServerName = keyof ServerFunctions;
+type Result<K extends ServerName> = ReturnType<ServerFunctions[K]>;
+
+/** The part of google.script.run this wrapper uses. */
+interface ScriptRunner {
+  withSuccessHandler(handler: (value: unknown) => void): ScriptRunner;
+  withFailureHandler(handler: (error: unknown) => void): ScriptRunner;
+  [name: string]: unknown;
+}
+
+function runner(): ScriptRunner | null {
+  const google = (globalThis as { google?: { script?: { run?: ScriptRunner } } }).google;
+  return google?.script?.run ?? null;
+}
+
+function asError(failure: unknown): Error {
+  if (failure instanceof Error) return failure;
+  const message =
+    failure && typeof failure === 'object' && 'message' in failure
+      ? String((failure as { message: unknown }).message)
+      : String(failure);
+  return new Error(message || 'The add-on did not answer. Reload the sidebar and try again.');
+}
+
+/** Calls a server function; resolves with its return value, rejects with an Error whose message is for the person. */
+export function run<K extends ServerName>(
+  name: K,
+  ...args: Parameters<ServerFunctions[K]>
+): Promise<Result<K>> {
+  return new Promise<Result<K>>((resolve, reject) => {
+    const base = runner();
+    if (!base) {
+      reject(
+        new Error('This page is not running inside Google Sheets: open it from Extensions › Table App Sync.'),
+      );
+      return;
+    }
+    const call = base
+      .withSuccessHandler((value) => resolve(value as Result<K>))
+      .withFailureHandler((failure) => reject(asError(failure)))[name];
+    if (typeof call !== 'function') {
+      reject(new Error(`The add-on has no function ${name}: reload the sidebar after updating the add-on.`));
+      return;
+    }
+    (call as (...params: unknown[]) => void)(...args);
+  });
+}

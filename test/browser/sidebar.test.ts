@@ -1,0 +1,394 @@
+// The sidebar in real Chromium against the Apps Script simulator and the table service emulator:
+// the journeys of issue 6, each from a fresh spreadsheet and fresh sample data.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Row } from '../../emulators/table-service/index';
+import { artifact, launchBrowser } from '../harness/browser';
+import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import { connect, errorText, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+
+let h: Harness;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let dialogs: string[];
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+beforeEach(async () => {
+  await h.reset();
+  context = await browser.newContext({ viewport: { width: 300, height: 900 } });
+  page = await context.newPage();
+  dialogs = [];
+  page.on('dialog', (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await page.goto(`${h.url}/sidebar`);
+  await idle(page);
+});
+
+afterEach(async () => {
+  await context.close();
+  expect(h.violations, 'google.script.run rule breaks').toEqual([]);
+  expect(dialogs, 'dialogs opened by the page').toEqual([]);
+});
+
+const aliceKey = (): string => h.keys[SAMPLE.users.alice] as string;
+
+async function serviceRows(appId: string, tableId: string): Promise<Row[]> {
+  const state = await h.emulator.admin.state();
+  const table = state.apps.find((app) => app.id === appId)?.tables.find((each) => each.id === tableId);
+  if (!table) throw new Error(`no table ${appId}/${tableId}`);
+  return table.rows;
+}
+
+/** The sheet's cell for a row id and a column id (found by header text, as the add-on does). */
+function cell(
+  sheetName: string,
+  rowId: string,
+  columnId: string,
+): { row: number; col: number; shown: string } {
+  const snapshot = h.sim.snapshotSheet(sheetName);
+  const headers = snapshot.rows[0] ?? [];
+  const col = headers.indexOf(columnId);
+  const line = snapshot.rows.findIndex((each) => each[headers.indexOf('id')] === rowId);
+  if (col < 0 || line < 0) throw new Error(`no cell ${rowId}/${columnId} in ${sheetName}`);
+  return { row: line + 1, col: col + 1, shown: snapshot.rows[line]?.[col] ?? '' };
+}
+
+/** Layout checks every screen must pass: no horizontal scroll at 300 px, a name for every control. */
+async function checkScreen(name: string): Promise<void> {
+  const report = await page.evaluate(() => {
+    const unnamed = [...document.querySelectorAll<HTMLElement>('input, select, button, textarea')]
+      .filter((control) => control.offsetParent !== null)
+      .filter((control) => {
+        if (control instanceof HTMLButtonElement) return (control.textContent ?? '').trim() === '';
+        const labelled = (control as HTMLInputElement).labels?.length ?? 0;
+        return labelled === 0 && !control.getAttribute('aria-label');
+      })
+      .map((control) => control.outerHTML.slice(0, 80));
+    return {
+      scroll: document.documentElement.scrollWidth,
+      width: document.documentElement.clientWidth,
+      unnamed,
+    };
+  });
+  expect(report.scroll, `${name}: horizontal scroll`).toBeLessThanOrEqual(report.width);
+  expect(report.unnamed, `${name}: controls without a label`).toEqual([]);
+  await page.screenshot({ path: artifact(`sidebar-${name}.png`), fullPage: true });
+}
+
+async function connectAndLink(appId: string = SAMPLE.apps.crm, tableName = 'Deals'): Promise<void> {
+  await connect(page, aliceKey(), h.emulator.url);
+  await findTables(page, appId);
+  await linkTable(page, tableName);
+  await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
+}
+
+describe('the sidebar', () => {
+  it('refuses a wrong key with a message that says what to do, then connects with the right key', async () => {
+    await expect.poll(() => page.locator('#connect').isVisible()).toBe(true);
+    expect(await page.locator('#api-key').getAttribute('type')).toBe('password');
+    await checkScreen('connect');
+
+    await connect(page, 'not-a-real-key', h.emulator.url);
+    const refused = await errorText(page);
+    expect(refused).toMatch(/refused|not valid|invalid/i);
+    expect(refused).toMatch(/create a new key|profile/i);
+    expect(await page.locator('#connect').isVisible()).toBe(true);
+    await checkScreen('connect-wrong-key');
+
+    await connect(page, aliceKey());
+    expect(await errorText(page)).toBeNull();
+    expect(await page.locator('#connected-as').textContent()).toBe(
+      'Connected as Alice Archer <alice@acme.test>',
+    );
+    expect(await page.locator('#connect').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Disconnect' }).isVisible()).toBe(true);
+    // The key never comes back: not in the page, not in any answer of the server.
+    expect(await page.content()).not.toContain(aliceKey());
+    expect(JSON.stringify(h.rpcs.map((rpc) => rpc.value ?? null))).not.toContain(aliceKey());
+    await checkScreen('connected');
+
+    await page.getByRole('button', { name: 'Disconnect' }).click();
+    await idle(page);
+    expect(await page.locator('#connect').isVisible()).toBe(true);
+    expect(await page.locator('#api-key').inputValue()).toBe('');
+  });
+
+  it('lists the tables of a pasted table app link with their column counts, and links one', async () => {
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(
+      page,
+      `${h.emulator.url}/app/tableApps/${SAMPLE.apps.crm}/tables/${SAMPLE.tables.deals}`,
+    );
+    const state = await h.emulator.admin.state();
+    const crm = state.apps.find((app) => app.id === SAMPLE.apps.crm)!;
+    for (const table of crm.tables) {
+      const live = table.columns.filter((column) => !column.deleted).length;
+      await expect
+        .poll(() => page.locator('#table-list label', { hasText: table.name }).textContent())
+        .toContain(`${live} columns`);
+    }
+    expect(await page.locator('#tables-legend').textContent()).toBe('Tables of CRM');
+    await checkScreen('link-tables');
+
+    await linkTable(page, 'Deals');
+    expect(await page.locator('#link-info').textContent()).toContain('CRM › Deals');
+    expect(h.rpcs.find((rpc) => rpc.fn === 'linkActiveSheet')?.args).toEqual([
+      { tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals, newSheet: false, replace: false },
+    ]);
+    await checkScreen('linked');
+  });
+
+  it('asks before replacing a sheet that holds data, and can link a new sheet instead', async () => {
+    h.sim.personEdit('Sheet1', 1, 1, 'my own notes');
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(page, SAMPLE.apps.crm);
+    await linkTable(page, 'Contacts');
+    await expect.poll(() => page.locator('#replace-box').isVisible()).toBe(true);
+    expect(await page.locator('#replace-message').textContent()).toMatch(/already holds data/);
+    expect(await errorText(page)).toBeNull();
+    await checkScreen('link-replace');
+
+    await page.getByRole('button', { name: 'Use a new sheet' }).click();
+    await idle(page);
+    await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
+    expect(h.sim.snapshotSheet('Sheet1').rows[0]?.[0]).toBe('my own notes');
+    expect(h.sim.spreadsheet.getActiveSheet().getName()).toBe('Contacts');
+  });
+
+  it('pulls the table into the simulated sheet', async () => {
+    await connectAndLink();
+    const summary = await operate(page, 'Pull');
+    const rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    expect(summary).toContain(`${rows.length} added`);
+    const snapshot = h.sim.snapshotSheet('Sheet1');
+    const headers = snapshot.rows[0] ?? [];
+    expect(headers).toEqual(expect.arrayContaining(['id', 'lMod', 'title', 'status', 'amount']));
+    const ids = snapshot.rows.slice(1).map((line) => line[headers.indexOf('id')]);
+    expect(ids.sort()).toEqual(rows.map((row) => row.id).sort());
+    const first = rows[0]!;
+    expect(cell('Sheet1', first.id, 'title').shown).toBe(first.title);
+    expect(snapshot.notes[0]?.[headers.indexOf('amount')]).toMatch(/Amount/);
+    expect(await page.locator('#progress').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Pull', exact: true }).isEnabled()).toBe(true);
+    await checkScreen('pulled');
+  });
+
+  it('pushes a cell edited in the sheet to the service', async () => {
+    await connectAndLink();
+    await operate(page, 'Pull');
+    const target = (await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals))[1]!;
+    const at = cell('Sheet1', target.id, 'status');
+    h.sim.personEdit('Sheet1', at.row, at.col, 'edited in the sheet');
+
+    const summary = await operate(page, 'Push');
+    expect(summary).toMatch(/1 updated/);
+    const after = (await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals)).find(
+      (row) => row.id === target.id,
+    )!;
+    expect(after.status).toBe('edited in the sheet');
+    expect(after.lModBy).toBe(SAMPLE.users.alice);
+    await checkScreen('pushed');
+  });
+
+  it('shows a conflict, selects its line, and resolves it both ways', async () => {
+    await connectAndLink();
+    await operate(page, 'Pull');
+    const [mineRow, theirsRow] = (await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals)).slice(2, 4) as [
+      Row,
+      Row,
+    ];
+    for (const row of [mineRow, theirsRow]) {
+      const at = cell('Sheet1', row.id, 'status');
+      h.sim.personEdit('Sheet1', at.row, at.col, `alice ${row.id}`);
+      await h.emulator.admin.editRow(
+        SAMPLE.apps.crm,
+        SAMPLE.tables.deals,
+        row.id,
+        { status: `bob ${row.id}` },
+        SAMPLE.users.bob,
+      );
+    }
+
+    const summary = await operate(page, 'Pull');
+    expect(summary).toMatch(/2 in conflict/);
+    const issues = page.locator('#issues button');
+    await expect.poll(() => issues.count()).toBe(2);
+    const mineLine = cell('Sheet1', mineRow.id, 'status').row;
+    const theirsLine = cell('Sheet1', theirsRow.id, 'status').row;
+    expect(await issues.nth(0).textContent()).toMatch(
+      new RegExp(`^Row ${mineLine}: conflict: status changed here and on the service`),
+    );
+    expect(await page.getByRole('button', { name: 'Keep mine', exact: true }).isVisible()).toBe(true);
+    await checkScreen('conflict');
+
+    await issues.nth(0).click();
+    await idle(page);
+    expect(h.rpcs.filter((rpc) => rpc.fn === 'selectSheetRow').map((rpc) => rpc.args)).toEqual([
+      [{ row: mineLine }],
+    ]);
+    expect(await page.locator('#status').textContent()).toContain(`Row ${mineLine} is selected`);
+
+    // Keep mine settles every line in conflict, naming them in the call.
+    h.rpcs.length = 0;
+    await operate(page, 'Keep mine');
+    expect(h.rpcs.find((rpc) => rpc.fn === 'resolveConflicts')?.args).toEqual([
+      { keep: 'mine', sheetRows: [mineLine, theirsLine] },
+    ]);
+    let rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    expect(rows.find((row) => row.id === mineRow.id)?.status).toBe(`alice ${mineRow.id}`);
+    expect(cell('Sheet1', mineRow.id, 'status').shown).toBe(`alice ${mineRow.id}`);
+    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`alice ${theirsRow.id}`);
+    await checkScreen('kept-mine');
+
+    // A fresh conflict on the other line, settled the other way.
+
+    const again = cell('Sheet1', theirsRow.id, 'status');
+    h.sim.personEdit('Sheet1', again.row, again.col, 'alice again');
+    await h.emulator.admin.editRow(
+      SAMPLE.apps.crm,
+      SAMPLE.tables.deals,
+      theirsRow.id,
+      { status: 'bob again' },
+      SAMPLE.users.bob,
+    );
+    expect(await operate(page, 'Pull')).toMatch(/1 in conflict/);
+    await operate(page, 'Take theirs');
+    expect(cell('Sheet1', theirsRow.id, 'status').shown).toBe('bob again');
+    rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe('bob again');
+    expect(await page.locator('#issues-box').isVisible()).toBe(false);
+    await checkScreen('took-theirs');
+  });
+
+  it('shows a table app whose name is HTML as text', async () => {
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(page, SAMPLE.apps.ops);
+    expect(await page.locator('#tables-legend').textContent()).toBe(`Tables of ${SAMPLE.opsAppName}`);
+    expect(await page.locator('#table-list').textContent()).toContain('Tasks <b>bold</b>');
+    await linkTable(page, 'Tasks <b>bold</b>');
+    await operate(page, 'Pull');
+    expect(await page.locator('#link-info').textContent()).toContain(SAMPLE.opsAppName);
+    expect(await page.locator('img').count()).toBe(0);
+    expect(await page.locator('#app b, #app script').count()).toBe(0);
+    await checkScreen('html-names');
+  });
+
+  it('schedules, removes the schedule, and unlinks', async () => {
+    await connectAndLink();
+    await page.locator('#schedule-every').selectOption({ label: 'Every hour' });
+    await page.locator('#schedule-mode').selectOption('pull');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await idle(page);
+    expect(await page.locator('#schedule-info').textContent()).toMatch(/^Pulls every hour/);
+    expect(h.sim.triggers().filter((trigger) => trigger.fn === 'runScheduledSync')).toHaveLength(1);
+    await checkScreen('scheduled');
+
+    await page.getByRole('button', { name: 'Remove schedule' }).click();
+    await idle(page);
+    expect(await page.locator('#schedule-info').textContent()).toMatch(/^No schedule/);
+    expect(h.sim.triggers()).toHaveLength(0);
+
+    await page.getByRole('button', { name: 'Unlink this sheet' }).click();
+    await idle(page);
+    expect(await page.locator('#link').isVisible()).toBe(true);
+    expect(await page.locator('#sync').isVisible()).toBe(false);
+  });
+
+  it('shows progress and disables the buttons while a pull runs', async () => {
+    await connectAndLink();
+    // The simulator answers each call at once, so this journey holds the pull back in the browser's
+    // network layer and answers the polls with a progress record, as a long pull on Google would.
+    const progress = {
+      operation: 'pull',
+      phase: 'Fetching rows',
+      pagesFetched: 2,
+      linesWritten: 500,
+      requestsLeft: 3,
+      percent: 40,
+      updatedAt: new Date().toISOString(),
+    };
+    let polls = 0;
+    await page.route('**/rpc', async (route) => {
+      const call = route.request().postDataJSON() as { fn: string };
+      if (call.fn === 'pullActiveSheet') {
+        // Hold the pull until the sidebar has polled for progress (never throws inside the route).
+        for (let waited = 0; polls === 0 && waited < 10_000; waited += 100) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise((r) => setTimeout(r, 300));
+        return route.continue();
+      }
+      if (call.fn !== 'getState') return route.continue();
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { ok: boolean; value: Record<string, unknown> };
+      if (page.isClosed() || (await page.locator('#app').getAttribute('aria-busy')) !== 'true') {
+        return route.fulfill({ response: answer });
+      }
+      polls++;
+      return route.fulfill({ response: answer, json: { ...body, value: { ...body.value, progress } } });
+    });
+    await page.getByRole('button', { name: 'Pull', exact: true }).click();
+    await expect
+      .poll(() => page.locator('#progress').textContent(), { timeout: 8_000 })
+      .toContain('2 pages fetched, 500 lines written, 3 requests left');
+    expect(await page.getByRole('button', { name: 'Push', exact: true }).isDisabled()).toBe(true);
+    expect(await page.locator('#status').textContent()).toBe('Pulling…');
+    await checkScreen('pulling');
+    await idle(page);
+    expect(await page.locator('#progress').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Push', exact: true }).isEnabled()).toBe(true);
+    expect(await page.locator('#summary-text').textContent()).toMatch(/^Pulled: \d+ added/);
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
+  it('connects, links and pulls with the keyboard only', async () => {
+    const focused = (): Promise<string> =>
+      page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || '');
+    /** Presses Tab until the element matching `selector` has focus. */
+    const tabTo = async (selector: string): Promise<void> => {
+      for (let i = 0; i < 30; i++) {
+        if (await page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector)) return;
+        await page.keyboard.press('Tab');
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await tabTo('#base-url');
+    await page.keyboard.type(h.emulator.url);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('api-key');
+    await page.keyboard.type(aliceKey());
+    await page.keyboard.press('Enter');
+    await idle(page);
+    expect(await page.locator('#connected-as').textContent()).toContain('Alice Archer');
+
+    await tabTo('#app-id');
+    await page.keyboard.type(SAMPLE.apps.crm);
+    await page.keyboard.press('Enter');
+    await idle(page);
+    await tabTo('#link-form button[type="submit"]');
+    const outline = await page.evaluate(
+      () => getComputedStyle(document.activeElement as Element).outlineStyle,
+    );
+    expect(outline, 'visible focus').not.toBe('none');
+    await page.keyboard.press('Enter');
+    await idle(page);
+
+    await tabTo('#pull');
+    await page.keyboard.press('Enter');
+    await idle(page);
+    expect(await page.locator('#summary-text').textContent()).toMatch(/^Pulled: \d+ added/);
+    expect(h.sim.snapshotSheet('Sheet1').rows.length).toBeGreaterThan(1);
+    await checkScreen('keyboard-pulled');
+  });
+});
