@@ -1,7 +1,7 @@
 // Linking a sheet (by its id, not its name) to a table of a table app, and ending the link.
 import { SyncError } from '../core/errors';
 import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
-import type { LinkInfo, LinkInput, TableAppInfo } from '../shared/types';
+import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { baseSheetOf, findSheetById } from './linked-sheet';
 import { clientFor, requireConnection } from './operation';
 import { removeScheduleTrigger } from './schedule-triggers';
@@ -137,7 +137,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
  * Link settings of the active sheet: which optional fixed fields show (id and lMod always do) and
  * whether createdBy / lModBy show as e-mails. They take effect on the next pull.
  */
-export function setLinkOptions(input: { fixedFields?: string[]; showEmails?: boolean }): LinkInfo {
+export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
   const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
   const link = loadLink(sheetId);
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');

@@ -3,20 +3,12 @@
 import { SyncError } from '../core/errors';
 import { contiguousRuns } from '../core/layout';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
-import { readLines } from './linked-sheet';
+import type { MembersSummary } from '../shared/types';
+import { insertSheetQuietly, readLines } from './linked-sheet';
 import { clientFor, requireConnection } from './operation';
 import { createUrlFetchPort } from './url-fetch-port';
 
 export const MEMBERS_SHEET = 'Members';
-
-export interface MembersSummary {
-  sheetName: string;
-  members: number;
-  added: number;
-  updated: number;
-  unchanged: number;
-  message: string;
-}
 
 /**
  * Writes the account's members (or the one with `emailId`) into the Members sheet, paging with
@@ -31,7 +23,7 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
   const client = clientFor(connection, createUrlFetchPort());
   const users = client.allPeople(emailId ? { emailId } : {});
   const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
-  const sheet = spreadsheet.getSheetByName(MEMBERS_SHEET) ?? spreadsheet.insertSheet(MEMBERS_SHEET);
+  const sheet = spreadsheet.getSheetByName(MEMBERS_SHEET) ?? insertSheetQuietly(MEMBERS_SHEET);
   const { headers, grid } = readLines(sheet);
   const merged = mergeMembers(headers, grid, users);
   if (merged.headers.length > headers.length) {

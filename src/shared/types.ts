@@ -130,3 +130,18 @@ export interface SidebarState {
   /** Sample values the demo pre-fills; null in production. */
   hints: { baseUrl: string | null };
 }
+
+export interface MembersSummary {
+  sheetName: string;
+  members: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  message: string;
+}
+
+export interface LinkOptionsInput {
+  /** Optional fixed fields to show besides id and lMod: cOn, createdBy, lModBy, indexId, position, state. */
+  fixedFields?: string[];
+  showEmails?: boolean;
+}

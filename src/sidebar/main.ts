@@ -86,6 +86,7 @@ function render(current: SidebarState): void {
   show(byId('sync'), linked);
   show(byId('schedule'), linked);
   show(byId('unlink-box'), linked);
+  show(byId('options'), linked);
   if (!connected) {
     const baseUrl = byId<HTMLInputElement>('base-url');
     if (!baseUrl.value && current.hints.baseUrl) baseUrl.value = current.hints.baseUrl;
@@ -100,6 +101,10 @@ function render(current: SidebarState): void {
       `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${when(lastSyncAt)}.`;
     renderSummary(current.lastSummary);
     renderSchedule(current);
+    for (const box of document.querySelectorAll<HTMLInputElement>('#fixed-choices input')) {
+      box.checked = current.link.fixedFields.includes(box.value);
+    }
+    byId<HTMLInputElement>('show-emails').checked = current.link.showEmails;
   }
 }
 
@@ -377,6 +382,38 @@ async function unlink(): Promise<void> {
 }
 
 /** Moves focus to the first control of the step the person is at. */
+async function refreshProfile(): Promise<void> {
+  const info = await step('Checking your key…', 'Your key does not work', () =>
+    run('getConnection', { refresh: true }),
+  );
+  if (!info) return;
+  await step('Loading…', 'Could not load the sidebar', refresh);
+  say(`Your key works: connected as ${info.firstName} ${info.lastName} <${info.email}>.`);
+}
+
+async function importMembers(event: Event): Promise<void> {
+  event.preventDefault();
+  const emailId = byId<HTMLInputElement>('members-email').value.trim();
+  const summary = await step('Importing members…', 'Could not import members', () =>
+    run('importAccountMembers', emailId ? { emailId } : {}),
+  );
+  if (summary) say(summary.message);
+}
+
+async function saveOptions(event: Event): Promise<void> {
+  event.preventDefault();
+  const fixedFields = [...document.querySelectorAll<HTMLInputElement>('#fixed-choices input')]
+    .filter((box) => box.checked)
+    .map((box) => box.value);
+  const showEmails = byId<HTMLInputElement>('show-emails').checked;
+  const saved = await step('Saving…', 'Could not save the columns shown', () =>
+    run('setLinkOptions', { fixedFields, showEmails }),
+  );
+  if (!saved) return;
+  await step('Loading…', 'Could not load the sidebar', refresh);
+  say('Saved. The next pull shows these columns.');
+}
+
 function focusFirst(): void {
   if (!state?.connection) byId(byId<HTMLInputElement>('base-url').value ? 'api-key' : 'base-url').focus();
   else if (!state.link) byId('app-id').focus();
@@ -391,6 +428,9 @@ function on(id: string, type: string, handler: (event: Event) => Promise<void>):
 
 on('connect-form', 'submit', connect);
 on('disconnect', 'click', disconnect);
+on('refresh-profile', 'click', refreshProfile);
+on('members-form', 'submit', importMembers);
+on('options-form', 'submit', saveOptions);
 on('find-form', 'submit', findTables);
 on('link-form', 'submit', async (event) => {
   event.preventDefault();

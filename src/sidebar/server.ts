@@ -3,6 +3,8 @@ import type {
   ConnectionInfo,
   LinkInfo,
   LinkInput,
+  LinkOptionsInput,
+  MembersSummary,
   SaveConnectionInput,
   ScheduleInfo,
   ScheduleInput,
@@ -29,6 +31,8 @@ export interface ServerFunctions {
   clearSchedule(): { cleared: boolean };
   getSchedule(): ScheduleInfo | null;
   resumeSchedule(): ScheduleInfo | null;
+  importAccountMembers(input: { emailId?: string }): MembersSummary;
+  setLinkOptions(input: LinkOptionsInput): LinkInfo;
 }
 
 export type ServerName = keyof ServerFunctions;

@@ -352,6 +352,31 @@ describe('the sidebar', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
+  it('checks the key, imports the account members, and shows createdBy as e-mails', async () => {
+    await connectAndLink();
+    await page.getByRole('button', { name: 'Check my key' }).click();
+    await idle(page);
+    expect(await page.locator('#status').textContent()).toContain('Your key works');
+    await page.locator('#members-box summary').click();
+    await page.locator('#members-email').fill('bob@acme.test');
+    await page.getByRole('button', { name: 'Import members' }).click();
+    await idle(page);
+    expect(await page.locator('#status').textContent()).toContain('1 added');
+    expect(h.sim.snapshotSheet('Members').rows.map((line) => line[1])).toEqual(['emailId', 'bob@acme.test']);
+    await page.locator('#options summary').click();
+    await page.locator('#fixed-choices input[value="createdBy"]').check();
+    await page.locator('#show-emails').check();
+    await page.getByRole('button', { name: /Save; applies on the next pull/ }).click();
+    await idle(page);
+    await operate(page, 'Pull');
+    const snapshot = h.sim.snapshotSheet('Sheet1');
+    const headers = snapshot.rows[0] ?? [];
+    const createdBy = snapshot.rows.slice(1).map((line) => line[headers.indexOf('createdBy')]);
+    expect(createdBy.length).toBeGreaterThan(0);
+    expect(createdBy.every((email) => /@acme\.test$/.test(String(email)))).toBe(true);
+    await checkScreen('members');
+  });
+
   it('connects, links and pulls with the keyboard only', async () => {
     const focused = (): Promise<string> =>
       page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName || '');
