@@ -54,7 +54,7 @@ function emptySummary(operation: Operation): SyncSummary {
   };
 }
 
-function describe(summary: SyncSummary): string {
+function describe(summary: SyncSummary, continuation: 'trigger' | 'manual' | null): string {
   const parts: string[] = [];
   if (summary.created) parts.push(`${summary.created} created`);
   if (summary.added) parts.push(`${summary.added} added`);
@@ -65,9 +65,12 @@ function describe(summary: SyncSummary): string {
   if (summary.removedOnService) parts.push(`${summary.removedOnService} removed on the service`);
   parts.push(`${summary.unchanged} unchanged`);
   const verb = { pull: 'Pulled', push: 'Pushed', sync: 'Synced', resolve: 'Resolved' }[summary.operation];
-  const tail = summary.continuing
-    ? ' It continues in a minute (Apps Script limits each run to 6 minutes).'
-    : '';
+  const tail =
+    continuation === 'trigger'
+      ? ' Not finished yet: it continues by itself in a minute (Apps Script limits each run to 6 minutes).'
+      : continuation === 'manual'
+        ? ` Not finished yet: run ${summary.operation} again (or wait for the next scheduled run) to continue where it stopped.`
+        : '';
   return `${verb}: ${parts.join(', ')} in ${summary.seconds} s.${tail}`;
 }
 
@@ -88,6 +91,7 @@ export function runOperation(
   const started = Date.now();
   const summary = emptySummary(operation);
   let context: OperationContext | null = null;
+  let continuation: 'trigger' | 'manual' | null = null;
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
@@ -153,6 +157,7 @@ export function runOperation(
         };
         saveJob(link.sheetId, next);
         summary.continuing = true;
+        continuation = next.triggerId ? 'trigger' : 'manual';
       }
     });
   } catch (error) {
@@ -162,7 +167,7 @@ export function runOperation(
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok) summary.message = describe(summary);
+  if (summary.ok) summary.message = describe(summary, continuation);
   finishRun(link, summary, options.scheduled);
   return summary;
 }

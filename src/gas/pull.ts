@@ -1,5 +1,6 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
 import { deletedColumnIds, liveColumns } from '../core/columns';
+import { SyncError } from '../core/errors';
 import type { Layout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
@@ -37,6 +38,18 @@ export interface PullResult {
 
 function newPullId(): string {
   return `p${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+}
+
+/**
+ * A sheet whose id column is gone (deleted or overwritten) cannot be matched to its rows: pulling
+ * would add every row again and a push would create them all anew. Refuse and say how to repair.
+ */
+export function assertIdColumn(layout: Layout, lines: number, baseRows: number): void {
+  if (layout.fixed.has('id') || baseRows === 0 || lines === 0) return;
+  throw new SyncError(
+    'SHEET',
+    'The id column of this sheet is missing, so lines cannot be matched to rows. Undo the change (Ctrl+Z) or restore the "id" header, then try again; nothing was changed.',
+  );
 }
 
 /** Lines whose status shows a conflict, an error or a removed row: the sidebar lists them. */
@@ -82,6 +95,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     (id) => !liveIds.has(id),
   );
   let layout = layoutOf(headers, live, goneIds);
+  assertIdColumn(layout, grid.length, base.size);
   layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
   base.ensureColumns(live.map((column) => column.id));
 
@@ -141,7 +155,11 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (!listing.done) {
     return { finished: false, progress, issues: [], layout };
   }
-  markRemovedRows(state);
+  // A listing that comes back empty while the sheet holds rows of this table is more likely a
+  // service or proxy fault than a table emptied: nothing is marked removed on its word.
+  const suspiciousEmpty =
+    listing.rowCount === 0 && progress.nextOffset === 0 && state.index.lineById.size > 0;
+  if (!suspiciousEmpty) markRemovedRows(state);
   flushLines(sheet, grid, layout, live);
   flushBase(link, base);
   const gone = [...new Set([...link.goneColumnIds, ...goneIds])];

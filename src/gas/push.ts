@@ -23,7 +23,7 @@ import type { LineIssue } from '../shared/types';
 import { layoutOf } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
-import { collectIssues } from './pull';
+import { assertIdColumn, collectIssues } from './pull';
 import type { LinkRecord } from './stores';
 
 /** Writes per wave; the sheet and base are written after every wave. */
@@ -77,6 +77,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     ...new Set([...link.goneColumnIds, ...deletedColumnIds(table.columns), ...base.columnIds]),
   ].filter((id) => !liveIds.has(id));
   const layout = layoutOf(headers, live, goneIds);
+  assertIdColumn(layout, grid.length, base.size);
   if (!layout.fixed.has('id') || layout.status === undefined) {
     throw new SyncError(
       'SHEET',

@@ -311,9 +311,7 @@ describe('when the service misbehaves', () => {
     ]);
     const summary = pull();
     expect(summary.ok).toBe(true);
-    const after = world.values();
-    expect(after.length).toBe(before.length);
-    expect(after.map((line) => line.slice(0, 10))).toEqual(before.map((line) => line.slice(0, 10)));
+    expect(world.values()).toEqual(before);
   });
 
   it('retries 429 (honouring Retry-After) and 500, then succeeds', async () => {
@@ -392,5 +390,44 @@ describe('list shapes and size', () => {
     expect(await mismatches(world, undefined, CRM, 'tbl_big')).toEqual([]);
     const formulas = activeSheet().getRange(1, 1, 2501, headers().length).getFormulas();
     expect(formulas.flat().filter((formula) => formula !== '')).toEqual([]);
+  });
+});
+
+describe('guard rails', () => {
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    world.connect();
+    freshSpreadsheet();
+    world.linkAndPull();
+  });
+
+  it('refuses to pull or push when the id column was deleted, instead of duplicating every row', async () => {
+    const before = await world.serviceRows();
+    activeSheet().deleteColumn(headers().indexOf('id') + 1);
+    const values = world.values();
+    const pulled = pull();
+    expect(pulled.ok).toBe(false);
+    expect(pulled.message).toMatch(/id column of this sheet is missing/);
+    expect(world.values()).toEqual(values);
+    const pushed = world.call<SyncSummary>('pushActiveSheet');
+    expect(pushed.ok).toBe(false);
+    expect(await world.serviceRows()).toHaveLength(before.length);
+  });
+
+  it('does not mark every row removed when a listing suddenly comes back empty', async () => {
+    await world.emulator.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: '/tableApps/ta_crm/tables/tbl_deals/rows$' },
+        status: 200,
+        body: '{"rows":[],"hasMore":false}',
+      },
+    ]);
+    const summary = pull();
+    expect(summary.removedOnService).toBe(0);
+    const statuses = world
+      .values()
+      .slice(1)
+      .map((line) => String(line[headers().indexOf('_sync')]));
+    expect(statuses.some((status) => status.includes('removed'))).toBe(false);
   });
 });
