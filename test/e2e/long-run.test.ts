@@ -1,0 +1,446 @@
+// Long runs (issue 7): pulls and pushes that need more than one execution continue through their own
+// one-shot triggers, stay under the 6-minute limit, never duplicate, and read as one operation; a
+// killed execution is recovered; the daily UrlFetch quota stops a run with a word on when it goes on.
+// Simulator (dist/Code.js, modelled costs) + table-service emulator over real HTTP.
+import { isDeepStrictEqual } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ExecutionResult } from '../../emulators/apps-script';
+import type { SimulatorOptions } from '../../emulators/apps-script';
+import { CRM, startWorld, type World } from './world';
+
+const MINUTE = 60_000;
+const LIMIT_MS = 6 * MINUTE;
+const BIG = 'tbl_big';
+const LOG_SHEET = 'Sync log';
+
+interface Summary {
+  operation: string;
+  ok: boolean;
+  message: string;
+  added: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  keptLocal: number;
+  conflicts: number;
+  errors: number;
+  continuing: boolean;
+  requests: number;
+}
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function bigWorld(rows: number, simulator: SimulatorOptions, columns = 12): Promise<World> {
+  world = await startWorld({
+    emulator: { logLimit: 60_000 },
+    simulator: { countRealTime: true, ...simulator },
+  });
+  await world.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows, columns });
+  world.connect();
+  world.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  return world;
+}
+
+/**
+ * Lets the event loop run before talking to the emulator from the test: a long synchronous simulator
+ * run blocks it, and a keep-alive socket the server closed meanwhile would otherwise be reused
+ * ("other side closed").
+ */
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function summaryOf(result: ExecutionResult): Summary {
+  expect(result.ok, result.error?.message).toBe(true);
+  return result.value as Summary;
+}
+
+/** Fires due triggers (continuations) until none is left or `max` executions ran. */
+function runContinuations(w: World, max: number): ExecutionResult[] {
+  const executions: ExecutionResult[] = [];
+  while (executions.length < max) {
+    const pending = w.sim
+      .triggers()
+      .filter((t) => t.source === 'CLOCK' && !t.fired && t.everyMs === undefined);
+    if (pending.length === 0) break;
+    executions.push(
+      ...w.sim.advanceAndFire(
+        Math.max(0, Math.min(...pending.map((t) => t.nextAt ?? 0)) - w.sim.clock.now()) + 1,
+      ),
+    );
+  }
+  return executions;
+}
+
+function expectWithinLimit(executions: ExecutionResult[]): void {
+  for (const [i, result] of executions.entries()) {
+    expect(result.killed, `execution ${i} killed`).toBe(false);
+    expect(result.ok, `execution ${i}: ${result.error?.message}`).toBe(true);
+    expect(result.simulatedMs, `execution ${i} took ${result.simulatedMs} ms`).toBeLessThan(LIMIT_MS);
+  }
+}
+
+function logLines(w: World): unknown[][] {
+  return w.values(LOG_SHEET).slice(1);
+}
+const LOG = { run: 3, mode: 4, added: 5, updated: 6, outcome: 12, message: 13 };
+
+interface ServiceTable {
+  columns: Array<{ id: string; type: string; deleted?: boolean }>;
+  rows: Array<Record<string, unknown>>;
+}
+
+async function serviceTable(w: World, tableId = BIG): Promise<ServiceTable> {
+  await settle();
+  const state = await w.emulator.admin.state();
+  const table = state.apps.find((app) => app.id === CRM)?.tables.find((each) => each.id === tableId);
+  if (!table) throw new Error(`no table ${tableId}`);
+  return table as unknown as ServiceTable;
+}
+
+function cellEquals(cell: unknown, value: unknown, type: string): boolean {
+  if (value === null || value === undefined) return cell === '';
+  if (type === 'multiSelect' || type === 'json') {
+    if (typeof cell !== 'string') return false;
+    try {
+      return isDeepStrictEqual(JSON.parse(cell), value);
+    } catch {
+      return false;
+    }
+  }
+  return cell === value;
+}
+
+/**
+ * Mismatches between the linked sheet and the service: every service row must be exactly one line
+ * whose table cells equal the service's values (lines in `localEdits` may differ in those columns).
+ */
+async function mismatches(w: World, localEdits = new Map<string, Set<string>>()): Promise<string[]> {
+  const table = await serviceTable(w);
+  const values = w.values();
+  const header = values[0] as string[];
+  const idCol = header.indexOf('id');
+  const lineOf = new Map<string, unknown[]>();
+  const problems: string[] = [];
+  for (const line of values.slice(1)) {
+    const id = String(line[idCol]);
+    if (lineOf.has(id)) problems.push(`row ${id} is on two lines`);
+    lineOf.set(id, line);
+  }
+  if (values.length - 1 !== table.rows.length)
+    problems.push(`${values.length - 1} lines for ${table.rows.length} rows`);
+  const live = table.columns.filter((column) => !column.deleted);
+  for (const column of live) if (!header.includes(column.id)) problems.push(`no column ${column.id}`);
+  for (const row of table.rows) {
+    const line = lineOf.get(String(row.id));
+    if (!line) {
+      problems.push(`row ${row.id} missing`);
+      continue;
+    }
+    if (line[header.indexOf('lMod')] !== row.lMod && !localEdits.has(String(row.id)))
+      problems.push(`row ${row.id} lMod`);
+    for (const column of live) {
+      if (localEdits.get(String(row.id))?.has(column.id)) continue;
+      const cell = line[header.indexOf(column.id)];
+      if (!cellEquals(cell, row[column.id], column.type)) {
+        problems.push(
+          `row ${row.id} ${column.id}: sheet ${JSON.stringify(cell)} service ${JSON.stringify(row[column.id])}`,
+        );
+      }
+    }
+    if (problems.length > 20) break;
+  }
+  return problems;
+}
+
+describe('a pull that needs several executions', () => {
+  it('continues through its one-shot trigger, completes, cleans up, and reads as one operation', async () => {
+    // A slow service (40 s a request) makes one execution unable to read 3,000 rows.
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 40_000, sheetCellMs: 0.01 } });
+    const first = w.sim.callFromClient('pullActiveSheet', []);
+    const summary = summaryOf(first);
+    expect(summary.ok).toBe(true);
+    expect(summary.continuing).toBe(true);
+    expect(summary.message).toMatch(/continues/);
+    const pendingTriggers = w.sim.triggers();
+    expect(pendingTriggers).toHaveLength(1);
+    expect(pendingTriggers[0]?.everyMs).toBeUndefined();
+    expect(w.call<{ lastSummary: Summary }>('getState').lastSummary.continuing).toBe(true);
+
+    const rest = runContinuations(w, 10);
+    const executions = [first, ...rest];
+    expectWithinLimit(executions);
+    expect(rest.length).toBeGreaterThanOrEqual(1);
+    expect(w.sim.triggers(), 'continuation triggers cleaned up').toEqual([]);
+    expect(await mismatches(w)).toEqual([]);
+
+    const final = w.call<{ lastSummary: Summary; progress: unknown }>('getState');
+    expect(final.lastSummary).toMatchObject({ ok: true, continuing: false, operation: 'pull', added: 3000 });
+    const lines = logLines(w);
+    expect(lines.map((line) => line[LOG.outcome])).toEqual(
+      [...executions.slice(1).map(() => 'continuing'), 'ok'].slice(-executions.length),
+    );
+    expect(lines.at(-1)?.[LOG.added]).toBe(3000);
+    // A pull followed by a push with no edits sends nothing.
+    await settle();
+    await w.emulator.admin.clearLog();
+    const push = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+    expect(push).toMatchObject({ ok: true, updated: 0, created: 0 });
+    await settle();
+    expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
+  }, 90_000);
+
+  // BUG (reported): with a per-cell sheet cost (the simulator charges reads and writes alike), every
+  // continuation first re-reads the whole sheet and its base, which costs about what the first
+  // execution spent writing them, so it has < 60 s left and fetches a single page: 100 rows per
+  // execution. 20,000 x 12 at 1 ms/cell: 10,600 rows in execution 1, then 100 per execution.
+  it.fails('a 20,000-row x 12-column table at 250 ms per request and 1 ms per cell completes in a few executions', async () => {
+    const w = await bigWorld(20_000, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
+    const first = w.sim.callFromClient('pullActiveSheet', []);
+    expect(summaryOf(first).continuing, 'one execution cannot finish').toBe(true);
+    const executions = [first, ...runContinuations(w, 7)];
+    expectWithinLimit(executions);
+    expect(w.sim.triggers(), 'finished within 8 executions').toEqual([]);
+    expect(await mismatches(w)).toEqual([]);
+    expect(w.call<{ lastSummary: Summary }>('getState').lastSummary).toMatchObject({
+      ok: true,
+      continuing: false,
+      added: 20_000,
+    });
+  }, 120_000);
+
+  it('unlinking while a continuation is pending leaves no trigger behind', async () => {
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 40_000 } });
+    expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
+    expect(w.call('unlinkActiveSheet')).toEqual({ unlinked: true });
+    const left = w.sim.triggers();
+    // The trigger may linger until it fires, but must then delete itself and do nothing.
+    const fired = w.sim.advanceAndFire(2 * MINUTE);
+    expect(fired.length).toBeLessThanOrEqual(left.length);
+    for (const result of fired) expect(result.ok).toBe(true);
+    expect(w.sim.triggers()).toEqual([]);
+    expect(w.call('getState')).toMatchObject({ link: null });
+  }, 60_000);
+
+  // BUG (reported): with 19 triggers (the product's own cap for schedules), the continuation trigger is
+  // refused by the same check, createContinuationTrigger returns null, and the person is still told
+  // "It continues in a minute" though nothing will ever continue it.
+  it.fails('at the trigger cap a long pull still continues (or says it cannot)', async () => {
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 40_000 } });
+    w.call('setSchedule', { mode: 'pull', every: 'd3' });
+    for (let i = 0; i < 18; i++) {
+      w.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_contacts', newSheet: true });
+      w.call('setSchedule', { mode: 'pull', every: 'd3' });
+    }
+    expect(w.sim.triggers()).toHaveLength(19);
+    const bigSheet = w.sim.spreadsheet.getSheets()[0];
+    w.sim.spreadsheet.setActiveSheet(bigSheet as never);
+    const summary = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    if (summary.continuing) {
+      expect(
+        w.sim.triggers().filter((t) => t.everyMs === undefined),
+        'a continuation trigger exists',
+      ).toHaveLength(1);
+    } else {
+      expect(summary.message).toMatch(/trigger/i);
+    }
+  }, 60_000);
+});
+
+describe('a push of many edited lines', () => {
+  it('sends exactly one PATCH per edited line across executions, none over the limit', async () => {
+    const ROWS = 5000;
+    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
+    const pulled = w.sim.callFromClient('pullActiveSheet', []);
+    expect(summaryOf(pulled)).toMatchObject({ ok: true, continuing: false, added: ROWS });
+    // The person pastes a whole column of new amounts (one paste, no script runs).
+    const sheet = w.sim.spreadsheet.getActiveSheet();
+    const header = w.values()[0] as string[];
+    const amountCol = header.indexOf('c02_number') + 1;
+    const newAmounts = Array.from({ length: ROWS }, (_, i) => [100_000 + i + 0.25]);
+    sheet.getRange(2, amountCol, ROWS, 1).setValues(newAmounts);
+    await settle();
+    await w.emulator.admin.clearLog();
+
+    const first = w.sim.callFromClient('pushActiveSheet', []);
+    const firstSummary = summaryOf(first);
+    expect(firstSummary.ok).toBe(true);
+    expect(firstSummary.continuing, 'one execution cannot send 5,000 PATCHes here').toBe(true);
+    const executions = [first, ...runContinuations(w, 10)];
+    expectWithinLimit(executions);
+    expect(w.sim.triggers()).toEqual([]);
+
+    await settle();
+    const log = await w.emulator.admin.requestLog();
+    expect(log.filter((entry) => entry.method === 'POST')).toEqual([]);
+    const patches = log.filter((entry) => entry.method === 'PATCH');
+    const perRow = new Map<string, number>();
+    for (const entry of patches) {
+      const id = entry.path.split('/').at(-1) as string;
+      perRow.set(id, (perRow.get(id) ?? 0) + 1);
+      expect(Object.keys(JSON.parse(entry.body))).toEqual(['c02_number']);
+    }
+    expect(patches.length).toBe(ROWS);
+    expect(perRow.size).toBe(ROWS);
+    expect([...perRow.values()].every((n) => n === 1)).toBe(true);
+    expect(await mismatches(w)).toEqual([]);
+    const service = await serviceTable(w);
+    const byId = new Map(service.rows.map((row) => [String(row.id), row]));
+    const idCol = header.indexOf('id');
+    w.values()
+      .slice(1)
+      .forEach((line, i) => {
+        expect(byId.get(String(line[idCol]))?.c02_number).toBe(100_000 + i + 0.25);
+      });
+    const lines = logLines(w).slice(1);
+    expect(lines.at(-1)?.[LOG.outcome]).toBe('ok');
+    expect(lines.slice(0, -1).every((line) => line[LOG.outcome] === 'continuing')).toBe(true);
+  }, 120_000);
+
+  // BUG (reported): a push's counts are not carried into its continuation (JobRecord.totals is only
+  // filled from pull progress), so the final summary (sidebar, Sync log) counts only the last
+  // execution's PATCHes and reports the lines the first execution sent as "unchanged".
+  it.fails('the final summary of a continued push counts every line it updated', async () => {
+    const ROWS = 5000;
+    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
+    summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    const sheet = w.sim.spreadsheet.getActiveSheet();
+    const amountCol = (w.values()[0] as string[]).indexOf('c02_number') + 1;
+    sheet.getRange(2, amountCol, ROWS, 1).setValues(Array.from({ length: ROWS }, (_, i) => [i + 0.5]));
+    expect(summaryOf(w.sim.callFromClient('pushActiveSheet', [])).continuing).toBe(true);
+    runContinuations(w, 10);
+    expect(w.call<{ lastSummary: Summary }>('getState').lastSummary).toMatchObject({
+      continuing: false,
+      updated: ROWS,
+    });
+  }, 120_000);
+});
+
+describe('an execution killed by the time limit', () => {
+  it('mid-pull is recovered by the next pull: nothing lost, nothing doubled, local edits kept', async () => {
+    const w = await bigWorld(1200, { costs: { httpLatencyMs: 250, sheetCellMs: 0.05 } });
+    summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    const admin = w.emulator.admin;
+    const header = w.values()[0] as string[];
+    const idCol = header.indexOf('id');
+    const ids = w
+      .values()
+      .slice(1)
+      .map((line) => String(line[idCol]));
+    const sheetName = w.sim.spreadsheet.getActiveSheet().getName();
+    const localEdits = new Map<string, Set<string>>();
+    let round = 0;
+    for (const killAfter of [3, 8, 15, 25, 40, 70]) {
+      round++;
+      // Service changes and a local edit before the killed pull.
+      await settle();
+      await admin.editRow(CRM, BIG, ids[round] as string, { c01_text: `bob round ${round}` }, 'u_bob');
+      for (let i = 0; i < 150; i++) await admin.createRow(CRM, BIG, { title: `new ${round}.${i}` }, 'u_bob');
+      const editId = ids[100 + round] as string;
+      const line = w.values().findIndex((each) => each[idCol] === editId) + 1;
+      w.sim.personEdit(sheetName, line, header.indexOf('c07_text') + 1, `local edit ${round}`);
+      localEdits.set(editId, new Set(['c07_text']));
+
+      const killed = w.sim.run('pullActiveSheet', [], { kill: { afterServiceCalls: killAfter } });
+      expect(killed.killed, `round ${round} killed`).toBe(true);
+      const next = w.sim.callFromClient('pullActiveSheet', []);
+      const executions = [next, ...runContinuations(w, 5)];
+      expectWithinLimit(executions);
+      expect(w.sim.triggers()).toEqual([]);
+      expect(await mismatches(w, localEdits), `round ${round}`).toEqual([]);
+      for (const [id] of localEdits) {
+        const at = w.values().find((each) => each[idCol] === id) as unknown[];
+        expect(String(at[header.indexOf('c07_text')])).toMatch(/^local edit/);
+        expect(String(at[header.indexOf('_sync')])).toMatch(/local edits not pushed/);
+      }
+    }
+    // The local edits go out once each.
+    await settle();
+    await admin.clearLog();
+    const push = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+    expect(push).toMatchObject({ ok: true, updated: localEdits.size, created: 0 });
+    await settle();
+    const writes = (await admin.requestLog()).filter((entry) => entry.method !== 'GET');
+    expect(writes.map((entry) => entry.method)).toEqual(Array(localEdits.size).fill('PATCH'));
+    expect(await mismatches(w)).toEqual([]);
+  }, 120_000);
+});
+
+describe('the daily UrlFetch quota', () => {
+  /** A first pull fits in the quota of 40 a day; bob edits; the second pull of the day would exceed it. */
+  async function overQuota(): Promise<{ w: World; edited: string; summary: Summary }> {
+    const w = await bigWorld(3000, { urlFetchDailyQuota: 40 });
+    expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({ ok: true, added: 3000 });
+    const idCol = (w.values()[0] as string[]).indexOf('id');
+    const edited = String(w.values()[1]?.[idCol]);
+    await settle();
+    await w.emulator.admin.editRow(CRM, BIG, edited, { c01_text: 'bob after the first pull' }, 'u_bob');
+    const result = w.sim.callFromClient('pullActiveSheet', []);
+    expect(result.killed).toBe(false);
+    return { w, edited, summary: summaryOf(result) };
+  }
+
+  it('stops a run that would exceed it, says when it can go on, loses nothing, and pulls after the reset', async () => {
+    const { w, edited, summary } = await overQuota();
+    expect(summary.ok).toBe(false);
+    expect(summary.message).toMatch(/daily limit/i);
+    expect(summary.message).toMatch(/24 hours/);
+    expect(w.sim.stats.urlFetchToday).toBeLessThanOrEqual(40);
+    expect(logLines(w).at(-1)?.[LOG.outcome]).toBe('failed');
+    // Nothing lost or doubled: the sheet still holds every row once, as last pulled.
+    const header = w.values()[0] as string[];
+    const ids = w
+      .values()
+      .slice(1)
+      .map((line) => line[header.indexOf('id')]);
+    expect(ids.length).toBe(3000);
+    expect(new Set(ids).size).toBe(3000);
+
+    w.sim.clock.advance(24 * 60 * MINUTE + 1);
+    const executions = [w.sim.callFromClient('pullActiveSheet', [])];
+    executions.push(...runContinuations(w, 5));
+    expectWithinLimit(executions);
+    expect(summaryOf(executions[0] as ExecutionResult).ok).toBe(true);
+    expect(w.sim.triggers()).toEqual([]);
+    expect(await mismatches(w)).toEqual([]);
+    const line = w.values().find((each) => each[header.indexOf('id')] === edited);
+    expect(line?.[header.indexOf('c01_text')]).toBe('bob after the first pull');
+  }, 60_000);
+
+  // BUG (reported): the quota message says "the sync goes on then", but a manual run that hit the quota
+  // leaves no job and no trigger: nothing goes on by itself.
+  it.fails('a manual run that hit the quota goes on by itself after the reset, as its message says', async () => {
+    const { w, summary } = await overQuota();
+    expect(summary.message).toMatch(/goes on then/);
+    const fired = w.sim.advanceAndFire(24 * 60 * MINUTE + 2 * MINUTE);
+    expect(fired.length).toBeGreaterThanOrEqual(1);
+    expect(await mismatches(w)).toEqual([]);
+  }, 60_000);
+
+  it('a scheduled run that hits the quota fails, is logged, mailed once, and the schedule recovers after the reset', async () => {
+    const w = await bigWorld(3000, { urlFetchDailyQuota: 45 });
+    w.call('setSchedule', { mode: 'pull', every: 'h4' });
+    // 3,000 rows take ~32 requests: the first run fits, the second of the same day does not.
+    const day = w.sim.advanceAndFire(8 * 60 * MINUTE);
+    expect(day).toHaveLength(2);
+    const [ok, over] = day.flatMap((result) => result.value as Summary[]);
+    expect(ok?.ok, ok?.message).toBe(true);
+    expect(over?.ok).toBe(false);
+    expect(over?.message).toMatch(/daily limit/i);
+    expect(day[1]?.killed).toBe(false);
+    expect(logLines(w).at(-1)?.[LOG.outcome]).toBe('failed');
+    expect(logLines(w).at(-1)?.[LOG.message]).toMatch(/24 hours/);
+    // Runs at 12, 16 and 20 h fail too; the quota resets 24 h after the first request.
+    const later = w.sim.advanceAndFire(16 * 60 * MINUTE + MINUTE);
+    const outcomes = later.flatMap((result) => (result.value as Summary[]).map((each) => each.ok));
+    expect(outcomes).toEqual([false, false, false, true]);
+    expect(w.sim.mail.filter((mail) => /failed/.test(mail.subject))).toHaveLength(1);
+    expect(w.sim.mail.filter((mail) => /recovered/.test(mail.subject))).toHaveLength(1);
+    w.call('clearSchedule');
+    expect(await mismatches(w)).toEqual([]);
+  }, 60_000);
+});
