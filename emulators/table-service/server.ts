@@ -145,7 +145,7 @@ async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerRespo
 /** Starts the emulator in this process on `options.port` (default 0: a free port) and `options.host` (127.0.0.1). */
 export async function createTableService(options: EmulatorOptions = {}): Promise<TableService> {
   const emu = new TableEmulator(options);
-  const server = createServer((req, res) => {
+  const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     handle(emu, req, res).catch((error: unknown) => {
       if (!res.headersSent) {
         sendAnswer(res, errorAnswer(500, 'internal_error', `Emulator bug: ${(error as Error).message}`));

@@ -4,7 +4,7 @@ import type { BaseRecord } from '../core/base';
 import { encodeCell, valueDigest } from '../core/codec';
 import { deletedColumnIds, liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { emptyPullCounts, indexLines } from '../core/pull-engine';
+import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
 import type { Operation, SyncSummary } from '../shared/types';
 import { layoutOf } from './headers';
@@ -92,35 +92,39 @@ export function runOperation(
   const summary = emptySummary(operation);
   let context: OperationContext | null = null;
   let continuation: 'trigger' | 'manual' | null = null;
+  let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
       const job = options.job ?? loadJob(link.sheetId);
       const resuming = job && job.operation === operation ? job : null;
-      const totals = resuming ? resuming.totals : {};
+      // A continuation belongs to the run it continues: a manual pull stays manual in the log.
+      if (resuming) origin = resuming.scheduled ? 'scheduled' : 'manual';
+      const prior = resuming ? resuming.totals : {};
       let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
       let pullProgress: PullProgress | undefined =
         resuming && resuming.phase === 'pull' && resuming.pullId
-          ? {
-              pullId: resuming.pullId,
-              nextOffset: resuming.nextOffset,
-              counts: { ...emptyPullCounts(), ...totals },
-            }
+          ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: pullCountsOf(prior) }
           : undefined;
+      // Lines created or updated by earlier executions of this operation count in its summary.
+      let pushCreated = prior.pushCreated ?? 0;
+      let pushUpdated = prior.pushUpdated ?? 0;
       let finished = true;
       if (phase === 'push') {
         const pushed = pushLink(context, link);
-        Object.assign(summary, {
-          created: pushed.counts.created,
-          updated: pushed.counts.updated,
-          unchanged: pushed.counts.unchanged,
-          conflicts: pushed.counts.conflicts,
-          errors: pushed.counts.errors,
-        });
+        const sentEarlier = pushCreated + pushUpdated;
+        pushCreated += pushed.counts.created;
+        pushUpdated += pushed.counts.updated;
+        // Lines sent by earlier executions read as unchanged now; they were not.
+        summary.unchanged = Math.max(0, pushed.counts.unchanged - sentEarlier);
+        summary.conflicts = pushed.counts.conflicts;
+        summary.errors = pushed.counts.errors;
         summary.issues = pushed.issues;
         finished = pushed.finished;
         if (finished && operation === 'sync') phase = 'pull';
       }
+      summary.created = pushCreated;
+      summary.updated = pushUpdated;
       if (finished && phase === 'pull') {
         const pulled = pullLink(context, link, pullProgress);
         const fields = pullSummaryFields(pulled.progress.counts);
@@ -129,12 +133,8 @@ export function runOperation(
         summary.removedOnService = fields.removedOnService;
         summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
         summary.errors += fields.errors;
-        if (operation === 'pull') {
-          summary.updated = fields.updated;
-          summary.unchanged = fields.unchanged;
-        } else {
-          summary.updated += fields.updated;
-        }
+        if (operation === 'pull') summary.unchanged = fields.unchanged;
+        summary.updated += fields.updated;
         summary.issues = pulled.issues;
         finished = pulled.finished;
         pullProgress = pulled.progress;
@@ -151,9 +151,13 @@ export function runOperation(
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
           triggerId: createContinuationTrigger(CONTINUE_AFTER_MS),
-          scheduled: options.scheduled,
+          scheduled: resuming ? resuming.scheduled : options.scheduled,
           owner: Session.getEffectiveUser().getEmail(),
-          totals: pullProgress ? { ...pullProgress.counts } : {},
+          totals: {
+            ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
+            pushCreated,
+            pushUpdated,
+          },
         };
         saveJob(link.sheetId, next);
         summary.continuing = true;
@@ -168,19 +172,30 @@ export function runOperation(
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
   if (summary.ok) summary.message = describe(summary, continuation);
-  finishRun(link, summary, options.scheduled);
+  finishRun(link, summary, origin, !options.scheduled);
   return summary;
 }
 
-function finishRun(link: LinkRecord, summary: SyncSummary, scheduled: boolean): void {
+function pullCountsOf(totals: Record<string, number>): PullCounts {
+  const counts = emptyPullCounts();
+  for (const key of Object.keys(counts) as Array<keyof PullCounts>) counts[key] = totals[key] ?? 0;
+  return counts;
+}
+
+function finishRun(
+  link: LinkRecord,
+  summary: SyncSummary,
+  origin: 'manual' | 'scheduled',
+  interactive: boolean,
+): void {
   saveProgress(link.sheetId, null);
   try {
     saveSummary(link.sheetId, summary);
-    appendRunLog(link, summary, scheduled ? 'scheduled' : 'manual');
+    appendRunLog(link, summary, origin);
   } catch {
     // The summary is still returned; a full property store or a protected log never hides it.
   }
-  if (!scheduled) {
+  if (interactive) {
     SpreadsheetApp.getActiveSpreadsheet().toast(
       summary.message,
       summary.ok ? 'Table App Sync' : 'Table App Sync: not done',

@@ -136,7 +136,7 @@ export function asSyncError(error: unknown): SyncError {
   if (/too many times for one day: urlfetch/i.test(message)) {
     return new SyncError(
       'QUOTA',
-      "Apps Script's daily limit of requests to other services is used up. It resets 24 hours after the first request of the day; the sync goes on then.",
+      "Apps Script's daily limit of requests to other services is used up. It resets 24 hours after the first request of the day: run it again then (a schedule goes on by itself). Nothing was lost.",
     );
   }
   if (/Exceeded maximum execution time/i.test(message)) {

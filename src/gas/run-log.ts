@@ -77,3 +77,13 @@ export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary:
     schedule.notifiedFailure = false;
   }
 }
+
+/** The pause is news even within a failure streak: it always gets its own mail. */
+export function notifyPaused(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
+  if (!schedule.notifyEmail) return;
+  MailApp.sendEmail(
+    schedule.notifyEmail,
+    `Table App Sync: the schedule of "${link.sheetName}" paused itself`,
+    `${summary.message}\n\nSpreadsheet: "${SpreadsheetApp.getActiveSpreadsheet().getName()}", sheet "${link.sheetName}" (table ${link.tableName}).`,
+  );
+}

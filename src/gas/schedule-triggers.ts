@@ -74,34 +74,47 @@ export function deleteTriggerById(triggerId: string | null): void {
     if (trigger.getUniqueId() === triggerId) ScriptApp.deleteTrigger(trigger);
 }
 
-function assertRoomForTrigger(): void {
-  if (ownTriggers().length >= MAX_TRIGGERS - 1) {
+/** Schedules leave one of the 20 trigger slots free, so a long run can always continue. */
+function assertRoomForSchedule(): void {
+  const count = ownTriggers().length;
+  if (count >= MAX_TRIGGERS - 1) {
     throw new SyncError(
       'CONFIG',
-      `You already have ${ownTriggers().length} triggers for this script; Apps Script allows ${MAX_TRIGGERS} per person. Remove a schedule on another sheet first.`,
+      `You already have ${count} triggers for this script; Apps Script allows ${MAX_TRIGGERS} per person and the add-on keeps one free for long runs. Remove a schedule on another sheet first.`,
     );
   }
 }
 
 export function createScheduleTrigger(every: string): string {
   intervalOf(every);
-  assertRoomForTrigger();
+  assertRoomForSchedule();
   const builder = ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased();
   const kind = every[0];
   const n = Number(every.slice(1));
-  const trigger =
-    kind === 'm'
-      ? builder.everyMinutes(n).create()
-      : kind === 'h'
-        ? builder.everyHours(n).create()
-        : builder.everyDays(1).atHour(n).create();
-  return trigger.getUniqueId();
+  try {
+    const trigger =
+      kind === 'm'
+        ? builder.everyMinutes(n).create()
+        : kind === 'h'
+          ? builder.everyHours(n).create()
+          : builder.everyDays(1).atHour(n).create();
+    return trigger.getUniqueId();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (isAddOn() && /too many|time-based|trigger/i.test(message)) {
+      throw new SyncError(
+        'CONFIG',
+        'As an add-on, Apps Script allows one schedule per spreadsheet for each person. Remove the schedule on the other linked sheet first, or use Sync there.',
+      );
+    }
+    throw error;
+  }
 }
 
 /** A one-shot trigger that continues an operation; null where the platform refuses one. */
 export function createContinuationTrigger(delayMs: number): string | null {
   try {
-    assertRoomForTrigger();
+    if (ownTriggers().length >= MAX_TRIGGERS) return null;
     return ScriptApp.newTrigger(SCHEDULE_HANDLER).timeBased().after(delayMs).create().getUniqueId();
   } catch {
     return null;

@@ -5,7 +5,7 @@ import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { runOperation } from './actions';
 import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
-import { appendRunLog, notifyOwner } from './run-log';
+import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
 import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
 import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
 
@@ -106,6 +106,12 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
       deleteTriggerById(schedule.triggerId);
       schedule.triggerId = null;
       schedule.lastOutcome = `Paused after ${schedule.failures} failures in a row. Last error: ${summary.message}`;
+      const notice: SyncSummary = {
+        ...summary,
+        message: `The schedule paused itself after ${schedule.failures} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${summary.message}`,
+      };
+      appendRunLog(link, notice, 'scheduled');
+      notifyPaused(link, schedule, notice);
     }
   }
   notifyOwner(link, schedule, summary);

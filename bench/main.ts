@@ -1,0 +1,220 @@
+// `npm run bench`: seeds the emulator, runs every scenario (ours, naive) and the diff micro-benchmark, reports.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { startEmulator } from '../emulators/table-service';
+import type { DiffFigures } from './diff-micro';
+import { type BenchOptions, parseOptions } from './options';
+import { evaluateTargets, formatNaive, formatTable, formatTargets, limitOf } from './report';
+import type { ScenarioResult, ScenarioSpec } from './scenario';
+import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+function log(text: string): void {
+  process.stderr.write(`${text}\n`);
+}
+
+function label(rows: number): string {
+  return rows >= 1000 && rows % 1000 === 0 ? `${rows / 1000}k` : String(rows);
+}
+
+/** Runs a bench file in a child process (own CPU and memory) and parses its last stdout line. */
+function child<T>(file: string, args: string[]): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(
+      process.execPath,
+      ['--max-old-space-size=6144', '--import', TSX, path.join(HERE, file), ...args],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    proc.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-4000);
+    });
+    proc.on('exit', (code) => {
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${file} exited ${String(code)}: ${err}`));
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch {
+        reject(new Error(`${file} printed no result: ${out.slice(-300)} ${err}`));
+      }
+    });
+  });
+}
+
+async function main(options: BenchOptions): Promise<void> {
+  const started = performance.now();
+  const bulk = options.sizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
+  const building =
+    bulk.length > 0
+      ? `Building the ${bulk.map(label).join(', ')}-row table(s) in bulk, starting`
+      : 'Starting';
+  log(`${building} the emulator...`);
+  const emulator = await startEmulator({
+    data: stateWithBulkTables(bulk, options.columns),
+    startTimeoutMs: 180_000,
+  });
+  try {
+    const { faults } = await emulator.admin.faults();
+    if (Object.keys(faults).length > 0)
+      throw new Error(`The emulator has faults on: ${JSON.stringify(faults)}`);
+    const costs = {
+      httpLatencyMs: options.latencyMs,
+      sheetCallMs: options.sheetCallMs,
+      sheetCellMs: options.sheetCellMs,
+    };
+    const apiKey = emulator.keys.u_alice;
+    if (!apiKey) throw new Error('The emulator gave no key for u_alice');
+    const seed = async (tableId: string, rows: number): Promise<void> => {
+      await emulator.admin.seedTable({
+        appId: BENCH_APP,
+        tableId,
+        rows,
+        columns: options.columns,
+        hostile: true,
+      });
+    };
+    const specs: ScenarioSpec[] = [];
+    const spec = (
+      name: string,
+      kind: 'pull' | 'push',
+      impl: 'ours' | 'naive',
+      tableId: string,
+      rows: number,
+      edits = 0,
+      creates = 0,
+    ): ScenarioSpec => ({
+      name,
+      kind,
+      impl,
+      tableId,
+      rows,
+      edits,
+      creates,
+      emulatorUrl: emulator.url,
+      apiKey,
+      costs,
+      countRealTime: options.countRealTime,
+    });
+    for (const rows of options.sizes) {
+      if (rows <= SEED_TABLE_MAX_ROWS) await seed(benchTableId(rows), rows);
+      specs.push(spec(`pull ${label(rows)}`, 'pull', 'ours', benchTableId(rows), rows));
+      if (options.naiveSizes.includes(rows))
+        specs.push(spec(`pull ${label(rows)}`, 'pull', 'naive', benchTableId(rows), rows));
+    }
+    for (const edits of options.pushEdits) {
+      for (const impl of ['ours', 'naive'] as const) {
+        const tableId = `tbl_push_${edits}_${impl}`;
+        await seed(tableId, options.pushRows);
+        specs.push(
+          spec(
+            `push ${edits}+${options.pushNew}`,
+            'push',
+            impl,
+            tableId,
+            options.pushRows,
+            edits,
+            options.pushNew,
+          ),
+        );
+      }
+    }
+
+    const results: ScenarioResult[] = [];
+    for (const each of specs) {
+      const t = performance.now();
+      log(`  ${each.impl.padEnd(5)} ${each.name}...`);
+      const result = await child<ScenarioResult>('scenario.ts', [JSON.stringify(each)]);
+      results.push(result);
+      log(
+        `        ${result.ok ? 'ok' : `FAILED (${result.failure})`} in ${((performance.now() - t) / 1000).toFixed(0)} s real`,
+      );
+    }
+    log(`  diff micro-benchmark ${options.diffRows} x ${options.columns}...`);
+    const diff = await child<DiffFigures>('diff-micro.ts', [
+      String(options.diffRows),
+      String(options.columns),
+    ]);
+
+    const ours = results.filter((r) => r.spec.impl === 'ours');
+    const naive = results.filter((r) => r.spec.impl === 'naive');
+    const targets = evaluateTargets(ours, diff, options);
+    const realSeconds = (performance.now() - started) / 1000;
+    const assumptions =
+      `HTTP ${options.latencyMs} ms per request (a fetchAll wave costs one, its slowest member), ` +
+      `Spreadsheet ${options.sheetCallMs} ms per call + ${options.sheetCellMs} ms per cell read or written, ` +
+      `${options.countRealTime ? 'real time counted' : 'real time not counted (emulator adds no latency)'}; ` +
+      `limit waves: ${options.pageWave} pages, ${options.writeWave} writes; tables ${options.columns} columns, hostile values on`;
+    const text = [
+      '',
+      `Table App Sync benchmark (${options.quick ? 'quick' : 'full'}): ${assumptions}`,
+      '',
+      formatTable(ours, naive, options),
+      '',
+      'Naive reference (bench/naive-script.js):',
+      formatNaive(naive),
+      `  naive runs at: ${options.naiveSizes.map(label).join(', ') || 'none'} rows (n/r: not run; it has no continuation, so larger pulls only die at the 6-minute limit)`,
+      '',
+      'Where the Spreadsheet calls go (ours, top 4):',
+      ...ours.map(
+        (r) =>
+          `  ${r.spec.name.padEnd(14)} ${Object.entries(r.sheetCallsByMethod)
+            .slice(0, 4)
+            .map(([m, c]) => `${m} ${c}`)
+            .join(', ')}`,
+      ),
+      '',
+      'Targets:',
+      formatTargets(targets),
+      '',
+      `Ran in ${realSeconds.toFixed(0)} s real on ${os.cpus().length} CPU(s), Node ${process.version}.`,
+      '',
+    ].join('\n');
+    process.stdout.write(text);
+    const file = path.resolve(options.out);
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      `${JSON.stringify(
+        {
+          at: new Date().toISOString(),
+          options,
+          assumptions,
+          realSeconds,
+          node: process.version,
+          scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
+          diff,
+          targets,
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    log(`Wrote ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await emulator.close();
+  }
+}
+
+let options: BenchOptions;
+try {
+  options = parseOptions(process.argv.slice(2));
+} catch (error) {
+  log((error as Error).message);
+  process.exit(2);
+}
+main(options).catch((error: unknown) => {
+  log((error as Error).stack ?? String(error));
+  process.exit(1);
+});

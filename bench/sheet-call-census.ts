@@ -1,0 +1,60 @@
+// Counts Spreadsheet service calls by method name, by wrapping the simulator's sheet classes (bench-only).
+import {
+  ProtectionImpl,
+  RangeImpl,
+  SheetImpl,
+  SpreadsheetAppService,
+  SpreadsheetImpl,
+} from '../emulators/apps-script/spreadsheet';
+
+const counts = new Map<string, number>();
+let depth = 0;
+let counting = false;
+let installed = false;
+
+/**
+ * Wraps every method of the sheet-family classes once. Only calls made from outside any of them count
+ * (a script's call, not the simulator's own nested calls), and only while counting is on.
+ */
+export function installSheetCallCensus(): void {
+  if (installed) return;
+  installed = true;
+  const classes: Array<[string, { prototype: object }]> = [
+    ['Range', RangeImpl],
+    ['Sheet', SheetImpl],
+    ['Spreadsheet', SpreadsheetImpl],
+    ['SpreadsheetApp', SpreadsheetAppService],
+    ['Protection', ProtectionImpl],
+  ];
+  for (const [label, cls] of classes) {
+    const proto = cls.prototype as Record<string, unknown>;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || name.startsWith('_')) continue;
+      const descriptor = Object.getOwnPropertyDescriptor(proto, name);
+      if (!descriptor || typeof descriptor.value !== 'function') continue;
+      const original = descriptor.value as (...args: unknown[]) => unknown;
+      const key = `${label}.${name}`;
+      proto[name] = function counted(this: unknown, ...args: unknown[]): unknown {
+        if (counting && depth === 0) counts.set(key, (counts.get(key) ?? 0) + 1);
+        depth++;
+        try {
+          return original.apply(this, args);
+        } finally {
+          depth--;
+        }
+      };
+    }
+  }
+}
+
+/** Starts counting from zero. */
+export function startCensus(): void {
+  counts.clear();
+  counting = true;
+}
+
+/** Stops counting and returns the calls by method, most frequent first. */
+export function stopCensus(): Record<string, number> {
+  counting = false;
+  return Object.fromEntries([...counts.entries()].sort((a, b) => b[1] - a[1]));
+}
