@@ -28,12 +28,24 @@ describe('dist/Code.js', () => {
     expect(sim.run('onOpen', [{ authMode: 'FULL' }]).ok).toBe(true);
     const full = sim.ui.menus.at(-1);
     expect(full?.items.map((item) => item.fn)).toEqual(
-      expect.arrayContaining(['showSidebar', 'menuPull', 'menuPush', 'menuSync', 'menuImportMembers', 'menuHelp']),
+      expect.arrayContaining([
+        'showSidebar',
+        'menuPull',
+        'menuPush',
+        'menuSync',
+        'menuImportMembers',
+        'menuHelp',
+      ]),
     );
     for (const item of full?.items ?? []) if (item.fn) expect(exported).toContain(item.fn);
     const sim2 = createSimulator({ code });
     sim2.run('onOpen', [{ authMode: 'NONE' }], { authMode: 'NONE' });
-    expect(sim2.ui.menus.at(-1)?.items.map((item) => item.fn).filter(Boolean)).toEqual(['showSidebar', 'menuHelp']);
+    expect(
+      sim2.ui.menus
+        .at(-1)
+        ?.items.map((item) => item.fn)
+        .filter(Boolean),
+    ).toEqual(['showSidebar', 'menuHelp']);
   });
 
   it('opens the sidebar from the built Sidebar.html', () => {
@@ -51,7 +63,9 @@ describe('dist/Code.js', () => {
 
 describe('the simulator refuses what Apps Script cannot run', () => {
   it('fails a bundle that uses URL or setTimeout at run time', () => {
-    const sim = createSimulator({ code: 'function a() { return new URL("https://x"); }\nfunction b() { setTimeout(() => 1, 1); }' });
+    const sim = createSimulator({
+      code: 'function a() { return new URL("https://x"); }\nfunction b() { setTimeout(() => 1, 1); }',
+    });
     expect(sim.run('a').error?.message).toMatch(/URL is not defined/);
     expect(sim.run('b').error?.message).toMatch(/setTimeout is not defined/);
   });
@@ -81,6 +95,10 @@ describe('the manifest and clasp', () => {
   it('clasp status (offline) lists exactly the three dist files', () => {
     const output = execFileSync('npx', ['clasp', 'status', '--json'], { encoding: 'utf8' });
     const status = JSON.parse(output.slice(output.indexOf('{')));
-    expect([...status.filesToPush].sort()).toEqual(['dist/Code.js', 'dist/Sidebar.html', 'dist/appsscript.json']);
+    expect([...status.filesToPush].sort()).toEqual([
+      'dist/Code.js',
+      'dist/Sidebar.html',
+      'dist/appsscript.json',
+    ]);
   });
 });
