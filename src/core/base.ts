@@ -8,7 +8,29 @@ const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
 export interface ConflictRecord {
   /** The service's lMod when the conflict was seen. */
   lMod: string;
+  /** The service's values of the conflicting columns (values too large for the base cell are left out). */
   theirs: Record<string, unknown>;
+  /** The service's cell digests of the conflicting columns (always complete). */
+  digests?: Record<string, string>;
+}
+
+/** A base cell stays well under Sheets' 50,000 characters per cell. */
+export const MAX_BASE_CELL = 40000;
+
+/** The conflict as stored: the largest values are dropped until it fits in one cell. */
+export function conflictText(conflict: ConflictRecord): string {
+  let text = JSON.stringify(conflict);
+  if (text.length <= MAX_BASE_CELL) return text;
+  const theirs: Record<string, unknown> = { ...conflict.theirs };
+  const bySize = Object.keys(theirs).sort(
+    (a, b) => (JSON.stringify(theirs[b]) ?? '').length - (JSON.stringify(theirs[a]) ?? '').length,
+  );
+  for (const key of bySize) {
+    delete theirs[key];
+    text = JSON.stringify({ ...conflict, theirs });
+    if (text.length <= MAX_BASE_CELL) break;
+  }
+  return text;
 }
 
 export interface BaseRecord {
@@ -54,7 +76,7 @@ export function encodeBaseRow(record: BaseRecord, columnIds: readonly string[]):
     record.id,
     record.lMod,
     digests,
-    record.conflict ? JSON.stringify(record.conflict) : '',
+    record.conflict ? conflictText(record.conflict) : '',
     record.shown ? JSON.stringify(record.shown) : '',
     record.seen ?? '',
   ];

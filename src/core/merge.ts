@@ -54,6 +54,7 @@ export function mergePulledRow(
   const keptLocal: string[] = [];
   const conflicts: string[] = [];
   const theirs = fresh<unknown>();
+  const theirDigests = fresh<string>();
 
   for (const column of columns) {
     const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
@@ -80,6 +81,7 @@ export function mergePulledRow(
       } else {
         conflicts.push(column.id);
         theirs[column.id] = serviceValue;
+        theirDigests[column.id] = serviceDigest;
       }
     } else if (localDigest === baseDigest) {
       writes.set(column.id, encoded);
@@ -92,13 +94,14 @@ export function mergePulledRow(
       conflicts.push(column.id);
       digests[column.id] = baseDigest;
       theirs[column.id] = serviceValue;
+      theirDigests[column.id] = serviceDigest;
     }
   }
 
   const record: BaseRecord = { id, lMod: serviceLMod, digests };
   if (conflicts.length > 0) {
     record.lMod = base?.lMod ?? '';
-    record.conflict = { lMod: serviceLMod, theirs } satisfies ConflictRecord;
+    record.conflict = { lMod: serviceLMod, theirs, digests: theirDigests } satisfies ConflictRecord;
   }
   let outcome: PullOutcome = 'unchanged';
   if (!local) outcome = 'added';
@@ -168,6 +171,7 @@ export interface Reconciled {
   send: Record<string, JsonValue>;
   conflicts: string[];
   theirs: Record<string, unknown>;
+  theirDigests: Record<string, string>;
   /** Edited columns the service already holds the same value in. */
   alreadyEqual: string[];
 }
@@ -186,6 +190,7 @@ export function reconcileEdits(
     send: fresh<JsonValue>(),
     conflicts: [],
     theirs: fresh<unknown>(),
+    theirDigests: fresh<string>(),
     alreadyEqual: [],
   };
   for (const column of columns) {
@@ -201,6 +206,7 @@ export function reconcileEdits(
     } else {
       result.conflicts.push(column.id);
       result.theirs[column.id] = serviceValue;
+      result.theirDigests[column.id] = serviceDigest;
     }
   }
   return result;

@@ -5,6 +5,7 @@ import { encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergePulledRow } from './merge';
+import { type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
 
@@ -64,6 +65,13 @@ export interface PullState {
   counts: PullCounts;
   /** How a fixed field shows (e.g. createdBy as an e-mail); default: its text. */
   displayFixed?: (field: string, value: unknown) => string;
+  /** New lines whose create was sent but not answered: a pull adopts the row it made, never adds it twice. */
+  pending?: PendingCreates;
+}
+
+export interface PendingCreates {
+  me: string;
+  lines: Array<{ line: number; record: BaseRecord }>;
 }
 
 /** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
@@ -102,6 +110,18 @@ export function applyServiceRows(
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
   const { grid, layout, live, base, index } = state;
+  // Load (in spans) just the lines and base records this batch touches.
+  const ids: string[] = [];
+  const lines: number[] = [];
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
+    ids.push(row.id);
+    const line = index.lineById.get(row.id);
+    if (line !== undefined) lines.push(line);
+    for (const duplicate of index.duplicates.get(row.id) ?? []) lines.push(duplicate);
+  }
+  grid.ensureLoaded(lines);
+  base.ensureLoaded(ids);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -115,6 +135,11 @@ export function applyServiceRows(
       continue;
     }
     let line = index.lineById.get(id);
+    let adopted = false;
+    if (line === undefined && state.pending && !base.has(id)) {
+      line = adoptLostCreate(state, state.pending, row);
+      adopted = line !== undefined;
+    }
     const isNew = line === undefined;
     if (line === undefined) {
       line = grid.appendLine();
@@ -127,7 +152,7 @@ export function applyServiceRows(
           const column = layout.columns.get(columnId);
           return column === undefined ? '' : grid.get(currentLine, column);
         };
-    const merged = mergePulledRow(row, local, base.get(id), live);
+    const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live);
     for (const [columnId, encoded] of merged.writes) {
       const column = layout.columns.get(columnId);
       if (column !== undefined) grid.set(currentLine, column, encoded.write);
@@ -140,6 +165,11 @@ export function applyServiceRows(
     base.set(record);
 
     const previousStatus = statusOf(state, currentLine);
+    if (adopted && merged.outcome === 'unchanged') {
+      state.counts.unchanged += 1;
+      setStatus(state, currentLine, STATUS.created);
+      continue;
+    }
     switch (merged.outcome) {
       case 'added':
         state.counts.added += 1;
@@ -171,17 +201,39 @@ export function applyServiceRows(
   }
 }
 
+/** Puts a service row on the pending line whose lost create made it, if one matches exactly. */
+function adoptLostCreate(
+  state: PullState,
+  pending: PendingCreates,
+  row: Readonly<Record<string, unknown>>,
+): number | undefined {
+  if (row.createdBy !== pending.me || pending.lines.length === 0) return undefined;
+  const idColumn = state.layout.fixed.get(ID_HEADER);
+  if (idColumn === undefined) return undefined;
+  const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy: pending.me, row };
+  for (let i = 0; i < pending.lines.length; i++) {
+    const entry = pending.lines[i] as { line: number; record: BaseRecord };
+    if (!findLostCreate(entry.record, [candidate], state.live, new Set())) continue;
+    pending.lines.splice(i, 1);
+    state.grid.set(entry.line, idColumn, candidate.id);
+    state.index.lineById.set(candidate.id, entry.line);
+    state.base.delete(entry.record.id);
+    return entry.line;
+  }
+  return undefined;
+}
+
 /** After a complete listing: lines whose row the service no longer has are marked, never deleted. */
 export function markRemovedRows(state: PullState): number[] {
   const removedLines: number[] = [];
   for (const [id, line] of state.index.lineById) {
     if (state.index.duplicates.has(id)) continue;
-    const record = state.base.get(id);
-    if (record && record.seen === state.pullId) continue;
+    if (state.base.seenOf(id) === state.pullId) continue;
     if (pendingSince(statusOf(state, line)) !== null) continue;
-    setStatus(state, line, STATUS.removed);
     removedLines.push(line);
   }
+  state.grid.ensureLoaded(removedLines);
+  for (const line of removedLines) setStatus(state, line, STATUS.removed);
   state.counts.removedOnService = removedLines.length;
   return removedLines;
 }

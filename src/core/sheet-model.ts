@@ -1,6 +1,8 @@
 // In-memory copies of the linked sheet's lines and of the base sheet, with dirty tracking, so a
-// sync reads each once and writes back only spans that changed, in a constant number of calls.
-import { type BaseRecord, decodeBaseRow, encodeBaseRow } from './base';
+// sync reads what it needs once and writes back only spans that changed, in few range calls.
+// Both can be lazy: only a few columns are read up front and whole rows are loaded in spans when
+// a chunk of service rows needs them, so a run continuing a long pull does not re-read it all.
+import { BASE_HEADER_WIDTH, type BaseRecord, decodeBaseRow, encodeBaseRow } from './base';
 import { isDateLike } from './codec';
 
 function sameCell(a: unknown, b: unknown): boolean {
@@ -9,35 +11,107 @@ function sameCell(a: unknown, b: unknown): boolean {
   return false;
 }
 
+/** Reads `count` rows starting at 0-based data row `first`. */
+export type RowLoader = (first: number, count: number) => unknown[][];
+
+/** Rows closer than this are loaded (and written) together rather than in separate calls. */
+export const SPAN_GAP = 32;
+
+/** Groups sorted indexes into [first, last] spans, joining those at most `gap` apart. */
+export function spansOf(
+  sorted: readonly number[],
+  gap = SPAN_GAP,
+  joinable: (i: number) => boolean = () => true,
+) {
+  const spans: Array<[number, number]> = [];
+  for (const index of sorted) {
+    const last = spans[spans.length - 1];
+    if (last && index - last[1] <= gap && rangeJoinable(last[1], index, joinable)) last[1] = index;
+    else spans.push([index, index]);
+  }
+  return spans;
+}
+
+function rangeJoinable(from: number, to: number, joinable: (i: number) => boolean): boolean {
+  for (let i = from + 1; i < to; i++) if (!joinable(i)) return false;
+  return true;
+}
+
 /** The sheet's data lines (row 2 onwards), 0-based: line i is sheet row i + 2. */
 export class LineGrid {
   readonly lines: unknown[][];
   width: number;
   private readonly dirty = new Set<number>();
+  /** Lines of which only the preloaded columns are known. */
+  private readonly partial = new Set<number>();
+  private readonly preloaded: ReadonlySet<number>;
+  private readonly loader: RowLoader | null;
 
-  constructor(lines: unknown[][], width: number) {
+  /**
+   * Eager: `lines` are whole rows. Lazy: `lines` hold only the `preloaded` columns, and `loader`
+   * reads whole rows when ensureLoaded asks for them.
+   */
+  constructor(lines: unknown[][], width: number, lazy?: { loader: RowLoader; preloaded: readonly number[] }) {
     this.width = width;
     this.lines = lines;
-    for (const line of lines) while (line.length < width) line.push('');
+    this.loader = lazy?.loader ?? null;
+    this.preloaded = new Set(lazy?.preloaded ?? []);
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as unknown[];
+      while (line.length < width) line.push('');
+      if (lazy) this.partial.add(i);
+    }
   }
 
   get length(): number {
     return this.lines.length;
   }
 
+  isLoaded(line: number): boolean {
+    return !this.partial.has(line);
+  }
+
   get(line: number, column: number): unknown {
+    if (this.partial.has(line) && !this.preloaded.has(column)) {
+      throw new Error(`Line ${line} is not loaded (column ${column})`);
+    }
     const value = this.lines[line]?.[column];
     return value === undefined ? '' : value;
   }
 
-  /** Sets a cell; returns whether it changed. */
+  /** Sets a cell of a loaded line; returns whether it changed. */
   set(line: number, column: number, value: unknown): boolean {
     const row = this.lines[line];
     if (!row) throw new Error(`No line ${line}`);
+    if (this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
     if (sameCell(row[column], value)) return false;
     row[column] = value;
     this.dirty.add(line);
     return true;
+  }
+
+  /** Loads whole rows for these lines, in as few reads as spans allow. */
+  ensureLoaded(lines: Iterable<number>): void {
+    if (!this.loader || this.partial.size === 0) return;
+    const wanted = [...new Set(lines)].filter((line) => this.partial.has(line)).sort((a, b) => a - b);
+    for (const [first, last] of spansOf(wanted)) {
+      // Load only the unloaded stretches of the span.
+      let start = first;
+      while (start <= last) {
+        while (start <= last && !this.partial.has(start)) start++;
+        let end = start;
+        while (end + 1 <= last && this.partial.has(end + 1)) end++;
+        if (start > last) break;
+        const rows = this.loader(start, end - start + 1);
+        for (let i = 0; i < rows.length; i++) {
+          const row = (rows[i] ?? []) as unknown[];
+          while (row.length < this.width) row.push('');
+          this.lines[start + i] = row;
+          this.partial.delete(start + i);
+        }
+        start = end + 1;
+      }
+    }
   }
 
   appendLine(): number {
@@ -62,26 +136,79 @@ export class LineGrid {
   }
 }
 
+interface PartialBase {
+  id: string;
+  seen: string;
+}
+
 /** The base sheet's records in sheet order (row i + 2), addressable by row id. */
 export class BaseTable {
   columnIds: string[];
   headerChanged = false;
-  private readonly records: Array<BaseRecord | null> = [];
+  private readonly records: Array<BaseRecord | PartialBase | null> = [];
+  private readonly partial = new Set<number>();
   private readonly indexById = new Map<string, number>();
   private readonly dirty = new Set<number>();
+  private readonly loader: RowLoader | null;
 
-  constructor(rows: readonly (readonly unknown[])[], columnIds: string[]) {
+  /**
+   * Eager: whole base rows. Lazy: rows of [id, seen] only, whole rows read by `loader` on demand.
+   */
+  constructor(rows: readonly (readonly unknown[])[], columnIds: string[], lazy?: { loader: RowLoader }) {
     this.columnIds = columnIds;
+    this.loader = lazy?.loader ?? null;
     for (const row of rows) {
-      const record = decodeBaseRow(row, columnIds);
-      this.records.push(record ?? null);
+      if (lazy) {
+        const id = row[0] === '' || row[0] === null || row[0] === undefined ? '' : String(row[0]);
+        this.records.push(id ? { id, seen: String(row[1] ?? '') } : null);
+        if (id) this.partial.add(this.records.length - 1);
+      } else {
+        this.records.push(decodeBaseRow(row, columnIds) ?? null);
+      }
+      const record = this.records[this.records.length - 1];
       if (record && !this.indexById.has(record.id)) this.indexById.set(record.id, this.records.length - 1);
     }
   }
 
+  /** Loads whole records for these row ids (lazy tables), in as few reads as spans allow. */
+  ensureLoaded(ids: Iterable<string>): void {
+    if (!this.loader || this.partial.size === 0) return;
+    const indexes: number[] = [];
+    for (const id of ids) {
+      const index = this.indexById.get(id);
+      if (index !== undefined && this.partial.has(index)) indexes.push(index);
+    }
+    indexes.sort((a, b) => a - b);
+    for (const [first, last] of spansOf(indexes)) {
+      const rows = this.loader(first, last - first + 1);
+      for (let i = 0; i < rows.length; i++) {
+        const index = first + i;
+        if (!this.partial.has(index)) continue;
+        this.records[index] = decodeBaseRow(rows[i] ?? [], this.columnIds) ?? null;
+        this.partial.delete(index);
+      }
+    }
+  }
+
+  private loadAll(): void {
+    if (this.partial.size === 0) return;
+    const ids: string[] = [];
+    for (const index of this.partial) ids.push((this.records[index] as PartialBase).id);
+    this.ensureLoaded(ids);
+  }
+
   get(id: string): BaseRecord | undefined {
     const index = this.indexById.get(id);
-    return index === undefined ? undefined : (this.records[index] ?? undefined);
+    if (index === undefined) return undefined;
+    if (this.partial.has(index)) throw new Error(`Base record ${id} is not loaded`);
+    return (this.records[index] as BaseRecord | null) ?? undefined;
+  }
+
+  /** The id of the last pull that saw this row; readable without loading the record. */
+  seenOf(id: string): string | undefined {
+    const index = this.indexById.get(id);
+    const record = index === undefined ? null : this.records[index];
+    return record ? (record as { seen?: string }).seen || undefined : undefined;
   }
 
   has(id: string): boolean {
@@ -96,6 +223,7 @@ export class BaseTable {
       this.indexById.set(record.id, index);
     } else {
       this.records[index] = record;
+      this.partial.delete(index);
     }
     this.dirty.add(index);
   }
@@ -105,6 +233,7 @@ export class BaseTable {
     const index = this.indexById.get(id);
     if (index === undefined) return;
     this.records[index] = null;
+    this.partial.delete(index);
     this.indexById.delete(id);
     this.dirty.add(index);
   }
@@ -120,6 +249,7 @@ export class BaseTable {
   }
 
   all(): BaseRecord[] {
+    this.loadAll();
     return this.records.filter((record): record is BaseRecord => record !== null);
   }
 
@@ -127,26 +257,24 @@ export class BaseTable {
     return this.records.length;
   }
 
-  /** Dirty rows as spans [firstIndex, encodedRows] of contiguous indexes. */
+  /** Dirty rows as spans of encoded rows, never crossing a row that is not loaded. */
   takeDirtySpans(): Array<{ start: number; rows: string[][] }> {
-    const indexes = [...this.dirty].sort((a, b) => a - b);
+    let indexes = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     if (this.headerChanged && this.records.length > 0) {
       // A new digest column changes how every row is read: rewrite them all.
-      indexes.length = 0;
-      for (let i = 0; i < this.records.length; i++) indexes.push(i);
+      this.loadAll();
+      indexes = this.records.map((_, i) => i);
     }
-    const spans: Array<{ start: number; rows: string[][] }> = [];
-    if (indexes.length === 0) return spans;
-    // One span from the first to the last dirty row: a single range write per flush.
-    const start = indexes[0] as number;
-    const end = indexes[indexes.length - 1] as number;
-    const rows: string[][] = [];
-    for (let i = start; i <= end; i++) {
-      const record = this.records[i];
-      rows.push(record ? encodeBaseRow(record, this.columnIds) : ['', '', '', '', '', '']);
-    }
-    spans.push({ start, rows });
-    return spans;
+    return spansOf(indexes, SPAN_GAP, (i) => !this.partial.has(i)).map(([start, end]) => {
+      const rows: string[][] = [];
+      for (let i = start; i <= end; i++) {
+        const record = this.records[i] as BaseRecord | null;
+        rows.push(
+          record ? encodeBaseRow(record, this.columnIds) : new Array<string>(BASE_HEADER_WIDTH).fill(''),
+        );
+      }
+      return { start, rows };
+    });
   }
 }

@@ -1,7 +1,7 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import type { BaseRecord } from '../core/base';
-import { encodeCell, valueDigest } from '../core/codec';
+import { cellDigest, encodeCell, valueDigest } from '../core/codec';
 import { deletedColumnIds, liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
@@ -77,6 +77,8 @@ function describe(summary: SyncSummary, continuation: 'trigger' | 'manual' | nul
 export interface RunOptions {
   scheduled: boolean;
   job?: JobRecord | null;
+  /** Last words on the summary before it is logged (e.g. that a schedule paused itself). */
+  beforeLog?: (summary: SyncSummary) => void;
 }
 
 /**
@@ -107,6 +109,7 @@ export function runOperation(
           ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: pullCountsOf(prior) }
           : undefined;
       // Lines created or updated by earlier executions of this operation count in its summary.
+      let halted: SyncError | null = null;
       let pushCreated = prior.pushCreated ?? 0;
       let pushUpdated = prior.pushUpdated ?? 0;
       let finished = true;
@@ -138,6 +141,7 @@ export function runOperation(
         summary.issues = pulled.issues;
         finished = pulled.finished;
         pullProgress = pulled.progress;
+        halted = pulled.haltedBy ?? null;
       }
       if (resuming) deleteTriggerById(resuming.triggerId);
       if (finished) {
@@ -150,7 +154,8 @@ export function runOperation(
           nextOffset: pullProgress?.nextOffset ?? 0,
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
-          triggerId: createContinuationTrigger(CONTINUE_AFTER_MS),
+          // The daily quota does not reset in a minute: no trigger; the next run resumes.
+          triggerId: halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
           scheduled: resuming ? resuming.scheduled : options.scheduled,
           owner: Session.getEffectiveUser().getEmail(),
           totals: {
@@ -160,6 +165,7 @@ export function runOperation(
           },
         };
         saveJob(link.sheetId, next);
+        if (halted) throw halted;
         summary.continuing = true;
         continuation = next.triggerId ? 'trigger' : 'manual';
       }
@@ -172,6 +178,7 @@ export function runOperation(
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
   if (summary.ok) summary.message = describe(summary, continuation);
+  options.beforeLog?.(summary);
   finishRun(link, summary, origin, !options.scheduled);
   return summary;
 }
@@ -230,6 +237,7 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
   const link = activeLink();
   const started = Date.now();
   const summary = emptySummary('resolve');
+  let pullAfter = false;
   try {
     withDocumentLock(() => {
       const context = newContext('resolve', link.sheetId);
@@ -248,12 +256,24 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
         const record = base.get(rowId);
         if (!record?.conflict) continue;
         const digests = { ...record.digests };
-        for (const [columnId, value] of Object.entries(record.conflict.theirs)) {
+        const conflict = record.conflict;
+        const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
+        for (const columnId of columnIds) {
           const kind = kinds.get(columnId);
           const column = layout.columns.get(columnId);
           if (kind === undefined || column === undefined) continue;
-          digests[columnId] = valueDigest(value, kind);
-          if (keep === 'theirs') grid.set(line, column, encodeCell(value, kind).write);
+          const known = Object.prototype.hasOwnProperty.call(conflict.theirs, columnId);
+          const theirDigest = conflict.digests?.[columnId] ?? valueDigest(conflict.theirs[columnId], kind);
+          if (keep === 'mine') {
+            digests[columnId] = theirDigest;
+          } else if (known) {
+            grid.set(line, column, encodeCell(conflict.theirs[columnId], kind).write);
+            digests[columnId] = theirDigest;
+          } else {
+            // Too large to keep in the base: agree with the cell for now, so the next pull brings theirs.
+            digests[columnId] = cellDigest(grid.get(line, column));
+            pullAfter = true;
+          }
         }
         const settled: BaseRecord = { ...record, digests, lMod: record.conflict.lMod };
         delete settled.conflict;
@@ -270,6 +290,12 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
     summary.ok = false;
     summary.message = asSyncError(error).message;
     return summary;
+  }
+  if (keep === 'theirs' && pullAfter) {
+    const pulled = runOperation('pull', link, { scheduled: false });
+    pulled.operation = 'resolve';
+    pulled.message = `Took the service's values on ${summary.updated} line(s). ${pulled.message}`;
+    return pulled;
   }
   if (keep === 'mine' && summary.updated > 0) {
     const pushed = runOperation('push', link, { scheduled: false });

@@ -4,7 +4,7 @@ import { baseHeaderRow, parseBaseColumnIds } from '../core/base';
 import type { ColumnSpec } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { contiguousRuns, type Layout, STATUS_HEADER, syncedColumns } from '../core/layout';
-import { BaseTable, LineGrid } from '../core/sheet-model';
+import { BaseTable, LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
 import type { LinkRecord } from './stores';
 
 export interface SheetCounters {
@@ -44,6 +44,51 @@ export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.S
   const sheet = spreadsheet.insertSheet(name, spreadsheet.getSheets().length);
   if (active) spreadsheet.setActiveSheet(active);
   return sheet;
+}
+
+/**
+ * Reads the header row, and of the lines only the id and status columns; whole lines are read in
+ * spans when needed (LineGrid.ensureLoaded). Sheets without an id column are read whole.
+ */
+export function readLinesLazily(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  layoutOf: (headers: unknown[]) => Layout,
+): { headers: unknown[]; grid: LineGrid } {
+  const lastRow = sheet.getLastRow();
+  const lastColumn = sheet.getLastColumn();
+  if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+  const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
+  const layout = layoutOf(headers);
+  const idColumn = layout.fixed.get('id');
+  if (lastRow < 2) return { headers, grid: new LineGrid([], lastColumn) };
+  if (idColumn === undefined) return readLines(sheet);
+  const count = lastRow - 1;
+  const preloaded = [idColumn, ...(layout.status === undefined ? [] : [layout.status])];
+  const lines: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(lastColumn).fill(''));
+  for (const column of preloaded) {
+    const values = sheet.getRange(2, column + 1, count, 1).getValues();
+    for (let i = 0; i < count; i++) (lines[i] as unknown[])[column] = values[i]?.[0] ?? '';
+  }
+  const loader = (first: number, rows: number): unknown[][] =>
+    sheet.getRange(first + 2, 1, rows, lastColumn).getValues() as unknown[][];
+  return { headers, grid: new LineGrid(lines, lastColumn, { loader, preloaded }) };
+}
+
+/** Reads the base's header, ids and seen marks; whole records are read in spans when needed. */
+export function readBaseLazily(link: LinkRecord): BaseTable {
+  const sheet = baseSheetOf(link, false);
+  const lastRow = sheet ? sheet.getLastRow() : 0;
+  if (!sheet || lastRow === 0) return new BaseTable([], []);
+  const header = sheet.getRange(1, 1, 1, 6).getValues()[0] ?? [];
+  const columnIds = parseBaseColumnIds(header[2]);
+  if (lastRow < 2) return new BaseTable([], columnIds);
+  const count = lastRow - 1;
+  const ids = sheet.getRange(2, 1, count, 1).getValues();
+  const seen = sheet.getRange(2, 6, count, 1).getValues();
+  const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
+  const loader = (first: number, n: number): unknown[][] =>
+    sheet.getRange(first + 2, 1, n, 6).getValues() as unknown[][];
+  return new BaseTable(rows, columnIds, { loader });
 }
 
 export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
@@ -107,35 +152,44 @@ export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number
 }
 
 /**
- * Writes the dirty lines of the grid back: one span from the first to the last dirty line, one
- * setValues per run of adjacent synced columns (the person's own columns are never written).
+ * Writes the dirty lines of the grid back: per span of nearby dirty lines, one setValues per run of
+ * adjacent synced columns (the person's own columns are never written), after setting plain text on
+ * the text columns so strings stay literal. `columns` limits the write to some synced columns
+ * (a push only changes fixed fields and the status).
  */
 export function flushLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   grid: LineGrid,
   layout: Layout,
   live: readonly ColumnSpec[],
+  columns: 'synced' | 'fixedAndStatus' = 'synced',
 ): number {
   const dirty = grid.takeDirty();
   if (dirty.length === 0) return 0;
-  const first = dirty[0] as number;
-  const last = dirty[dirty.length - 1] as number;
-  const firstRow = first + 2;
-  const count = last - first + 1;
-  ensureRows(sheet, firstRow + count - 1);
-  const synced = syncedColumns(layout);
-  ensureColumns(sheet, (synced[synced.length - 1] ?? 0) + 1);
-  // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
-  for (const [start, width] of contiguousRuns(textColumns(layout, live))) {
-    sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
-  }
-  for (const [start, width] of contiguousRuns(synced)) {
-    const values: unknown[][] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const line = grid.lines[first + i] as unknown[];
-      values[i] = line.slice(start, start + width);
+  const written =
+    columns === 'synced'
+      ? syncedColumns(layout)
+      : [...layout.fixed.values(), ...(layout.status === undefined ? [] : [layout.status])].sort(
+          (a, b) => a - b,
+        );
+  const writtenSet = new Set(written);
+  const text = textColumns(layout, live).filter((column) => writtenSet.has(column));
+  const textRuns = contiguousRuns(text);
+  const runs = contiguousRuns(written);
+  ensureColumns(sheet, (written[written.length - 1] ?? 0) + 1);
+  for (const [first, last] of spansOf(dirty, SPAN_GAP, (line) => grid.isLoaded(line))) {
+    const firstRow = first + 2;
+    const count = last - first + 1;
+    ensureRows(sheet, firstRow + count - 1);
+    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
+    for (const [start, width] of textRuns)
+      sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
+    for (const [start, width] of runs) {
+      const values: unknown[][] = new Array(count);
+      for (let i = 0; i < count; i++)
+        values[i] = (grid.lines[first + i] as unknown[]).slice(start, start + width);
+      sheet.getRange(firstRow, start + 1, count, width).setValues(values);
     }
-    sheet.getRange(firstRow, start + 1, count, width).setValues(values);
   }
   return dirty.length;
 }

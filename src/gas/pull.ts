@@ -8,20 +8,20 @@ import {
   emptyPullCounts,
   indexLines,
   markRemovedRows,
+  type PendingCreates,
   type PullCounts,
   type PullState,
 } from '../core/pull-engine';
-import { isConflictStatus, isProblemStatus } from '../core/status';
+import type { BaseTable, LineGrid } from '../core/sheet-model';
+import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { layoutOf, prepareHeaders } from './headers';
-import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
-import { type OperationContext, reportProgress } from './operation';
+import { flushBase, flushLines, readBaseLazily, readLinesLazily, requireLinkedSheet } from './linked-sheet';
+import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { type LinkRecord, saveLink } from './stores';
 
 /** Rows merged and written per chunk: the sheet is written a constant number of times per chunk. */
 export const PULL_CHUNK_ROWS = 5000;
-/** Time kept in reserve for the last chunk's writes before stopping for a continuation. */
-const WRITE_RESERVE_MS = 60 * 1000;
 
 export interface PullProgress {
   pullId: string;
@@ -31,6 +31,8 @@ export interface PullProgress {
 
 export interface PullResult {
   finished: boolean;
+  /** Set when the daily quota stopped the listing: progress was kept, no retry helps today. */
+  haltedBy?: SyncError;
   progress: PullProgress;
   issues: LineIssue[];
   layout: Layout;
@@ -76,10 +78,44 @@ export function collectIssues(state: Pick<PullState, 'grid' | 'layout'>, limit =
   return issues;
 }
 
+/** Rows of one page wave the listing may still deliver after a stop check. */
+const WAVE_ROWS = 800;
+/** Kept free after the last write, for the job record and the summary. */
+const SAFETY_MS = 20 * 1000;
+/** Before anything was measured: a cautious cost of merging and writing one row. */
+const FIRST_GUESS_MS_PER_ROW = 10;
+
+/** Pending creates (a lost answer) on this sheet: their lines and what was sent. */
+function pendingCreates(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+  me: string,
+): PendingCreates | undefined {
+  const statusColumn = layout.status;
+  if (statusColumn === undefined) return undefined;
+  const lines: Array<{ line: number; token: string }> = [];
+  for (let line = 0; line < grid.length; line++) {
+    const token = pendingSince(grid.get(line, statusColumn));
+    if (token) lines.push({ line, token });
+  }
+  if (lines.length === 0) return undefined;
+  grid.ensureLoaded(lines.map((each) => each.line));
+  base.ensureLoaded(lines.map((each) => each.token));
+  const found: PendingCreates['lines'] = [];
+  for (const { line, token } of lines) {
+    const record = base.get(token);
+    if (record) found.push({ line, record });
+  }
+  return { me, lines: found };
+}
+
 /**
  * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every
- * PULL_CHUNK_ROWS rows; when the time budget runs low it stops between chunks and returns the
- * offset to resume from. A failed or empty listing never clears anything: lines only change by row id.
+ * PULL_CHUNK_ROWS rows; only the id and status columns are read up front, whole lines only when a
+ * chunk needs them, so a continuation does not re-read the sheet. The run stops between waves when
+ * the measured cost of writing what is pending would not fit the time left, and returns the offset
+ * to resume from. A failed or empty listing never clears anything: lines only change by row id.
  */
 export function pullLink(context: OperationContext, link: LinkRecord, resume?: PullProgress): PullResult {
   const { client, deadline } = context;
@@ -88,12 +124,12 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const live = liveColumns(table.columns);
   const deletedIds = deletedColumnIds(table.columns);
   const sheet = requireLinkedSheet(link);
-  const { headers, grid } = readLines(sheet);
-  const base = readBase(link);
+  const base = readBaseLazily(link);
   const liveIds = new Set(live.map((column) => column.id));
   const goneIds = [...new Set([...link.goneColumnIds, ...deletedIds, ...base.columnIds])].filter(
     (id) => !liveIds.has(id),
   );
+  const { headers, grid } = readLinesLazily(sheet, (headerRow) => layoutOf(headerRow, live, goneIds));
   let layout = layoutOf(headers, live, goneIds);
   assertIdColumn(layout, grid.length, base.size);
   layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
@@ -111,6 +147,8 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     pullId: progress.pullId,
     counts: progress.counts,
   };
+  const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
+  if (pending) state.pending = pending;
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
     // One members lookup per run, never a call per row.
     const emailOf = emailLookup(client.allPeople());
@@ -124,31 +162,49 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
             : JSON.stringify(value);
   }
 
-  let pending: Array<Record<string, unknown>> = [];
+  let rows: Array<Record<string, unknown>> = [];
   let linesWritten = 0;
+  let msPerRow = FIRST_GUESS_MS_PER_ROW;
   const flushChunk = (): void => {
-    applyServiceRows(state, pending);
-    pending = [];
+    if (rows.length === 0 && grid.dirtyCount === 0) return;
+    const started = Date.now();
+    const count = rows.length;
+    applyServiceRows(state, rows);
+    rows = [];
     linesWritten += flushLines(sheet, grid, layout, live);
     flushBase(link, base);
+    if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
     reportProgress(context, { phase: 'writing lines', linesWritten });
   };
+  const timeToWrite = (count: number): number => count * msPerRow * 1.3 + SAFETY_MS;
 
   reportProgress(context, { phase: 'fetching rows' });
   let pagesFetched = 0;
+  let deliveredTo = progress.nextOffset;
   const known = Math.max(base.size, grid.length);
-  const listing = client.listAllRows(link.tableAppId, link.tableId, {
-    startOffset: progress.nextOffset,
-    // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
-    ...(known > 0 ? { expectedTotal: known } : {}),
-    onPage(rows) {
-      pagesFetched += 1;
-      for (const row of rows) pending.push(row as Record<string, unknown>);
-      if (pending.length >= PULL_CHUNK_ROWS) flushChunk();
-      reportProgress(context, { pagesFetched });
-    },
-    shouldStop: () => deadline.nearlyOver(WRITE_RESERVE_MS),
-  });
+  let listing: { done: boolean; nextOffset: number; rowCount: number };
+  try {
+    listing = client.listAllRows(link.tableAppId, link.tableId, {
+      startOffset: progress.nextOffset,
+      // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
+      ...(known > 0 ? { expectedTotal: known } : {}),
+      onPage(page, offset) {
+        pagesFetched += 1;
+        deliveredTo = offset + page.length;
+        for (const row of page) rows.push(row as Record<string, unknown>);
+        if (rows.length >= PULL_CHUNK_ROWS) flushChunk();
+        reportProgress(context, { pagesFetched });
+      },
+      shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
+    });
+  } catch (error) {
+    const failure = asSyncError(error);
+    if (failure.code !== 'QUOTA') throw error;
+    // Keep what arrived: the next run resumes after the last page written.
+    flushChunk();
+    progress.nextOffset = deliveredTo;
+    return { finished: false, haltedBy: failure, progress, issues: [], layout };
+  }
   flushChunk();
   progress.nextOffset = listing.nextOffset;
 
@@ -163,9 +219,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   flushLines(sheet, grid, layout, live);
   flushBase(link, base);
   const gone = [...new Set([...link.goneColumnIds, ...goneIds])];
-  if (gone.length !== link.goneColumnIds.length) {
-    link.goneColumnIds = gone;
-  }
+  if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
   link.lastSyncAt = new Date().toISOString();
   saveLink(link);
   return { finished: true, progress, issues: collectIssues(state), layout };

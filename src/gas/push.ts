@@ -29,6 +29,8 @@ import type { LinkRecord } from './stores';
 /** Writes per wave; the sheet and base are written after every wave. */
 const WRITE_WAVE = 10;
 const WRITE_RESERVE_MS = 30 * 1000;
+/** PATCH waves between writes of statuses and base. */
+const PATCH_FLUSH_WAVES = 20;
 
 export interface PushCounts {
   created: number;
@@ -103,7 +105,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     setStatus(revert.line, `✎ ${revert.fields.join(', ')} is read-only: restored the service's value`);
   }
   const flush = (): void => {
-    const written = flushLines(sheet, grid, layout, live);
+    const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
     flushBase(link, base);
     reportProgress(context, { linesWritten: context.progress.linesWritten + written });
   };
@@ -238,7 +240,11 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         settled[columnId] = update.edits.digests[columnId] as string;
       if (reconciled.conflicts.length > 0) {
         counts.conflicts += 1;
-        const conflict = { lMod: String(serviceRow.lMod), theirs: reconciled.theirs };
+        const conflict = {
+          lMod: String(serviceRow.lMod),
+          theirs: reconciled.theirs,
+          digests: reconciled.theirDigests,
+        };
         update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, conflict);
         base.set(update.base);
         setStatus(update.line, conflictStatus(reconciled.conflicts));
@@ -252,9 +258,10 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     flush();
   }
 
-  // 3. PATCH in parallel waves; lines and base written after every wave.
+  // 3. PATCH in parallel waves. Statuses and base are written every few waves: a PATCH repeated
+  //    after a stop is harmless (the next push finds the service already holds the value).
   let finished = true;
-  for (let start = 0; start < toSend.length; start += WRITE_WAVE) {
+  for (let start = 0, waveNumber = 0; start < toSend.length; start += WRITE_WAVE, waveNumber++) {
     if (deadline.nearlyOver(WRITE_RESERVE_MS)) {
       finished = false;
       break;
@@ -292,8 +299,9 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         counts.errors += 1;
       }
     });
-    flush();
+    if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) flush();
   }
+  flush();
 
   // 4. Creates: the line is marked pending (with what was sent) before sending, and gets its id,
   //    fixed fields and base right after its wave, so a create is never sent twice.

@@ -105,13 +105,8 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
       schedule.paused = true;
       deleteTriggerById(schedule.triggerId);
       schedule.triggerId = null;
-      schedule.lastOutcome = `Paused after ${schedule.failures} failures in a row. Last error: ${summary.message}`;
-      const notice: SyncSummary = {
-        ...summary,
-        message: `The schedule paused itself after ${schedule.failures} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${summary.message}`,
-      };
-      appendRunLog(link, notice, 'scheduled');
-      notifyPaused(link, schedule, notice);
+      schedule.lastOutcome = summary.message;
+      notifyPaused(link, schedule, summary);
     }
   }
   notifyOwner(link, schedule, summary);
@@ -142,15 +137,27 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
     }
     const operation = isContinuation && job ? job.operation : (link.schedule?.mode ?? 'pull');
     let summary: SyncSummary;
+    const schedule = link.schedule;
+    // The run that pauses the schedule says so in its own log line and summary.
+    const notePause = (result: SyncSummary): void => {
+      if (isSchedule && schedule && !result.ok && schedule.failures + 1 >= PAUSE_AFTER_FAILURES) {
+        result.message = `The schedule paused itself after ${schedule.failures + 1} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${result.message}`;
+      }
+    };
     if (!loadConnection()) {
       summary = failedSummary(
         operation,
         'The API key of the person who set this schedule is no longer stored. Open the sidebar, connect again, then resume the schedule.',
       );
+      notePause(summary);
       appendRunLog(link, summary, 'scheduled');
       if (job) deleteTriggerById(job.triggerId);
     } else {
-      summary = runOperation(operation, link, { scheduled: true, job: isContinuation ? job : null });
+      summary = runOperation(operation, link, {
+        scheduled: true,
+        job: isContinuation ? job : null,
+        beforeLog: notePause,
+      });
     }
     summaries.push(summary);
     if (isSchedule || (job?.scheduled && !summary.continuing)) recordScheduledRun(link, summary);

@@ -66,7 +66,11 @@ describe('a pull merging one row', () => {
     expect(merged.conflicts).toEqual(['title']);
     expect(merged.writes.size).toBe(0);
     expect(merged.base.lMod).toBe('t1');
-    expect(merged.base.conflict).toEqual({ lMod: 't2', theirs: { title: 'theirs' } });
+    expect(merged.base.conflict).toEqual({
+      lMod: 't2',
+      theirs: { title: 'theirs' },
+      digests: { title: valueDigest('theirs', 'text') },
+    });
   });
 
   it('merges different fields changed on each side', () => {

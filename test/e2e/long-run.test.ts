@@ -4,8 +4,7 @@
 // Simulator (dist/Code.js, modelled costs) + table-service emulator over real HTTP.
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecutionResult } from '../../emulators/apps-script';
-import type { SimulatorOptions } from '../../emulators/apps-script';
+import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-script';
 import { CRM, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -194,11 +193,7 @@ describe('a pull that needs several executions', () => {
     expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
   }, 90_000);
 
-  // BUG (reported): with a per-cell sheet cost (the simulator charges reads and writes alike), every
-  // continuation first re-reads the whole sheet and its base, which costs about what the first
-  // execution spent writing them, so it has < 60 s left and fetches a single page: 100 rows per
-  // execution. 20,000 x 12 at 1 ms/cell: 10,600 rows in execution 1, then 100 per execution.
-  it.fails('a 20,000-row x 12-column table at 250 ms per request and 1 ms per cell completes in a few executions', async () => {
+  it('a 20,000-row x 12-column table at 250 ms per request and 1 ms per cell completes in a few executions', async () => {
     const w = await bigWorld(20_000, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
     const first = w.sim.callFromClient('pullActiveSheet', []);
     expect(summaryOf(first).continuing, 'one execution cannot finish').toBe(true);
@@ -226,10 +221,7 @@ describe('a pull that needs several executions', () => {
     expect(w.call('getState')).toMatchObject({ link: null });
   }, 60_000);
 
-  // BUG (reported): with 19 triggers (the product's own cap for schedules), the continuation trigger is
-  // refused by the same check, createContinuationTrigger returns null, and the person is still told
-  // "It continues in a minute" though nothing will ever continue it.
-  it.fails('at the trigger cap a long pull still continues (or says it cannot)', async () => {
+  it('at the trigger cap a long pull still continues (or says it cannot)', async () => {
     const w = await bigWorld(3000, { costs: { httpLatencyMs: 40_000 } });
     w.call('setSchedule', { mode: 'pull', every: 'd3' });
     for (let i = 0; i < 18; i++) {
@@ -301,10 +293,7 @@ describe('a push of many edited lines', () => {
     expect(lines.slice(0, -1).every((line) => line[LOG.outcome] === 'continuing')).toBe(true);
   }, 120_000);
 
-  // BUG (reported): a push's counts are not carried into its continuation (JobRecord.totals is only
-  // filled from pull progress), so the final summary (sidebar, Sync log) counts only the last
-  // execution's PATCHes and reports the lines the first execution sent as "unchanged".
-  it.fails('the final summary of a continued push counts every line it updated', async () => {
+  it('the final summary of a continued push counts every line it updated', async () => {
     const ROWS = 5000;
     const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
     summaryOf(w.sim.callFromClient('pullActiveSheet', []));
@@ -411,13 +400,19 @@ describe('the daily UrlFetch quota', () => {
     expect(line?.[header.indexOf('c01_text')]).toBe('bob after the first pull');
   }, 60_000);
 
-  // BUG (reported): the quota message says "the sync goes on then", but a manual run that hit the quota
-  // leaves no job and no trigger: nothing goes on by itself.
-  it.fails('a manual run that hit the quota goes on by itself after the reset, as its message says', async () => {
+  it('a manual run that hit the quota says to run it again, and then resumes where it stopped', async () => {
     const { w, summary } = await overQuota();
-    expect(summary.message).toMatch(/goes on then/);
-    const fired = w.sim.advanceAndFire(24 * 60 * MINUTE + 2 * MINUTE);
-    expect(fired.length).toBeGreaterThanOrEqual(1);
+    expect(summary.message).toMatch(/run it again then/);
+    expect(w.sim.triggers(), 'no trigger that would only fail again').toEqual([]);
+    w.sim.clock.advance(24 * 60 * MINUTE + 2 * MINUTE);
+    await settle();
+    await w.emulator.admin.clearLog();
+    expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({
+      ok: true,
+      continuing: false,
+    });
+    const pages = (await w.emulator.admin.requestLog()).filter((entry) => entry.path.endsWith('/rows'));
+    expect(pages.length, 'resumed after the pages already written').toBeLessThan(30);
     expect(await mismatches(w)).toEqual([]);
   }, 60_000);
 

@@ -1,0 +1,72 @@
+// Finding the row a lost create made: a create whose answer never came (dropped connection, 5xx)
+// leaves a pending record of what was sent; push and pull look for that row before anything else.
+import type { BaseRecord } from './base';
+import { type JsonValue, valueDigest } from './codec';
+import type { ColumnSpec } from './columns';
+import type { CreatePlan } from './push-engine';
+
+/** A create that was sent: the base keeps its per-column digests under the pending token. */
+export function pendingRecord(token: string, sentAt: string, plan: CreatePlan): BaseRecord {
+  return { id: token, lMod: sentAt, digests: { ...plan.digests } };
+}
+
+export interface Candidate {
+  id: string;
+  cOn: string;
+  createdBy: string;
+  row: Readonly<Record<string, unknown>>;
+}
+
+const CLOCK_SKEW_MS = 2 * 60 * 1000;
+
+/**
+ * Finds the row a lost create made: created by this user, not already on a line or in the base, no
+ * earlier than the attempt (less clock skew), with exactly the values sent. Each row is adopted once.
+ */
+export function findLostCreate(
+  pending: BaseRecord,
+  candidates: readonly Candidate[],
+  live: readonly ColumnSpec[],
+  taken: Set<string>,
+): Candidate | undefined {
+  const since = Date.parse(pending.lMod);
+  const kinds = new Map(live.map((column) => [column.id, column.kind]));
+  for (const candidate of candidates) {
+    if (taken.has(candidate.id)) continue;
+    if (!Number.isNaN(since)) {
+      const created = Date.parse(candidate.cOn);
+      if (!Number.isNaN(created) && created < since - CLOCK_SKEW_MS) continue;
+    }
+    let matches = true;
+    for (const columnId of Object.keys(pending.digests)) {
+      const kind = kinds.get(columnId);
+      if (kind === undefined) continue;
+      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
+        ? candidate.row[columnId]
+        : null;
+      if (valueDigest(value, kind) !== pending.digests[columnId]) {
+        matches = false;
+        break;
+      }
+    }
+    if (matches) {
+      taken.add(candidate.id);
+      return candidate;
+    }
+  }
+  return undefined;
+}
+
+/** Sent values as cell digests per column (what findLostCreate compares against). */
+export function sentDigests(
+  values: Readonly<Record<string, JsonValue>>,
+  live: readonly ColumnSpec[],
+): Record<string, string> {
+  const digests: Record<string, string> = Object.create(null);
+  for (const column of live) {
+    if (Object.prototype.hasOwnProperty.call(values, column.id)) {
+      digests[column.id] = valueDigest(values[column.id], column.kind);
+    }
+  }
+  return digests;
+}
