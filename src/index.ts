@@ -5,6 +5,7 @@ export { disconnect, getConnection, saveConnection } from './gas/connection';
 export { linkActiveSheet, listTables, setLinkOptions, unlinkActiveSheet } from './gas/link';
 export { importAccountMembers, menuImportMembers } from './gas/members';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
+export { menuSelfCheck, runSelfCheck } from './gas/self-check';
 export {
   getState,
   menuHelp,

@@ -26,7 +26,9 @@ export function onOpen(event?: OpenEvent): void {
       .addItem('Sync (push, then pull)', 'menuSync')
       .addItem('Resolve conflicts…', 'showSidebar')
       .addItem('Schedule…', 'showSidebar')
-      .addItem('Import account members', 'menuImportMembers');
+      .addItem('Import account members', 'menuImportMembers')
+      .addSeparator()
+      .addItem('Check this spreadsheet', 'menuSelfCheck');
   }
   menu.addItem('Help', 'menuHelp');
   menu.addToUi();
