@@ -88,7 +88,7 @@ async function main(options: BenchOptions): Promise<void> {
     const specs: ScenarioSpec[] = [];
     const spec = (
       name: string,
-      kind: 'pull' | 'push',
+      kind: ScenarioSpec['kind'],
       impl: 'ours' | 'naive',
       tableId: string,
       rows: number,
@@ -112,6 +112,10 @@ async function main(options: BenchOptions): Promise<void> {
       specs.push(spec(`pull ${label(rows)}`, 'pull', 'ours', benchTableId(rows), rows));
       if (options.naiveSizes.includes(rows))
         specs.push(spec(`pull ${label(rows)}`, 'pull', 'naive', benchTableId(rows), rows));
+    }
+    // The steady state of a schedule: the table pulled before, 1% of its rows changed since.
+    for (const rows of options.sizes.filter((size) => size === 10_000)) {
+      specs.push(spec(`re-pull ${label(rows)}`, 'repull', 'ours', benchTableId(rows), rows));
     }
     for (const edits of options.pushEdits) {
       for (const impl of ['ours', 'naive'] as const) {

@@ -12,7 +12,8 @@ import { serviceTable, type Verification, verifySheet } from './verify';
 /** What the parent asks a child to run. */
 export interface ScenarioSpec {
   name: string;
-  kind: 'pull' | 'push';
+  /** repull: a second pull after the service changed 1% of the rows (the scheduled-sync case). */
+  kind: 'pull' | 'repull' | 'push';
   impl: 'ours' | 'naive';
   tableId: string;
   /** Rows of the table. */
@@ -225,8 +226,8 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     check(sim.callFromClient(fn, callArgs), fn);
   const operation = (): ExecutionResult =>
     naive
-      ? sim.run(spec.kind === 'pull' ? 'naivePull' : 'naivePush', args)
-      : sim.callFromClient(spec.kind === 'pull' ? 'pullActiveSheet' : 'pushActiveSheet');
+      ? sim.run(spec.kind === 'push' ? 'naivePush' : 'naivePull', args)
+      : sim.callFromClient(spec.kind === 'push' ? 'pushActiveSheet' : 'pullActiveSheet');
 
   // Setup, not measured: connect and link (ours); for a push, a first pull and a person's edits.
   if (!naive) {
@@ -244,6 +245,17 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     const idAt = (values[0] ?? []).map(String).indexOf('id');
     idsBefore = values.slice(1).map((line) => String(line[idAt]));
     lines = personEdits(sim, spec, naive ? 'sync?' : undefined);
+  }
+  if (spec.kind === 'repull') {
+    for (const each of runToCompletion(sim, operation).map((run) => run.result)) check(each, 'setup pull');
+    const values = sheetValues(sim);
+    const idAt = (values[0] ?? []).map(String).indexOf('id');
+    const ids = values.slice(1).map((line) => String(line[idAt]));
+    for (let i = 0; i < ids.length; i += 100) {
+      await admin.editRow(BENCH_APP, spec.tableId, ids[i] as string, {
+        title: `Changed on the service ${i}`,
+      });
+    }
   }
 
   // Measured: the operation and its continuations.
@@ -316,7 +328,7 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     result.patchMembers = { min: Math.min(...members), max: Math.max(...members) };
   }
 
-  if (spec.kind === 'pull') {
+  if (spec.kind !== 'push') {
     const { columns, rows } = await serviceTable(admin, BENCH_APP, spec.tableId);
     result.verification = verifySheet(sheetValues(sim), columns, rows);
     // The naive script's cells are shown, not judged: it is the reference for cost, not for values.

@@ -33,6 +33,7 @@ export function bulkSeededTable(
   rows: number,
   columnCount: number,
   seed: number,
+  hostile = true,
 ): TableData {
   const app = state.apps.find((each) => each.id === BENCH_APP);
   if (!app) throw new Error(`sample data has no app ${BENCH_APP}`);
@@ -77,7 +78,7 @@ export function bulkSeededTable(
       state: 0,
       title: null,
     };
-    const isHostile = i % 3 === 2;
+    const isHostile = hostile && i % 3 === 2;
     for (const column of columns) {
       let value: JsonValue;
       if (isHostile) value = hostileValue(column, hostileIndex);

@@ -1,6 +1,6 @@
 // The base: for every row, what was last agreed with the service (its lMod and a digest per column),
 // stored in a hidden sheet per link as [id, lMod, digests, conflict, shown fixed fields].
-import { DIGEST_WIDTH } from './digest';
+import { DIGEST_WIDTH, type Digest, digestText, parseDigest } from './digest';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
 
@@ -11,7 +11,7 @@ export interface ConflictRecord {
   /** The service's values of the conflicting columns (values too large for the base cell are left out). */
   theirs: Record<string, unknown>;
   /** The service's cell digests of the conflicting columns (always complete). */
-  digests?: Record<string, string>;
+  digests?: Record<string, Digest>;
 }
 
 /** A base cell stays well under Sheets' 50,000 characters per cell. */
@@ -37,7 +37,7 @@ export interface BaseRecord {
   id: string;
   /** Service lMod at which every column's digest was agreed; older when some columns are unsettled. */
   lMod: string;
-  digests: Record<string, string>;
+  digests: Record<string, Digest>;
   conflict?: ConflictRecord;
   /** Fixed-field values as last shown in the sheet, when they differ from `{ lMod }`. */
   shown?: Record<string, unknown>;
@@ -71,7 +71,10 @@ export function extendColumnIds(existing: readonly string[], ids: readonly strin
 
 export function encodeBaseRow(record: BaseRecord, columnIds: readonly string[]): string[] {
   let digests = '';
-  for (const id of columnIds) digests += record.digests[id] ?? MISSING_DIGEST;
+  for (const id of columnIds) {
+    const value = record.digests[id];
+    digests += value === undefined ? MISSING_DIGEST : digestText(value);
+  }
   return [
     record.id,
     record.lMod,
@@ -97,11 +100,11 @@ function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
 export function decodeBaseRow(row: readonly unknown[], columnIds: readonly string[]): BaseRecord | undefined {
   const id = row[0];
   if (id === '' || id === null || id === undefined) return undefined;
-  const digestText = typeof row[2] === 'string' ? row[2] : '';
-  const digests: Record<string, string> = Object.create(null);
+  const digestCell = typeof row[2] === 'string' ? row[2] : '';
+  const digests: Record<string, Digest> = Object.create(null);
   columnIds.forEach((columnId, index) => {
-    const part = digestText.slice(index * DIGEST_WIDTH, (index + 1) * DIGEST_WIDTH);
-    if (part.length === DIGEST_WIDTH && part !== MISSING_DIGEST) digests[columnId] = part;
+    const part = parseDigest(digestCell.slice(index * DIGEST_WIDTH, (index + 1) * DIGEST_WIDTH));
+    if (part !== undefined) digests[columnId] = part;
   });
   const record: BaseRecord = { id: String(id), lMod: row[1] === undefined ? '' : String(row[1]), digests };
   const conflict = parseJsonObject(row[3]);
@@ -112,6 +115,9 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
     typeof conflict.theirs === 'object'
   ) {
     record.conflict = { lMod: conflict.lMod, theirs: conflict.theirs as Record<string, unknown> };
+    if (conflict.digests && typeof conflict.digests === 'object') {
+      record.conflict.digests = conflict.digests as Record<string, Digest>;
+    }
   }
   const shown = parseJsonObject(row[4]);
   if (shown) record.shown = shown;

@@ -1,7 +1,7 @@
 // How a service value lives in a cell and comes back: the value written, the value expected on
 // read-back, the digest that detects edits, and the decoding of an edited cell into JSON.
 import type { ColumnKind, ColumnSpec } from './columns';
-import { digest } from './digest';
+import { type Digest, digest } from './digest';
 
 /** Google Sheets keeps at most this many characters in one cell. */
 export const MAX_CELL_CHARS = 50000;
@@ -58,8 +58,10 @@ function forcedTextCell(text: string): EncodedCell {
  * text (`@`) before writing, so their strings are never parsed; number and boolean columns keep the
  * spreadsheet's own format, so stray strings there are guarded with an apostrophe.
  */
+const EMPTY_CELL: EncodedCell = Object.freeze({ write: '', read: '' });
+
 export function encodeCell(value: unknown, kind: ColumnKind): EncodedCell {
-  if (value === null || value === undefined) return { write: '', read: '' };
+  if (value === null || value === undefined) return EMPTY_CELL;
   switch (kind) {
     case 'text':
       return textCell(typeof value === 'string' ? value : jsonText(value));
@@ -69,7 +71,7 @@ export function encodeCell(value: unknown, kind: ColumnKind): EncodedCell {
     case 'boolean':
       if (typeof value === 'number' && Number.isFinite(value)) return { write: value, read: value };
       if (typeof value === 'boolean') return { write: value, read: value };
-      if (value === '') return { write: '', read: '' };
+      if (value === '') return EMPTY_CELL;
       return forcedTextCell(typeof value === 'string' ? value : jsonText(value));
   }
 }
@@ -87,13 +89,55 @@ export function canonicalCell(value: CellValue): string {
   return `o${String(value)}`;
 }
 
-export function cellDigest(value: CellValue): string {
-  return digest(canonicalCell(value));
+const TEXT_SEED = 1;
+const NUMBER_SEED = 2;
+const BOOLEAN_SEED = 3;
+const DATE_SEED = 4;
+const OTHER_SEED = 5;
+const EMPTY_DIGEST = digest('');
+
+/**
+ * The digest of canonicalCell(value), computed without building the canonical string: each type
+ * hashes with its own seed, so long texts are hashed once and never copied.
+ */
+export function cellDigest(value: CellValue): Digest {
+  if (value === null || value === undefined || value === '') return EMPTY_DIGEST;
+  if (typeof value === 'string')
+    return digest(value.charCodeAt(0) === 39 ? value.slice(1) : value, TEXT_SEED);
+  if (typeof value === 'number') return digest(value === 0 ? '0' : String(value), NUMBER_SEED);
+  if (typeof value === 'boolean') return digest(value ? '1' : '0', BOOLEAN_SEED);
+  if (isDateLike(value)) return digest(String(value.getTime()), DATE_SEED);
+  return digest(String(value), OTHER_SEED);
+}
+
+/** Whether a cell read back is exactly the cell a value was written as (cheap; no hashing). */
+export function sameCell(value: CellValue, read: EncodedCell['read']): boolean {
+  if (value === read) return true;
+  return typeof value === 'number' && typeof read === 'number' && value === read;
+}
+
+/**
+ * What getValues gives back for the cell a service value becomes (encodeCell(...).read), without
+ * allocating the encoded pair: merges compare this against every cell of every row.
+ */
+export function cellRead(value: unknown, kind: ColumnKind): string | number | boolean {
+  if (value === null || value === undefined) return '';
+  let text: string;
+  if (kind === 'json') {
+    text = jsonText(value);
+  } else if (kind === 'text') {
+    text = typeof value === 'string' ? value : jsonText(value);
+  } else {
+    if (typeof value === 'number' && Number.isFinite(value)) return value;
+    if (typeof value === 'boolean' || value === '') return value as boolean | string;
+    text = typeof value === 'string' ? value : jsonText(value);
+  }
+  return text.length > MAX_CELL_CHARS ? text.slice(0, MAX_CELL_CHARS) : text;
 }
 
 /** Digest of the cell a service value becomes: equal to cellDigest of an unedited cell. */
-export function valueDigest(value: unknown, kind: ColumnKind): string {
-  return cellDigest(encodeCell(value, kind).read);
+export function valueDigest(value: unknown, kind: ColumnKind): Digest {
+  return cellDigest(cellRead(value, kind));
 }
 
 export type Decoded = { ok: true; value: JsonValue } | { ok: false; reason: string };

@@ -5,11 +5,20 @@
 export function hash53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+  const length = text.length;
+  // Two UTF-16 units per step: half the multiplications for long texts, same spread.
+  let i = 0;
+  for (; i + 1 < length; i += 2) {
+    const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
+    h1 = Math.imul(h1 ^ pair, 2654435761);
+    h2 = Math.imul(h2 ^ pair, 1597334677);
   }
+  if (i < length) {
+    const last = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ last, 2654435761);
+    h2 = Math.imul(h2 ^ last, 1597334677);
+  }
+  h1 ^= length;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
@@ -18,8 +27,20 @@ export function hash53(text: string, seed = 0): number {
 export const DIGEST_WIDTH = 8;
 const DIGEST_SPACE = 36 ** DIGEST_WIDTH;
 
-/** A fixed-width base36 digest (about 41 bits), so digests can be concatenated per row. */
-export function digest(text: string): string {
-  const value = hash53(text) % DIGEST_SPACE;
+/** A digest: an integer below 36^8 (about 41 bits). Numbers, so comparing them allocates nothing. */
+export type Digest = number;
+
+export function digest(text: string, seed = 0): Digest {
+  return hash53(text, seed) % DIGEST_SPACE;
+}
+
+/** Fixed-width base36 text of a digest, so a row's digests can be concatenated in one cell. */
+export function digestText(value: Digest): string {
   return value.toString(36).padStart(DIGEST_WIDTH, '0');
+}
+
+/** The digest written by digestText, or undefined for anything else. */
+export function parseDigest(text: string): Digest | undefined {
+  if (text.length !== DIGEST_WIDTH || !/^[0-9a-z]+$/.test(text)) return undefined;
+  return Number.parseInt(text, 36);
 }

@@ -3,13 +3,16 @@ import type { BaseRecord, ConflictRecord } from './base';
 import {
   type CellValue,
   cellDigest,
+  cellRead,
   type DecodeContext,
   decodeCell,
   type EncodedCell,
   encodeCell,
   type JsonValue,
+  sameCell,
 } from './codec';
 import type { ColumnSpec } from './columns';
+import type { Digest } from './digest';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
@@ -21,6 +24,18 @@ export interface PulledRow {
   updated: string[];
   keptLocal: string[];
   conflicts: string[];
+}
+
+const columnIdSets = new WeakMap<readonly ColumnSpec[], Set<string>>();
+
+/** The ids of a column list, computed once per list (merges run per row). */
+function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
+  let ids = columnIdSets.get(columns);
+  if (!ids) {
+    ids = new Set(columns.map((column) => column.id));
+    columnIdSets.set(columns, ids);
+  }
+  return ids;
 }
 
 function fresh<T>(): Record<string, T> {
@@ -39,83 +54,94 @@ export function mergePulledRow(
   local: ((columnId: string) => CellValue) | undefined,
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
+  /** Whether the base may hold digests of columns gone from the schema (skips a loop when not). */
+  mayHoldGone = true,
 ): PulledRow {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
   const writes = new Map<string, EncodedCell>();
-  const digests = fresh<string>();
+  const digests = fresh<Digest>();
+  const emptyDigest = cellDigest('');
   // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
-  if (base) {
-    const live = new Set(columns.map((column) => column.id));
-    for (const key of Object.keys(base.digests))
-      if (!live.has(key)) digests[key] = base.digests[key] as string;
+  if (base && mayHoldGone) {
+    const live = columnIdsOf(columns);
+    for (const key in base.digests) if (!live.has(key)) digests[key] = base.digests[key] as Digest;
   }
-  const updated: string[] = [];
-  const keptLocal: string[] = [];
+  // Most rows are unchanged: the lists are only allocated when something goes in them.
+  let updated: string[] | null = null;
+  let keptLocal: string[] | null = null;
   const conflicts: string[] = [];
-  const theirs = fresh<unknown>();
-  const theirDigests = fresh<string>();
+  let theirs: Record<string, unknown> | null = null;
+  let theirDigests: Record<string, Digest> | null = null;
+  const addConflict = (columnId: string, value: unknown, digestOfTheirs: Digest): void => {
+    conflicts.push(columnId);
+    theirs ??= fresh<unknown>();
+    theirDigests ??= fresh<Digest>();
+    theirs[columnId] = value;
+    theirDigests[columnId] = digestOfTheirs;
+  };
 
   for (const column of columns) {
     const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
     const serviceValue = own ? serviceRow[column.id] : null;
-    const encoded = encodeCell(serviceValue, column.kind);
-    const serviceDigest = cellDigest(encoded.read);
+    const read = cellRead(serviceValue, column.kind);
+    const serviceDigest = cellDigest(read);
     if (!local) {
-      writes.set(column.id, encoded);
+      writes.set(column.id, encodeCell(serviceValue, column.kind));
       digests[column.id] = serviceDigest;
       continue;
     }
     const localValue = local(column.id);
-    const localDigest = cellDigest(localValue);
+    // An unedited cell reads back exactly as written: no need to hash it a second time.
+    const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
     const baseDigest = base?.digests[column.id];
     if (localDigest === serviceDigest) {
       digests[column.id] = serviceDigest;
     } else if (baseDigest === undefined) {
       // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
       // service's value; anything else is for the person to decide.
-      if (localDigest === cellDigest('')) {
-        writes.set(column.id, encoded);
-        updated.push(column.id);
+      if (localDigest === emptyDigest) {
+        writes.set(column.id, encodeCell(serviceValue, column.kind));
+        (updated ??= []).push(column.id);
         digests[column.id] = serviceDigest;
       } else {
-        conflicts.push(column.id);
-        theirs[column.id] = serviceValue;
-        theirDigests[column.id] = serviceDigest;
+        addConflict(column.id, serviceValue, serviceDigest);
       }
     } else if (localDigest === baseDigest) {
-      writes.set(column.id, encoded);
-      updated.push(column.id);
+      writes.set(column.id, encodeCell(serviceValue, column.kind));
+      (updated ??= []).push(column.id);
       digests[column.id] = serviceDigest;
     } else if (serviceDigest === baseDigest) {
-      keptLocal.push(column.id);
+      (keptLocal ??= []).push(column.id);
       digests[column.id] = baseDigest;
     } else {
-      conflicts.push(column.id);
       digests[column.id] = baseDigest;
-      theirs[column.id] = serviceValue;
-      theirDigests[column.id] = serviceDigest;
+      addConflict(column.id, serviceValue, serviceDigest);
     }
   }
 
   const record: BaseRecord = { id, lMod: serviceLMod, digests };
   if (conflicts.length > 0) {
     record.lMod = base?.lMod ?? '';
-    record.conflict = { lMod: serviceLMod, theirs, digests: theirDigests } satisfies ConflictRecord;
+    record.conflict = {
+      lMod: serviceLMod,
+      theirs: theirs ?? fresh<unknown>(),
+      digests: theirDigests ?? fresh<Digest>(),
+    } satisfies ConflictRecord;
   }
   let outcome: PullOutcome = 'unchanged';
   if (!local) outcome = 'added';
   else if (conflicts.length > 0) outcome = 'conflict';
-  else if (keptLocal.length > 0) outcome = 'kept-local';
-  else if (updated.length > 0) outcome = 'updated';
-  return { writes, base: record, outcome, updated, keptLocal, conflicts };
+  else if (keptLocal) outcome = 'kept-local';
+  else if (updated) outcome = 'updated';
+  return { writes, base: record, outcome, updated: updated ?? [], keptLocal: keptLocal ?? [], conflicts };
 }
 
 export interface LineEdits {
   /** Edited columns with the value to send. */
   values: Record<string, JsonValue>;
   /** Local digests of the edited columns. */
-  digests: Record<string, string>;
+  digests: Record<string, Digest>;
   /** Why some edited cells cannot be sent. */
   errors: string[];
 }
@@ -127,13 +153,15 @@ export function lineEdits(
   columns: readonly ColumnSpec[],
   context: DecodeContext,
 ): LineEdits {
-  const edits: LineEdits = { values: fresh<JsonValue>(), digests: fresh<string>(), errors: [] };
+  let edits: LineEdits | null = null;
   for (const column of columns) {
     const baseDigest = base.digests[column.id];
     if (baseDigest === undefined) continue;
     const value = local(column.id);
     const localDigest = cellDigest(value);
     if (localDigest === baseDigest) continue;
+    // Most lines are unedited: the result is only allocated for the first edit.
+    edits ??= { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {
       edits.values[column.id] = decoded.value;
@@ -142,8 +170,15 @@ export function lineEdits(
       edits.errors.push(decoded.reason);
     }
   }
-  return edits;
+  return edits ?? NO_EDITS;
 }
+
+/** The shared result for an unedited line (never modified). */
+const NO_EDITS: LineEdits = Object.freeze({
+  values: Object.freeze({}) as Record<string, JsonValue>,
+  digests: Object.freeze({}) as Record<string, Digest>,
+  errors: Object.freeze([]) as unknown as string[],
+});
 
 /** The values of a new line (no row id) that are worth creating: its non-empty table cells. */
 export function newLineValues(
@@ -151,7 +186,7 @@ export function newLineValues(
   columns: readonly ColumnSpec[],
   context: DecodeContext,
 ): LineEdits {
-  const result: LineEdits = { values: fresh<JsonValue>(), digests: fresh<string>(), errors: [] };
+  const result: LineEdits = { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
   for (const column of columns) {
     const value = local(column.id);
     if (value === '' || value === null || value === undefined) continue;
@@ -171,7 +206,7 @@ export interface Reconciled {
   send: Record<string, JsonValue>;
   conflicts: string[];
   theirs: Record<string, unknown>;
-  theirDigests: Record<string, string>;
+  theirDigests: Record<string, Digest>;
   /** Edited columns the service already holds the same value in. */
   alreadyEqual: string[];
 }
@@ -190,7 +225,7 @@ export function reconcileEdits(
     send: fresh<JsonValue>(),
     conflicts: [],
     theirs: fresh<unknown>(),
-    theirDigests: fresh<string>(),
+    theirDigests: fresh<Digest>(),
     alreadyEqual: [],
   };
   for (const column of columns) {
@@ -221,13 +256,13 @@ export function baseAfterWrite(
   base: BaseRecord | undefined,
   rowId: string,
   answeredLMod: string,
-  settledDigests: Readonly<Record<string, string>>,
+  settledDigests: Readonly<Record<string, Digest>>,
   stale: boolean,
   conflict: ConflictRecord | undefined,
 ): BaseRecord {
-  const digests = fresh<string>();
-  if (base) for (const key of Object.keys(base.digests)) digests[key] = base.digests[key] as string;
-  for (const key of Object.keys(settledDigests)) digests[key] = settledDigests[key] as string;
+  const digests = fresh<Digest>();
+  if (base) for (const key of Object.keys(base.digests)) digests[key] = base.digests[key] as Digest;
+  for (const key of Object.keys(settledDigests)) digests[key] = settledDigests[key] as Digest;
   const record: BaseRecord = {
     id: rowId,
     lMod: !stale && !conflict ? answeredLMod : (base?.lMod ?? ''),

@@ -122,6 +122,7 @@ export function applyServiceRows(
   }
   grid.ensureLoaded(lines);
   base.ensureLoaded(ids);
+  const mayHoldGone = base.columnIds.length > live.length;
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -152,16 +153,14 @@ export function applyServiceRows(
           const column = layout.columns.get(columnId);
           return column === undefined ? '' : grid.get(currentLine, column);
         };
-    const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live);
+    const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live, mayHoldGone);
     for (const [columnId, encoded] of merged.writes) {
       const column = layout.columns.get(columnId);
       if (column !== undefined) grid.set(currentLine, column, encoded.write);
     }
-    const record: BaseRecord = {
-      ...merged.base,
-      shown: writeFixedFields(state, currentLine, row),
-      seen: state.pullId,
-    };
+    const record: BaseRecord = merged.base;
+    record.shown = writeFixedFields(state, currentLine, row);
+    record.seen = state.pullId;
     base.set(record);
 
     const previousStatus = statusOf(state, currentLine);

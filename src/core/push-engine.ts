@@ -3,6 +3,7 @@
 import type { BaseRecord } from './base';
 import { cellDigest, type DecodeContext, type JsonValue } from './codec';
 import type { ColumnSpec } from './columns';
+import type { Digest } from './digest';
 import { ID_HEADER, type Layout } from './layout';
 import { type LineEdits, lineEdits, newLineValues } from './merge';
 import { cellText, type LineIndex } from './pull-engine';
@@ -19,7 +20,7 @@ export interface UpdatePlan {
 export interface CreatePlan {
   line: number;
   values: Record<string, JsonValue>;
-  digests: Record<string, string>;
+  digests: Record<string, Digest>;
   /** Token of an earlier create whose answer was lost, if any. */
   pendingToken: string | null;
 }

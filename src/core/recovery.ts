@@ -3,6 +3,7 @@
 import type { BaseRecord } from './base';
 import { type JsonValue, valueDigest } from './codec';
 import type { ColumnSpec } from './columns';
+import type { Digest } from './digest';
 import type { CreatePlan } from './push-engine';
 
 /** A create that was sent: the base keeps its per-column digests under the pending token. */
@@ -61,8 +62,8 @@ export function findLostCreate(
 export function sentDigests(
   values: Readonly<Record<string, JsonValue>>,
   live: readonly ColumnSpec[],
-): Record<string, string> {
-  const digests: Record<string, string> = Object.create(null);
+): Record<string, Digest> {
+  const digests: Record<string, Digest> = Object.create(null);
   for (const column of live) {
     if (Object.prototype.hasOwnProperty.call(values, column.id)) {
       digests[column.id] = valueDigest(values[column.id], column.kind);

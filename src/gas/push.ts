@@ -4,6 +4,7 @@ import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
 import type { DecodeContext, JsonValue } from '../core/codec';
 import { deletedColumnIds, liveColumns } from '../core/columns';
+import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, reconcileEdits } from '../core/merge';
@@ -235,9 +236,9 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         continue;
       }
       const reconciled = reconcileEdits(update.edits, update.base, serviceRow, live);
-      const settled: Record<string, string> = Object.create(null);
+      const settled: Record<string, Digest> = Object.create(null);
       for (const columnId of reconciled.alreadyEqual)
-        settled[columnId] = update.edits.digests[columnId] as string;
+        settled[columnId] = update.edits.digests[columnId] as Digest;
       if (reconciled.conflicts.length > 0) {
         counts.conflicts += 1;
         const conflict = {
@@ -276,9 +277,9 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     results.forEach((result: RowResult, i) => {
       const { update, patch, stale } = wave[i] as (typeof wave)[number];
       if (result.ok) {
-        const settled: Record<string, string> = Object.create(null);
+        const settled: Record<string, Digest> = Object.create(null);
         for (const columnId of Object.keys(patch))
-          settled[columnId] = update.edits.digests[columnId] as string;
+          settled[columnId] = update.edits.digests[columnId] as Digest;
         const record = baseAfterWrite(
           update.base,
           update.rowId,

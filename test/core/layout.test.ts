@@ -55,8 +55,8 @@ describe('base rows', () => {
     const record = {
       id: 'r1',
       lMod: '2024-01-01T00:00:00.000Z',
-      digests: { title: 'abcdefgh', status: '12345678' },
-      conflict: { lMod: 't2', theirs: { title: 'x' } },
+      digests: { title: parseInt('abcdefgh', 36), status: parseInt('12345678', 36) },
+      conflict: { lMod: 't2', theirs: { title: 'x' }, digests: { title: 7 } },
       shown: { lMod: 't2' },
       seen: 'p1',
     };
