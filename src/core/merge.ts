@@ -38,6 +38,12 @@ function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
   return ids;
 }
 
+function pushed(list: string[] | null, item: string): string[] {
+  const result = list ?? [];
+  result.push(item);
+  return result;
+}
+
 function fresh<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
@@ -102,17 +108,17 @@ export function mergePulledRow(
       // service's value; anything else is for the person to decide.
       if (localDigest === emptyDigest) {
         writes.set(column.id, encodeCell(serviceValue, column.kind));
-        (updated ??= []).push(column.id);
+        updated = pushed(updated, column.id);
         digests[column.id] = serviceDigest;
       } else {
         addConflict(column.id, serviceValue, serviceDigest);
       }
     } else if (localDigest === baseDigest) {
       writes.set(column.id, encodeCell(serviceValue, column.kind));
-      (updated ??= []).push(column.id);
+      updated = pushed(updated, column.id);
       digests[column.id] = serviceDigest;
     } else if (serviceDigest === baseDigest) {
-      (keptLocal ??= []).push(column.id);
+      keptLocal = pushed(keptLocal, column.id);
       digests[column.id] = baseDigest;
     } else {
       digests[column.id] = baseDigest;
