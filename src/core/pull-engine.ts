@@ -132,7 +132,7 @@ export function applyServiceRows(
       for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
       state.counts.errors += 1;
       const known = base.get(id);
-      if (known) base.set({ ...known, seen: state.pullId });
+      if (known) base.markSeen(id, state.pullId);
       continue;
     }
     let line = index.lineById.get(id);
@@ -161,7 +161,10 @@ export function applyServiceRows(
     const record: BaseRecord = merged.base;
     record.shown = writeFixedFields(state, currentLine, row);
     record.seen = state.pullId;
-    base.set(record);
+    // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
+    const before = adopted ? undefined : base.get(id);
+    if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
+    else base.set(record);
 
     const previousStatus = statusOf(state, currentLine);
     if (adopted && merged.outcome === 'unchanged') {
@@ -198,6 +201,19 @@ export function applyServiceRows(
         break;
     }
   }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Whether two base records agree on everything but their seen mark. */
+export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
+  if (a.lMod !== b.lMod || !sameJson(a.conflict, b.conflict) || !sameJson(a.shown, b.shown)) return false;
+  const keys = Object.keys(a.digests);
+  if (keys.length !== Object.keys(b.digests).length) return false;
+  for (const key of keys) if (a.digests[key] !== b.digests[key]) return false;
+  return true;
 }
 
 /** Puts a service row on the pending line whose lost create made it, if one matches exactly. */

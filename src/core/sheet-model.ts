@@ -14,8 +14,11 @@ function sameCell(a: unknown, b: unknown): boolean {
 /** Reads `count` rows starting at 0-based data row `first`. */
 export type RowLoader = (first: number, count: number) => unknown[][];
 
-/** Rows closer than this are loaded (and written) together rather than in separate calls. */
-export const SPAN_GAP = 32;
+/**
+ * Rows closer than this are loaded (and written) together: a Spreadsheet call costs far more than
+ * the cells it carries, so scattered changes become one range call rather than one per line.
+ */
+export const SPAN_GAP = 1000;
 
 /** Groups sorted indexes into [first, last] spans, joining those at most `gap` apart. */
 export function spansOf(
@@ -150,6 +153,8 @@ export class BaseTable {
   private readonly indexById = new Map<string, number>();
   private readonly dirty = new Set<number>();
   private readonly loader: RowLoader | null;
+  /** Seen marks of this execution kept in memory; written only when a pull continues elsewhere. */
+  private readonly seenNow = new Map<string, string>();
 
   /**
    * Eager: whole base rows. Lazy: rows of [id, seen] only, whole rows read by `loader` on demand.
@@ -206,9 +211,39 @@ export class BaseTable {
 
   /** The id of the last pull that saw this row; readable without loading the record. */
   seenOf(id: string): string | undefined {
+    const marked = this.seenNow.get(id);
+    if (marked !== undefined) return marked;
     const index = this.indexById.get(id);
     const record = index === undefined ? null : this.records[index];
     return record ? (record as { seen?: string }).seen || undefined : undefined;
+  }
+
+  /** Notes that a pull saw this row, without rewriting its (unchanged) base row. */
+  markSeen(id: string, pullId: string): void {
+    if (this.indexById.has(id)) this.seenNow.set(id, pullId);
+  }
+
+  /**
+   * The seen marks of this execution as spans of the base's sixth column, for a pull that goes on in
+   * another execution (which must know which rows were already seen). Rows without a mark keep theirs.
+   */
+  takeSeenSpans(): Array<{ start: number; values: string[][] }> {
+    const indexes: number[] = [];
+    for (const [id, pullId] of this.seenNow) {
+      const index = this.indexById.get(id);
+      if (index === undefined) continue;
+      const record = this.records[index];
+      if (record) (record as { seen?: string }).seen = pullId;
+      indexes.push(index);
+    }
+    this.seenNow.clear();
+    indexes.sort((a, b) => a - b);
+    return spansOf(indexes).map(([start, end]) => {
+      const values: string[][] = [];
+      for (let i = start; i <= end; i++)
+        values.push([(this.records[i] as { seen?: string } | null)?.seen ?? '']);
+      return { start, values };
+    });
   }
 
   has(id: string): boolean {

@@ -34,7 +34,7 @@ import {
 
 const CONTINUE_AFTER_MS = 60 * 1000;
 
-function emptySummary(operation: Operation): SyncSummary {
+export function emptySummary(operation: Operation): SyncSummary {
   return {
     operation,
     ok: true,

@@ -3,11 +3,27 @@
 
 import { TableClient } from '../api/client';
 import { normalizeBaseUrl } from '../api/connection';
+import type { UserProfile } from '../api/types';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { clientFor, requireConnection } from './operation';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
+
+/** Whose key it is, as the sidebar shows it (never the key). */
+function infoFrom(me: UserProfile, baseUrl: string, prefix: string): ConnectionInfo {
+  return {
+    baseUrl,
+    prefix,
+    userId: me.userId,
+    firstName: me.firstName,
+    lastName: me.lastName,
+    email: me.emailId,
+    accountId: me.accountId,
+    orgId: me.orgId,
+    checkedAt: new Date().toISOString(),
+  };
+}
 
 export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
   if (!input || typeof input !== 'object')
@@ -23,18 +39,7 @@ export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
     ? { baseUrl: normalized.baseUrl, apiKey, prefix }
     : { baseUrl: normalized.baseUrl, apiKey };
   const client = new TableClient(createUrlFetchPort(), connection);
-  const me = client.me();
-  const info: ConnectionInfo = {
-    baseUrl: normalized.baseUrl,
-    prefix: client.prefix ?? prefix ?? '/api/public',
-    userId: me.userId,
-    firstName: me.firstName,
-    lastName: me.lastName,
-    email: me.emailId,
-    accountId: me.accountId,
-    orgId: me.orgId,
-    checkedAt: new Date().toISOString(),
-  };
+  const info = infoFrom(client.me(), normalized.baseUrl, client.prefix ?? prefix ?? '/api/public');
   saveConnectionRecord({ info, apiKey });
   return info;
 }
@@ -44,17 +49,11 @@ export function getConnection(options?: { refresh?: boolean }): ConnectionInfo |
   const stored = loadConnection();
   if (!stored) return null;
   if (!options?.refresh) return stored.info;
-  const me = clientFor(stored, createUrlFetchPort()).me();
-  const info: ConnectionInfo = {
-    ...stored.info,
-    userId: me.userId,
-    firstName: me.firstName,
-    lastName: me.lastName,
-    email: me.emailId,
-    accountId: me.accountId,
-    orgId: me.orgId,
-    checkedAt: new Date().toISOString(),
-  };
+  const info = infoFrom(
+    clientFor(stored, createUrlFetchPort()).me(),
+    stored.info.baseUrl,
+    stored.info.prefix,
+  );
   saveConnectionRecord({ info, apiKey: stored.apiKey });
   return info;
 }

@@ -123,6 +123,14 @@ function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColu
   if (lastNeededColumn > maxColumns) sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
 }
 
+/** Writes this execution's seen marks (only needed when a pull continues in another execution). */
+export function flushSeen(link: LinkRecord, base: BaseTable): void {
+  const spans = base.takeSeenSpans();
+  if (spans.length === 0) return;
+  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
+  for (const span of spans) sheet.getRange(span.start + 2, 6, span.values.length, 1).setValues(span.values);
+}
+
 export function flushBase(link: LinkRecord, base: BaseTable): void {
   const spans = base.takeDirtySpans();
   if (spans.length === 0 && !base.headerChanged) return;

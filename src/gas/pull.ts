@@ -16,7 +16,14 @@ import type { BaseTable, LineGrid } from '../core/sheet-model';
 import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { layoutOf, prepareHeaders } from './headers';
-import { flushBase, flushLines, readBaseLazily, readLinesLazily, requireLinkedSheet } from './linked-sheet';
+import {
+  flushBase,
+  flushLines,
+  flushSeen,
+  readBaseLazily,
+  readLinesLazily,
+  requireLinkedSheet,
+} from './linked-sheet';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { type LinkRecord, saveLink } from './stores';
 
@@ -202,6 +209,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     if (failure.code !== 'QUOTA') throw error;
     // Keep what arrived: the next run resumes after the last page written.
     flushChunk();
+    flushSeen(link, base);
     progress.nextOffset = deliveredTo;
     return { finished: false, haltedBy: failure, progress, issues: [], layout };
   }
@@ -209,6 +217,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   progress.nextOffset = listing.nextOffset;
 
   if (!listing.done) {
+    flushSeen(link, base);
     return { finished: false, progress, issues: [], layout };
   }
   // A listing that comes back empty while the sheet holds rows of this table is more likely a

@@ -2,7 +2,7 @@
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
-import { runOperation } from './actions';
+import { emptySummary, runOperation } from './actions';
 import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
@@ -73,23 +73,7 @@ export function clearSchedule(): { cleared: boolean } {
 }
 
 function failedSummary(operation: 'pull' | 'push' | 'sync', message: string): SyncSummary {
-  return {
-    operation,
-    ok: false,
-    message,
-    added: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    keptLocal: 0,
-    conflicts: 0,
-    errors: 0,
-    removedOnService: 0,
-    seconds: 0,
-    requests: 0,
-    continuing: false,
-    issues: [],
-  };
+  return { ...emptySummary(operation), ok: false, message };
 }
 
 function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
