@@ -32,9 +32,11 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
   if (kind === 'pull' || kind === 'repull') {
     const pages = Math.ceil(rows / PAGE);
     const httpMs = (1 + Math.ceil(pages / options.pageWave)) * options.latencyMs;
-    // A re-pull must at least write the 1% of rows that changed; a first pull every cell.
+    // A first pull writes every cell. A re-pull must read every cell (a local edit can be anywhere)
+    // and write at least the cells of the 1% of rows that changed.
     const written = kind === 'repull' ? Math.ceil(rows / 100) : rows;
-    const sheetMs = sheet(Math.ceil(written / CHUNK_ROWS), written * columns);
+    const read = kind === 'repull' ? rows * columns : 0;
+    const sheetMs = sheet(Math.ceil(written / CHUNK_ROWS) + (read > 0 ? 1 : 0), written * columns + read);
     return { requests: 1 + pages, httpMs, sheetMs, simulatedMs: httpMs + sheetMs };
   }
   const writes = edits + creates;

@@ -207,9 +207,21 @@ function sameJson(a: unknown, b: unknown): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
+function sameFlat(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  let count = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
 /** Whether two base records agree on everything but their seen mark. */
 export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
-  if (a.lMod !== b.lMod || !sameJson(a.conflict, b.conflict) || !sameJson(a.shown, b.shown)) return false;
+  if (a.lMod !== b.lMod || !sameFlat(a.shown, b.shown) || !sameJson(a.conflict, b.conflict)) return false;
   const keys = Object.keys(a.digests);
   if (keys.length !== Object.keys(b.digests).length) return false;
   for (const key of keys) if (a.digests[key] !== b.digests[key]) return false;

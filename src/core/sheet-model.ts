@@ -44,7 +44,11 @@ function rangeJoinable(from: number, to: number, joinable: (i: number) => boolea
 export class LineGrid {
   readonly lines: unknown[][];
   width: number;
+  /** Lines the sheet held when read; lines from here on were appended by this run. */
+  readonly initialLength: number;
   private readonly dirty = new Set<number>();
+  /** Columns changed since the last flush: only these are written back. */
+  private readonly dirtyColumns = new Set<number>();
   /** Lines of which only the preloaded columns are known. */
   private readonly partial = new Set<number>();
   private readonly preloaded: ReadonlySet<number>;
@@ -57,6 +61,7 @@ export class LineGrid {
   constructor(lines: unknown[][], width: number, lazy?: { loader: RowLoader; preloaded: readonly number[] }) {
     this.width = width;
     this.lines = lines;
+    this.initialLength = lines.length;
     this.loader = lazy?.loader ?? null;
     this.preloaded = new Set(lazy?.preloaded ?? []);
     for (let i = 0; i < lines.length; i++) {
@@ -90,6 +95,7 @@ export class LineGrid {
     if (sameCell(row[column], value)) return false;
     row[column] = value;
     this.dirty.add(line);
+    this.dirtyColumns.add(column);
     return true;
   }
 
@@ -120,6 +126,13 @@ export class LineGrid {
   appendLine(): number {
     this.lines.push(new Array<unknown>(this.width).fill(''));
     return this.lines.length - 1;
+  }
+
+  /** The columns changed since the last call, sorted. */
+  takeDirtyColumns(): number[] {
+    const columns = [...this.dirtyColumns].sort((a, b) => a - b);
+    this.dirtyColumns.clear();
+    return columns;
   }
 
   widen(width: number): void {

@@ -1,7 +1,14 @@
 // The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
 // fields marked read-only with a warning-only protection.
 import type { ColumnSpec } from '../core/columns';
-import { extendLayout, type Layout, missingHeaders, readLayout, STATUS_HEADER } from '../core/layout';
+import {
+  contiguousRuns,
+  extendLayout,
+  type Layout,
+  missingHeaders,
+  readLayout,
+  STATUS_HEADER,
+} from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
@@ -39,6 +46,21 @@ export function prepareHeaders(
     sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
     next = extendLayout(layout, added, live, goneIds);
     grid.widen(next.width);
+    // Whole new text columns become plain text, so what a person types on new lines stays literal.
+    const kinds = new Map(live.map((column) => [column.id, column.kind]));
+    const textAdded = added
+      .map((header, i) => ({ header, index: layout.width + i }))
+      .filter(({ header }) => {
+        const kind = kinds.get(header);
+        return kind === undefined || kind === 'text' || kind === 'json';
+      })
+      .map(({ index }) => index);
+    const maxRows = sheet.getMaxRows();
+    if (maxRows > 1) {
+      for (const [start, width] of contiguousRuns(textAdded)) {
+        sheet.getRange(2, start + 1, maxRows - 1, width).setNumberFormat('@');
+      }
+    }
     for (const field of added) {
       const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
       if (index === undefined) continue;

@@ -113,9 +113,16 @@ export function readBase(link: LinkRecord): BaseTable {
 /** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
 const SPARE_ROWS = 100;
 
-function ensureRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededRow: number): void {
+/** Grows the sheet when needed; returns the first inserted row and how many, or null. */
+function ensureRows(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastNeededRow: number,
+): [number, number] | null {
   const maxRows = sheet.getMaxRows();
-  if (lastNeededRow > maxRows) sheet.insertRowsAfter(maxRows, lastNeededRow - maxRows + SPARE_ROWS);
+  if (lastNeededRow <= maxRows) return null;
+  const count = lastNeededRow - maxRows + SPARE_ROWS;
+  sheet.insertRowsAfter(maxRows, count);
+  return [maxRows + 1, count];
 }
 
 function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
@@ -173,23 +180,37 @@ export function flushLines(
   columns: 'synced' | 'fixedAndStatus' = 'synced',
 ): number {
   const dirty = grid.takeDirty();
+  const changedColumns = new Set(grid.takeDirtyColumns());
   if (dirty.length === 0) return 0;
-  const written =
+  // Only columns that changed are written: a re-pull that updates one column rewrites that column.
+  const eligible =
     columns === 'synced'
       ? syncedColumns(layout)
       : [...layout.fixed.values(), ...(layout.status === undefined ? [] : [layout.status])].sort(
           (a, b) => a - b,
         );
+  const written = eligible.filter((column) => changedColumns.has(column));
   const writtenSet = new Set(written);
-  const text = textColumns(layout, live).filter((column) => writtenSet.has(column));
+  const allText = textColumns(layout, live).filter((column) => eligible.includes(column));
+  const allTextRuns = contiguousRuns(allText);
+  const text = allText.filter((column) => writtenSet.has(column));
   const textRuns = contiguousRuns(text);
+  const plainText = (firstRow: number, count: number): void => {
+    for (const [start, width] of allTextRuns)
+      sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
+  };
   const runs = contiguousRuns(written);
   ensureColumns(sheet, (written[written.length - 1] ?? 0) + 1);
   for (const [first, last] of spansOf(dirty, SPAN_GAP, (line) => grid.isLoaded(line))) {
     const firstRow = first + 2;
     const count = last - first + 1;
-    ensureRows(sheet, firstRow + count - 1);
-    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
+    const inserted = ensureRows(sheet, firstRow + count - 1);
+    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text;
+    // lines this run appends, and blank rows it adds, get it in every text column, so what a person
+    // types there later stays literal too.
+    if (inserted) plainText(inserted[0], inserted[1]);
+    const appendedFrom = Math.max(first, grid.initialLength);
+    if (last >= appendedFrom) plainText(appendedFrom + 2, last - appendedFrom + 1);
     for (const [start, width] of textRuns)
       sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
     for (const [start, width] of runs) {

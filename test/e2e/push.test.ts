@@ -148,6 +148,14 @@ describe('a push', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
+  it('keeps what a person types on a new line below the data literal, like the pulled lines', async () => {
+    const row = newLine({ title: '00123', status: '2024-01-05' });
+    expect(cell(row, 'title')).toBe('00123');
+    expect(cell(row, 'status')).toBe('2024-01-05');
+    const log = await logOf(() => expect(push()).toMatchObject({ created: 1 }));
+    expect(JSON.parse(writes(log)[0]?.body ?? '{}')).toEqual({ title: '00123', status: '2024-01-05' });
+  });
+
   it('merges an edit of another field made on the service meanwhile', async () => {
     const id = ids[4] as string;
     typeInto(id, 'status', 'mine');
