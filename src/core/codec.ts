@@ -1,7 +1,7 @@
 // How a service value lives in a cell and comes back: the value written, the value expected on
 // read-back, the digest that detects edits, and the decoding of an edited cell into JSON.
 import type { ColumnKind, ColumnSpec } from './columns';
-import { type Digest, digest } from './digest';
+import { type Digest, digest, mixDigest } from './digest';
 
 /** Google Sheets keeps at most this many characters in one cell. */
 export const MAX_CELL_CHARS = 50000;
@@ -100,11 +100,20 @@ const EMPTY_DIGEST = digest('');
  * The digest of canonicalCell(value), computed without building the canonical string: each type
  * hashes with its own seed, so long texts are hashed once and never copied.
  */
+const NUMBER_BITS = new Float64Array(1);
+const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
+
+/** A number's digest from its 64 bits (no string conversion); -0 counts as 0. */
+function numberDigest(value: number): Digest {
+  NUMBER_BITS[0] = value === 0 ? 0 : value;
+  return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, NUMBER_SEED);
+}
+
 export function cellDigest(value: CellValue): Digest {
   if (value === null || value === undefined || value === '') return EMPTY_DIGEST;
   if (typeof value === 'string')
     return digest(value.charCodeAt(0) === 39 ? value.slice(1) : value, TEXT_SEED);
-  if (typeof value === 'number') return digest(value === 0 ? '0' : String(value), NUMBER_SEED);
+  if (typeof value === 'number') return numberDigest(value);
   if (typeof value === 'boolean') return digest(value ? '1' : '0', BOOLEAN_SEED);
   if (isDateLike(value)) return digest(String(value.getTime()), DATE_SEED);
   return digest(String(value), OTHER_SEED);

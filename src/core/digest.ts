@@ -34,6 +34,15 @@ export function digest(text: string, seed = 0): Digest {
   return hash53(text, seed) % DIGEST_SPACE;
 }
 
+/** The digest of two 32-bit words (a number's bits), seeded like hash53. */
+export function mixDigest(low: number, high: number, seed = 0): Digest {
+  let h1 = Math.imul(0xdeadbeef ^ seed ^ low, 2654435761);
+  let h2 = Math.imul(0x41c6ce57 ^ seed ^ high, 1597334677);
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)) % DIGEST_SPACE;
+}
+
 /** Fixed-width base36 text of a digest, so a row's digests can be concatenated in one cell. */
 export function digestText(value: Digest): string {
   return value.toString(36).padStart(DIGEST_WIDTH, '0');

@@ -38,6 +38,20 @@ function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
   return ids;
 }
 
+/** Shared results for the common row that needs nothing (never modified by callers). */
+const NONE: string[] = [];
+const NO_WRITES: Map<string, EncodedCell> = new Map();
+
+function written(
+  map: Map<string, EncodedCell> | null,
+  key: string,
+  cell: EncodedCell,
+): Map<string, EncodedCell> {
+  const result = map ?? new Map<string, EncodedCell>();
+  result.set(key, cell);
+  return result;
+}
+
 function pushed(list: string[] | null, item: string): string[] {
   const result = list ?? [];
   result.push(item);
@@ -65,7 +79,7 @@ export function mergePulledRow(
 ): PulledRow {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
-  const writes = new Map<string, EncodedCell>();
+  let writes: Map<string, EncodedCell> | null = null;
   const digests = fresh<Digest>();
   const emptyDigest = cellDigest('');
   // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
@@ -93,7 +107,7 @@ export function mergePulledRow(
     const read = cellRead(serviceValue, column.kind);
     const serviceDigest = cellDigest(read);
     if (!local) {
-      writes.set(column.id, encodeCell(serviceValue, column.kind));
+      writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
       digests[column.id] = serviceDigest;
       continue;
     }
@@ -107,14 +121,14 @@ export function mergePulledRow(
       // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
       // service's value; anything else is for the person to decide.
       if (localDigest === emptyDigest) {
-        writes.set(column.id, encodeCell(serviceValue, column.kind));
+        writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
         updated = pushed(updated, column.id);
         digests[column.id] = serviceDigest;
       } else {
         addConflict(column.id, serviceValue, serviceDigest);
       }
     } else if (localDigest === baseDigest) {
-      writes.set(column.id, encodeCell(serviceValue, column.kind));
+      writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
       updated = pushed(updated, column.id);
       digests[column.id] = serviceDigest;
     } else if (serviceDigest === baseDigest) {
@@ -140,7 +154,14 @@ export function mergePulledRow(
   else if (conflicts.length > 0) outcome = 'conflict';
   else if (keptLocal) outcome = 'kept-local';
   else if (updated) outcome = 'updated';
-  return { writes, base: record, outcome, updated: updated ?? [], keptLocal: keptLocal ?? [], conflicts };
+  return {
+    writes: writes ?? NO_WRITES,
+    base: record,
+    outcome,
+    updated: updated ?? NONE,
+    keptLocal: keptLocal ?? NONE,
+    conflicts,
+  };
 }
 
 export interface LineEdits {

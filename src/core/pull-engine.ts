@@ -123,6 +123,12 @@ export function applyServiceRows(
   grid.ensureLoaded(lines);
   base.ensureLoaded(ids);
   const mayHoldGone = base.columnIds.length > live.length;
+  // One reader for every row (the line it reads is set per row): no closure per row.
+  let readerLine = 0;
+  const readLocal = (columnId: string): unknown => {
+    const column = layout.columns.get(columnId);
+    return column === undefined ? '' : grid.get(readerLine, column);
+  };
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -147,12 +153,8 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    const local = isNew
-      ? undefined
-      : (columnId: string): unknown => {
-          const column = layout.columns.get(columnId);
-          return column === undefined ? '' : grid.get(currentLine, column);
-        };
+    readerLine = line;
+    const local = isNew ? undefined : readLocal;
     const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live, mayHoldGone);
     for (const [columnId, encoded] of merged.writes) {
       const column = layout.columns.get(columnId);
