@@ -586,6 +586,9 @@ export class TableClient {
           count = wave;
           speculative = true;
         }
+      } else if (hint !== undefined && hint > offset + step) {
+        // The expected size is known (a re-pull): the first wave need not wait for one page alone.
+        count = Math.min(maxParallel, Math.ceil((hint - offset) / step));
       }
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);

@@ -356,8 +356,18 @@ describe('TableClient', () => {
 
     it('with the expected total from the last pull plans without overshoot', () => {
       const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
-      const { result } = collect(clientOf(port), { expectedTotal: 2500 });
+      const { result, rows } = collect(clientOf(port), { expectedTotal: 2500 });
       expect(result.pageRequests).toBe(25);
+      expect(rows).toHaveLength(2500);
+      // No lone first page: every wave is full but the last (25 pages in waves of 8).
+      expect(port.waves).toEqual([8, 8, 8, 1]);
+    });
+
+    it('with an expected total larger than the table stops at the first short page', () => {
+      const port = new FakePort().on('get', ROWS, listing(250, 'rows+hasMore'));
+      const { rows } = collect(clientOf(port), { expectedTotal: 800 });
+      expect(rows).toHaveLength(250);
+      expect(port.requests.length).toBeLessThanOrEqual(8);
     });
 
     it('never sends a wave larger than maxParallel', () => {

@@ -360,9 +360,9 @@ describe('an execution killed by the time limit', () => {
 });
 
 describe('the daily UrlFetch quota', () => {
-  /** A first pull fits in the quota of 40 a day; bob edits; the second pull of the day would exceed it. */
+  /** A first pull fits in the quota of 50 a day; bob edits; the second pull of the day would exceed it. */
   async function overQuota(): Promise<{ w: World; edited: string; summary: Summary }> {
-    const w = await bigWorld(3000, { urlFetchDailyQuota: 40 });
+    const w = await bigWorld(3000, { urlFetchDailyQuota: 50 });
     expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({ ok: true, added: 3000 });
     const idCol = (w.values()[0] as string[]).indexOf('id');
     const edited = String(w.values()[1]?.[idCol]);
@@ -378,7 +378,7 @@ describe('the daily UrlFetch quota', () => {
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/daily limit/i);
     expect(summary.message).toMatch(/24 hours/);
-    expect(w.sim.stats.urlFetchToday).toBeLessThanOrEqual(40);
+    expect(w.sim.stats.urlFetchToday).toBeLessThanOrEqual(50);
     expect(logLines(w).at(-1)?.[LOG.outcome]).toBe('failed');
     // Nothing lost or doubled: the sheet still holds every row once, as last pulled.
     const header = w.values()[0] as string[];
