@@ -224,10 +224,7 @@ function sameFlat(a: Record<string, unknown> | undefined, b: Record<string, unkn
 /** Whether two base records agree on everything but their seen mark. */
 export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
   if (a.lMod !== b.lMod || !sameFlat(a.shown, b.shown) || !sameJson(a.conflict, b.conflict)) return false;
-  const keys = Object.keys(a.digests);
-  if (keys.length !== Object.keys(b.digests).length) return false;
-  for (const key of keys) if (a.digests[key] !== b.digests[key]) return false;
-  return true;
+  return sameFlat(a.digests, b.digests);
 }
 
 /** Puts a service row on the pending line whose lost create made it, if one matches exactly. */

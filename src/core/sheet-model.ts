@@ -166,8 +166,9 @@ export class BaseTable {
   private readonly indexById = new Map<string, number>();
   private readonly dirty = new Set<number>();
   private readonly loader: RowLoader | null;
-  /** Seen marks of this execution kept in memory; written only when a pull continues elsewhere. */
-  private readonly seenNow = new Map<string, string>();
+  /** Seen marks of this execution (one pull id per run), by row index; written only when a pull continues elsewhere. */
+  private seenPullId: string | null = null;
+  private readonly seenNow = new Set<number>();
 
   /**
    * Eager: whole base rows. Lazy: rows of [id, seen] only, whole rows read by `loader` on demand.
@@ -224,16 +225,21 @@ export class BaseTable {
 
   /** The id of the last pull that saw this row; readable without loading the record. */
   seenOf(id: string): string | undefined {
-    const marked = this.seenNow.get(id);
-    if (marked !== undefined) return marked;
     const index = this.indexById.get(id);
+    if (index !== undefined && this.seenNow.has(index)) return this.seenPullId ?? undefined;
     const record = index === undefined ? null : this.records[index];
     return record ? (record as { seen?: string }).seen || undefined : undefined;
   }
 
   /** Notes that a pull saw this row, without rewriting its (unchanged) base row. */
   markSeen(id: string, pullId: string): void {
-    if (this.indexById.has(id)) this.seenNow.set(id, pullId);
+    const index = this.indexById.get(id);
+    if (index === undefined) return;
+    if (this.seenPullId !== pullId) {
+      this.seenNow.clear();
+      this.seenPullId = pullId;
+    }
+    this.seenNow.add(index);
   }
 
   /**
@@ -242,11 +248,11 @@ export class BaseTable {
    */
   takeSeenSpans(): Array<{ start: number; values: string[][] }> {
     const indexes: number[] = [];
-    for (const [id, pullId] of this.seenNow) {
-      const index = this.indexById.get(id);
-      if (index === undefined) continue;
+    const pullId = this.seenPullId ?? '';
+    for (const index of this.seenNow) {
       const record = this.records[index];
-      if (record) (record as { seen?: string }).seen = pullId;
+      if (!record) continue;
+      (record as { seen?: string }).seen = pullId;
       indexes.push(index);
     }
     this.seenNow.clear();
