@@ -208,25 +208,28 @@ function grouped(n: number, decimals: number): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
 }
 
+/** Month names for date formats (Sheets' en_US, and Utilities.formatDate). */
+export const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
 /** Formats a date with a Sheets number-format pattern (yyyy, yy, mmmm, mmm, mm, m, dd, d, hh, h, ss, am/pm). */
 export function formatSheetDate(ms: number, pattern: string, timeZone: string): string {
   const p = zonedParts(ms, timeZone);
   const pad = (n: number, w = 2) => String(n).padStart(w, '0');
   const ampm = /am\/pm/i.test(pattern);
-  const months = [
-    'January',
-    'February',
-    'March',
-    'April',
-    'May',
-    'June',
-    'July',
-    'August',
-    'September',
-    'October',
-    'November',
-    'December',
-  ];
+  const months = MONTHS;
   return pattern.replace(
     /"([^"]*)"|yyyy|yy|mmmm|mmm|mm|m|dd|d|hh|h|ss|s|am\/pm/gi,
     (tok, lit: string | undefined, offset: number) => {

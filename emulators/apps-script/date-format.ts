@@ -1,20 +1,6 @@
 // Utilities.formatDate: Java SimpleDateFormat patterns rendered in a named time zone.
-import { zonedParts } from './cell-values';
+import { MONTHS, zonedParts } from './cell-values';
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 function offsetString(offsetMs: number, style: 'Z' | 'X' | 'XX' | 'XXX'): string {

@@ -74,6 +74,12 @@ export interface PendingCreates {
   lines: Array<{ line: number; record: BaseRecord }>;
 }
 
+/** How a fixed field's value shows in its (plain-text) cell. */
+export function fixedFieldText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
 /** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
 function writeFixedFields(
   state: PullState,
@@ -83,13 +89,7 @@ function writeFixedFields(
   const shown: Record<string, unknown> = Object.create(null);
   for (const [field, column] of state.layout.fixed) {
     const value = row[field];
-    const text = state.displayFixed
-      ? state.displayFixed(field, value)
-      : value === null || value === undefined
-        ? ''
-        : typeof value === 'string'
-          ? value
-          : JSON.stringify(value);
+    const text = state.displayFixed ? state.displayFixed(field, value) : fixedFieldText(value);
     state.grid.set(line, column, text);
     if (field !== ID_HEADER) shown[field] = text;
   }

@@ -2,12 +2,13 @@
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import type { BaseRecord } from '../core/base';
 import { cellDigest, encodeCell, valueDigest } from '../core/codec';
-import { deletedColumnIds, liveColumns } from '../core/columns';
+import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
+import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
 import type { Operation, SyncSummary } from '../shared/types';
-import { layoutOf } from './headers';
+import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import {
   asSyncError,
@@ -247,7 +248,7 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
       const sheet = requireLinkedSheet(link);
       const { headers, grid } = readLines(sheet);
       const base = readBase(link);
-      const layout = layoutOf(headers, live, deletedColumnIds(table.columns));
+      const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
       const index = indexLines(grid, layout);
       const wanted =
         input.sheetRows && input.sheetRows.length > 0 ? new Set(input.sheetRows.map(Number)) : null;

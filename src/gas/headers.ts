@@ -1,14 +1,7 @@
 // The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
 // fields marked read-only with a warning-only protection.
-import type { ColumnSpec } from '../core/columns';
-import {
-  contiguousRuns,
-  extendLayout,
-  type Layout,
-  missingHeaders,
-  readLayout,
-  STATUS_HEADER,
-} from '../core/layout';
+import { type ColumnSpec, deletedColumnIds } from '../core/columns';
+import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
@@ -104,10 +97,18 @@ export function prepareHeaders(
   return next;
 }
 
-export function layoutOf(
-  headers: readonly unknown[],
+/**
+ * Column ids that were table columns once and are not live now (deleted on the service, or only
+ * known to the link or its base): their sheet columns stay but are no longer synced.
+ */
+export function goneColumnIds(
+  link: { goneColumnIds: readonly string[] },
+  columns: readonly { id?: unknown; deleted?: unknown }[],
   live: readonly ColumnSpec[],
-  goneIds: readonly string[],
-): Layout {
-  return readLayout(headers, live, goneIds);
+  baseColumnIds: readonly string[],
+): string[] {
+  const liveIds = new Set(live.map((column) => column.id));
+  return [...new Set([...link.goneColumnIds, ...deletedColumnIds(columns), ...baseColumnIds])].filter(
+    (id) => !liveIds.has(id),
+  );
 }

@@ -1,11 +1,12 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
-import { deletedColumnIds, liveColumns } from '../core/columns';
+import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import type { Layout } from '../core/layout';
+import { type Layout, readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
   applyServiceRows,
   emptyPullCounts,
+  fixedFieldText,
   indexLines,
   markRemovedRows,
   type PendingCreates,
@@ -15,7 +16,7 @@ import {
 import type { BaseTable, LineGrid } from '../core/sheet-model';
 import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
-import { layoutOf, prepareHeaders } from './headers';
+import { goneColumnIds, prepareHeaders } from './headers';
 import {
   flushBase,
   flushLines,
@@ -129,15 +130,11 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   reportProgress(context, { phase: 'reading the table schema' });
   const table = client.table(link.tableAppId, link.tableId);
   const live = liveColumns(table.columns);
-  const deletedIds = deletedColumnIds(table.columns);
   const sheet = requireLinkedSheet(link);
   const base = readBaseLazily(link);
-  const liveIds = new Set(live.map((column) => column.id));
-  const goneIds = [...new Set([...link.goneColumnIds, ...deletedIds, ...base.columnIds])].filter(
-    (id) => !liveIds.has(id),
-  );
-  const { headers, grid } = readLinesLazily(sheet, (headerRow) => layoutOf(headerRow, live, goneIds));
-  let layout = layoutOf(headers, live, goneIds);
+  const goneIds = goneColumnIds(link, table.columns, live, base.columnIds);
+  const { headers, grid } = readLinesLazily(sheet, (headerRow) => readLayout(headerRow, live, goneIds));
+  let layout = readLayout(headers, live, goneIds);
   assertIdColumn(layout, grid.length, base.size);
   layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
   base.ensureColumns(live.map((column) => column.id));
@@ -160,13 +157,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     // One members lookup per run, never a call per row.
     const emailOf = emailLookup(client.allPeople());
     state.displayFixed = (field, value) =>
-      field === 'createdBy' || field === 'lModBy'
-        ? emailOf(value)
-        : value === null || value === undefined
-          ? ''
-          : typeof value === 'string'
-            ? value
-            : JSON.stringify(value);
+      field === 'createdBy' || field === 'lModBy' ? emailOf(value) : fixedFieldText(value);
   }
 
   let rows: Array<Record<string, unknown>> = [];

@@ -3,12 +3,13 @@ import type { RowResult } from '../api/client';
 import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
 import type { DecodeContext, JsonValue } from '../core/codec';
-import { deletedColumnIds, liveColumns } from '../core/columns';
+import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
+import { readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, reconcileEdits } from '../core/merge';
-import { indexLines } from '../core/pull-engine';
+import { fixedFieldText, indexLines } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,
@@ -21,7 +22,7 @@ import {
 } from '../core/push-engine';
 import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../core/status';
 import type { LineIssue } from '../shared/types';
-import { layoutOf } from './headers';
+import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
 import { assertIdColumn, collectIssues } from './pull';
@@ -72,14 +73,10 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   reportProgress(context, { phase: 'reading the table schema' });
   const table = client.table(link.tableAppId, link.tableId);
   const live = liveColumns(table.columns);
-  const liveIds = new Set(live.map((column) => column.id));
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
-  const goneIds = [
-    ...new Set([...link.goneColumnIds, ...deletedColumnIds(table.columns), ...base.columnIds]),
-  ].filter((id) => !liveIds.has(id));
-  const layout = layoutOf(headers, live, goneIds);
+  const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
   if (!layout.fixed.has('id') || layout.status === undefined) {
     throw new SyncError(
@@ -117,11 +114,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       emailOf ??= emailLookup(client.allPeople());
       return emailOf(value);
     }
-    return value === null || value === undefined
-      ? ''
-      : typeof value === 'string'
-        ? value
-        : JSON.stringify(value);
+    return fixedFieldText(value);
   };
   const fixedShown = (row: Row): Record<string, unknown> => {
     const shown: Record<string, unknown> = Object.create(null);

@@ -5,12 +5,14 @@
 // (add CHAOS_TRACE=1 to print every step, run outcome and the person-created lines after it).
 // The scenario's operations and kill points come from the seed; the emulator is started with the same
 // seed, so its fault draws replay too (up to the arrival order of the requests of one fetchAll wave).
+
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AppsScriptSimulator, createSimulator, type ExecutionResult } from '../../emulators/apps-script';
 import { type JsonValue, type RunningEmulator, startEmulator } from '../../emulators/table-service';
+import { createRng } from '../../emulators/table-service/rng';
 
 const APP = 'ta_crm';
 const TABLE = 'tbl_deals';
@@ -29,19 +31,8 @@ const STEPS_MAX = 34;
 const EDITABLE = ['status', 'amount', 'won', 'notes'] as const;
 type Editable = (typeof EDITABLE)[number];
 
-/** mulberry32: a small seeded generator. */
-function rng(seed: number): { next(): number; int(n: number): number; pick<T>(items: readonly T[]): T } {
-  let a = seed >>> 0;
-  const next = (): number => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number): number => Math.floor(next() * n);
-  return { next, int, pick: (items) => items[int(items.length)] as never };
-}
+/** The emulator's seeded generator (mulberry32): a seed replays the same scenario. */
+const rng = createRng;
 
 interface Figures {
   scenarios: number;

@@ -2,9 +2,11 @@
 // one-shot triggers, stay under the 6-minute limit, never duplicate, and read as one operation; a
 // killed execution is recovered; the daily UrlFetch quota stops a run with a word on when it goes on.
 // Simulator (dist/Code.js, modelled costs) + table-service emulator over real HTTP.
+
 import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-script';
+import type { SyncSummary } from '../../src/shared/types';
 import { CRM, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -12,20 +14,7 @@ const LIMIT_MS = 6 * MINUTE;
 const BIG = 'tbl_big';
 const LOG_SHEET = 'Sync log';
 
-interface Summary {
-  operation: string;
-  ok: boolean;
-  message: string;
-  added: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  keptLocal: number;
-  conflicts: number;
-  errors: number;
-  continuing: boolean;
-  requests: number;
-}
+type Summary = SyncSummary;
 
 let world: World | undefined;
 afterEach(async () => {

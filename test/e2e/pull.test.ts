@@ -5,6 +5,7 @@ import type { SyncSummary } from '../../src/shared/types';
 import { CRM, DEALS, mismatches, startWorld, type World } from './world';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+const RANGE_PROTECTION = 'RANGE' as unknown as GoogleAppsScript.Spreadsheet.ProtectionType;
 
 let world: World;
 
@@ -173,6 +174,19 @@ describe('a first pull', () => {
     expect(sheet.getFrozenRows()).toBe(1);
     expect(sheet.getRange(1, 2).getNote()).toContain('Name');
     expect(sheet.getRange(1, 2).getNote()).toContain('Type: text');
+  });
+
+  it('marks the fixed-field columns read-only: a warning-only protection and a distinct header style', () => {
+    const sheet = activeSheet();
+    const protectedColumns = sheet
+      .getProtections(RANGE_PROTECTION)
+      .filter((protection) => protection.isWarningOnly())
+      .map((protection) => protection.getRange().getColumn());
+    const h = headers();
+    for (const field of ['id', 'lMod', '_sync']) expect(protectedColumns).toContain(h.indexOf(field) + 1);
+    expect(protectedColumns).not.toContain(h.indexOf('title') + 1);
+    const backgrounds = sheet.getRange(1, 1, 1, h.length).getBackgrounds()[0] ?? [];
+    expect(backgrounds[h.indexOf('id')]).not.toBe(backgrounds[h.indexOf('title')]);
   });
 
   it('holds every row with every cell equal to the service’s value', async () => {
