@@ -2,6 +2,7 @@
 import {
   ProtectionImpl,
   RangeImpl,
+  RangeListImpl,
   SheetImpl,
   SpreadsheetAppService,
   SpreadsheetImpl,
@@ -21,6 +22,7 @@ export function installSheetCallCensus(): void {
   installed = true;
   const classes: Array<[string, { prototype: object }]> = [
     ['Range', RangeImpl],
+    ['RangeList', RangeListImpl],
     ['Sheet', SheetImpl],
     ['Spreadsheet', SpreadsheetImpl],
     ['SpreadsheetApp', SpreadsheetAppService],

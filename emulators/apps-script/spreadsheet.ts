@@ -325,9 +325,11 @@ export class RangeImpl extends GasObject {
   }
   setNumberFormat(format: string): RangeImpl {
     if (format === null || format === undefined) signatureError('SpreadsheetApp.Range.setNumberFormat');
-    const f = String(format);
-    this._each((r, c) => this._sheet._setFormat(r, c, f));
+    this._setNumberFormatQuietly(String(format));
     return this;
+  }
+  _setNumberFormatQuietly(format: string): void {
+    this._each((r, c) => this._sheet._setFormat(r, c, format));
   }
   setNumberFormats(formats: string[][]): RangeImpl {
     const grid = this._checkGrid(formats, 'setNumberFormats');
@@ -499,6 +501,26 @@ function sortKey(v: Computed): [number, number | string] {
 let nextSheetId = 1_000_000;
 
 /** One sheet (tab). */
+/**
+ * A RangeList: several ranges of one sheet changed by one call (Sheet.getRangeList). Only the
+ * operations the add-on uses are modelled; one call is charged however many ranges it holds.
+ */
+export class RangeListImpl extends GasObject {
+  protected readonly _gasType = 'RangeList';
+  override readonly _family = 'sheet' as const;
+  constructor(readonly _ranges: RangeImpl[]) {
+    super();
+  }
+  getRanges(): RangeImpl[] {
+    return [...this._ranges];
+  }
+  setNumberFormat(format: string): RangeListImpl {
+    if (format === null || format === undefined) signatureError('SpreadsheetApp.RangeList.setNumberFormat');
+    for (const range of this._ranges) range._setNumberFormatQuietly(String(format));
+    return this;
+  }
+}
+
 export class SheetImpl extends GasObject {
   protected readonly _gasType = 'Sheet';
   override readonly _family = 'sheet' as const;
@@ -725,6 +747,11 @@ export class SheetImpl extends GasObject {
     const nc = numColumns ?? 1;
     this._checkBounds(a, column, nr, nc);
     return new RangeImpl(this, a, column, nr, nc);
+  }
+  getRangeList(a1Notations: string[]): RangeListImpl {
+    if (!Array.isArray(a1Notations) || a1Notations.length === 0)
+      return signatureError('SpreadsheetApp.Sheet.getRangeList');
+    return new RangeListImpl(a1Notations.map((a1) => this._rangeFromA1(String(a1))));
   }
   getSheetId(): number {
     return this._id;

@@ -128,6 +128,12 @@ interface Exchange<T> {
 
 type Outcome<T> = { ok: true; value: T } | { ok: false; error: SyncError };
 
+/** A request sent along with the first page wave, answered before any page is delivered. */
+interface Lead {
+  exchange: Exchange<unknown>;
+  accept: (value: unknown) => void;
+}
+
 interface ExchangeResult<T> {
   outcomes: Outcome<T>[];
   rateLimited: boolean;
@@ -266,15 +272,17 @@ export class TableClient {
   table(appId: string, tableId: string): Table {
     checkId(appId, 'table app id');
     checkId(tableId, 'table id');
-    return this.call(
-      this.exchangeOf(
-        'get',
-        'table',
-        ['tableApps', appId, 'tables', tableId],
-        { appId, tableId },
-        undefined,
-        readTable,
-      ),
+    return this.call(this.tableExchange(appId, tableId));
+  }
+
+  private tableExchange(appId: string, tableId: string): Exchange<Table> {
+    return this.exchangeOf(
+      'get',
+      'table',
+      ['tableApps', appId, 'tables', tableId],
+      { appId, tableId },
+      undefined,
+      readTable,
     );
   }
 
@@ -307,6 +315,26 @@ export class TableClient {
     checkId(appId, 'table app id');
     checkId(tableId, 'table id');
     return this.pageThrough((offset) => this.listExchange(appId, tableId, offset, PAGE_LIMIT), options);
+  }
+
+  /**
+   * The table's schema, then its rows as {@link listAllRows} gives them: the schema read goes out in
+   * the first page wave, saving a round trip. `onTable` runs before the first page is delivered; a
+   * failed schema read throws before any page is.
+   */
+  listTableAndRows(
+    appId: string,
+    tableId: string,
+    onTable: (table: Table) => void,
+    options: ListAllOptions = {},
+  ): ListAllResult {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    const lead: Lead = {
+      exchange: this.tableExchange(appId, tableId),
+      accept: (value) => onTable(value as Table),
+    };
+    return this.pageThrough((offset) => this.listExchange(appId, tableId, offset, PAGE_LIMIT), options, lead);
   }
 
   /** Every row of a table, in order (a {@link listAllRows} that collects). */
@@ -559,6 +587,7 @@ export class TableClient {
   private pageThrough<T>(
     make: (offset: number) => Exchange<ListPage<T>>,
     options: Omit<ListAllOptions, 'onPage'> & { onPage?: (items: T[], offset: number) => unknown },
+    lead?: Lead,
   ): ListAllResult {
     const maxParallel = clampInt(options.maxParallel, DEFAULT_MAX_PARALLEL_PAGES, 1, 64);
     let wave = Math.min(maxParallel, clampInt(options.firstWave, DEFAULT_FIRST_PAGE_WAVE, 1, 64));
@@ -592,10 +621,17 @@ export class TableClient {
       }
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
-      const { outcomes } = this.exchange(
-        offsets.map((at) => make(at)),
-        deadline,
-      );
+      const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
+      const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
+      let outcomes = answered as Outcome<ListPage<T>>[];
+      if (lead) {
+        const first = answered[0];
+        if (first === undefined) throw new SyncError('INTERNAL', 'The table was not read.');
+        if (!first.ok) throw first.error;
+        lead.accept(first.value);
+        outcomes = outcomes.slice(1);
+        lead = undefined;
+      }
       pageRequests += count;
       let aligned = true;
       for (let k = 0; k < count; k++) {

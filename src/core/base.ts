@@ -1,5 +1,7 @@
 // The base: for every row, what was last agreed with the service (its lMod and a digest per column),
-// stored in a hidden sheet per link as [id, lMod, digests, conflict, shown fixed fields].
+// stored in a hidden sheet per link as three cells per row: [id, record, seen]. The record cell packs
+// lMod, digests, shown fixed fields and conflict, tab-separated: Spreadsheet reads and writes cost per
+// cell, and a pull reads the whole base.
 import { DIGEST_WIDTH, type Digest, digestText, parseDigest } from './digest';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
@@ -14,13 +16,13 @@ export interface ConflictRecord {
   digests?: Record<string, Digest>;
 }
 
-/** A base cell stays well under Sheets' 50,000 characters per cell. */
-export const MAX_BASE_CELL = 40000;
+/** A base cell stays under Sheets' 50,000 characters per cell. */
+export const MAX_BASE_CELL = 48000;
 
-/** The conflict as stored: the largest values are dropped until it fits in one cell. */
-export function conflictText(conflict: ConflictRecord): string {
+/** The conflict as stored: the largest values are dropped until it fits in `room` characters. */
+export function conflictText(conflict: ConflictRecord, room = MAX_BASE_CELL): string {
   let text = JSON.stringify(conflict);
-  if (text.length <= MAX_BASE_CELL) return text;
+  if (text.length <= room) return text;
   const theirs: Record<string, unknown> = { ...conflict.theirs };
   const bySize = Object.keys(theirs).sort(
     (a, b) => (JSON.stringify(theirs[b]) ?? '').length - (JSON.stringify(theirs[a]) ?? '').length,
@@ -28,7 +30,7 @@ export function conflictText(conflict: ConflictRecord): string {
   for (const key of bySize) {
     delete theirs[key];
     text = JSON.stringify({ ...conflict, theirs });
-    if (text.length <= MAX_BASE_CELL) break;
+    if (text.length <= room) break;
   }
   return text;
 }
@@ -45,11 +47,18 @@ export interface BaseRecord {
   seen?: string;
 }
 
-export const BASE_HEADER_WIDTH = 6;
+export const BASE_HEADER_WIDTH = 3;
+/** 1-based columns of the base sheet. */
+export const BASE_ID_COLUMN = 1;
+export const BASE_RECORD_COLUMN = 2;
+export const BASE_SEEN_COLUMN = 3;
 
-/** Header row of the base sheet; the third cell lists the column ids the digests follow. */
+/** Separates the parts of a record cell: JSON, ISO dates and digests never hold a raw tab. */
+const PART = '\t';
+
+/** Header row of the base sheet; the record cell's header lists the column ids the digests follow. */
 export function baseHeaderRow(columnIds: readonly string[]): string[] {
-  return ['id', 'lMod', JSON.stringify(columnIds), 'conflict', 'shown', 'seen'];
+  return ['id', JSON.stringify(columnIds), 'seen'];
 }
 
 export function parseBaseColumnIds(headerCell: unknown): string[] {
@@ -69,20 +78,20 @@ export function extendColumnIds(existing: readonly string[], ids: readonly strin
   return result;
 }
 
-export function encodeBaseRow(record: BaseRecord, columnIds: readonly string[]): string[] {
+/** The record cell: lMod, digests, shown fields, conflict (the conflict gets what room is left). */
+export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[]): string {
   let digests = '';
   for (const id of columnIds) {
     const value = record.digests[id];
     digests += value === undefined ? MISSING_DIGEST : digestText(value);
   }
-  return [
-    record.id,
-    record.lMod,
-    digests,
-    record.conflict ? conflictText(record.conflict) : '',
-    record.shown ? JSON.stringify(record.shown) : '',
-    record.seen ?? '',
-  ];
+  // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
+  const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;
+  return record.conflict ? head + conflictText(record.conflict, MAX_BASE_CELL - head.length) : head;
+}
+
+export function encodeBaseRow(record: BaseRecord, columnIds: readonly string[]): string[] {
+  return [record.id, encodeBaseRecord(record, columnIds), record.seen ?? ''];
 }
 
 function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
@@ -97,30 +106,43 @@ function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
   }
 }
 
+/** Reads a base row ([id, record] or [id, record, seen]); undefined for a blank row. */
 export function decodeBaseRow(row: readonly unknown[], columnIds: readonly string[]): BaseRecord | undefined {
   const id = row[0];
   if (id === '' || id === null || id === undefined) return undefined;
-  const digestCell = typeof row[2] === 'string' ? row[2] : '';
+  const cell = typeof row[1] === 'string' ? row[1] : '';
+  const lModEnd = cell.indexOf(PART);
+  const digestsEnd = lModEnd < 0 ? -1 : cell.indexOf(PART, lModEnd + 1);
+  const shownEnd = digestsEnd < 0 ? -1 : cell.indexOf(PART, digestsEnd + 1);
+  const lMod = lModEnd < 0 ? cell : cell.slice(0, lModEnd);
   const digests: Record<string, Digest> = Object.create(null);
-  columnIds.forEach((columnId, index) => {
-    const part = parseDigest(digestCell.slice(index * DIGEST_WIDTH, (index + 1) * DIGEST_WIDTH));
-    if (part !== undefined) digests[columnId] = part;
-  });
-  const record: BaseRecord = { id: String(id), lMod: row[1] === undefined ? '' : String(row[1]), digests };
-  const conflict = parseJsonObject(row[3]);
-  if (
-    conflict &&
-    typeof conflict.lMod === 'string' &&
-    conflict.theirs &&
-    typeof conflict.theirs === 'object'
-  ) {
-    record.conflict = { lMod: conflict.lMod, theirs: conflict.theirs as Record<string, unknown> };
-    if (conflict.digests && typeof conflict.digests === 'object') {
-      record.conflict.digests = conflict.digests as Record<string, Digest>;
+  if (lModEnd >= 0) {
+    const start = lModEnd + 1;
+    const end = digestsEnd < 0 ? cell.length : digestsEnd;
+    for (let index = 0; index < columnIds.length; index++) {
+      const from = start + index * DIGEST_WIDTH;
+      if (from + DIGEST_WIDTH > end) break;
+      const part = parseDigest(cell.slice(from, from + DIGEST_WIDTH));
+      if (part !== undefined) digests[columnIds[index] as string] = part;
     }
   }
-  const shown = parseJsonObject(row[4]);
-  if (shown) record.shown = shown;
-  if (typeof row[5] === 'string' && row[5] !== '') record.seen = row[5];
+  const record: BaseRecord = { id: String(id), lMod, digests };
+  if (shownEnd >= 0) {
+    const shown = parseJsonObject(cell.slice(digestsEnd + 1, shownEnd));
+    if (shown) record.shown = shown;
+    const conflict = parseJsonObject(cell.slice(shownEnd + 1));
+    if (
+      conflict &&
+      typeof conflict.lMod === 'string' &&
+      conflict.theirs &&
+      typeof conflict.theirs === 'object'
+    ) {
+      record.conflict = { lMod: conflict.lMod, theirs: conflict.theirs as Record<string, unknown> };
+      if (conflict.digests && typeof conflict.digests === 'object') {
+        record.conflict.digests = conflict.digests as Record<string, Digest>;
+      }
+    }
+  }
+  if (typeof row[2] === 'string' && row[2] !== '') record.seen = row[2];
   return record;
 }

@@ -122,3 +122,28 @@ export function contiguousRuns(indexes: readonly number[]): Array<[number, numbe
   }
   return runs;
 }
+
+/** A1 letters of a 1-based column: 1 → A, 26 → Z, 27 → AA. */
+export function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) {
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  }
+  return letters;
+}
+
+/** A1 notation of a block of cells (1-based first row and column). */
+export function a1Notation(row: number, column: number, rows: number, columns: number): string {
+  return `${columnLetters(column)}${row}:${columnLetters(column + columns - 1)}${row + rows - 1}`;
+}
+
+/** Joins row blocks [firstRow, count] that overlap or touch, sorted by first row. */
+export function joinRowBlocks(blocks: ReadonlyArray<readonly [number, number]>): Array<[number, number]> {
+  const joined: Array<[number, number]> = [];
+  for (const [first, count] of [...blocks].sort((a, b) => a[0] - b[0])) {
+    const last = joined[joined.length - 1];
+    if (last && first <= last[0] + last[1]) last[1] = Math.max(last[1], first + count - last[0]);
+    else joined.push([first, count]);
+  }
+  return joined;
+}

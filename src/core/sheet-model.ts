@@ -313,13 +313,9 @@ export class BaseTable {
 
   /** Dirty rows as spans of encoded rows, never crossing a row that is not loaded. */
   takeDirtySpans(): Array<{ start: number; rows: string[][] }> {
-    let indexes = [...this.dirty].sort((a, b) => a - b);
+    // New digest columns are only ever appended: stored rows stay readable and are not rewritten.
+    const indexes = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
-    if (this.headerChanged && this.records.length > 0) {
-      // A new digest column changes how every row is read: rewrite them all.
-      this.loadAll();
-      indexes = this.records.map((_, i) => i);
-    }
     return spansOf(indexes, SPAN_GAP, (i) => !this.partial.has(i)).map(([start, end]) => {
       const rows: string[][] = [];
       for (let i = start; i <= end; i++) {

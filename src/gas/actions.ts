@@ -8,6 +8,7 @@ import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
 import type { Operation, SyncSummary } from '../shared/types';
+import { activeSheetId, activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import {
@@ -204,16 +205,12 @@ function finishRun(
     // The summary is still returned; a full property store or a protected log never hides it.
   }
   if (interactive) {
-    SpreadsheetApp.getActiveSpreadsheet().toast(
-      summary.message,
-      summary.ok ? 'Table App Sync' : 'Table App Sync: not done',
-      8,
-    );
+    activeSpreadsheet().toast(summary.message, summary.ok ? 'Table App Sync' : 'Table App Sync: not done', 8);
   }
 }
 
 function activeLink(): LinkRecord {
-  return requireLink(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId());
+  return requireLink(activeSheetId());
 }
 
 export function pullActiveSheet(): SyncSummary {
@@ -308,6 +305,6 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
   summary.message = summary.updated
     ? `Took the service's values on ${summary.updated} line(s).`
     : 'No conflicts to resolve on this sheet.';
-  SpreadsheetApp.getActiveSpreadsheet().toast(summary.message, 'Table App Sync', 6);
+  activeSpreadsheet().toast(summary.message, 'Table App Sync', 6);
   return summary;
 }

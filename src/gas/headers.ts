@@ -3,6 +3,7 @@
 import { type ColumnSpec, deletedColumnIds } from '../core/columns';
 import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
+import { ensureColumns, maxRowsOf, setPlainText } from './linked-sheet';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
 const READ_ONLY_HEADER_BACKGROUND = '#eeeeee';
@@ -33,9 +34,7 @@ export function prepareHeaders(
   let next = layout;
   if (added.length > 0) {
     const startColumn = layout.width + 1;
-    const maxColumns = sheet.getMaxColumns();
-    const lastColumn = layout.width + added.length;
-    if (lastColumn > maxColumns) sheet.insertColumnsAfter(maxColumns, lastColumn - maxColumns);
+    ensureColumns(sheet, layout.width + added.length);
     sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
     next = extendLayout(layout, added, live, goneIds);
     grid.widen(next.width);
@@ -48,16 +47,17 @@ export function prepareHeaders(
         return kind === undefined || kind === 'text' || kind === 'json';
       })
       .map(({ index }) => index);
-    const maxRows = sheet.getMaxRows();
+    const maxRows = maxRowsOf(sheet);
     if (maxRows > 1) {
-      for (const [start, width] of contiguousRuns(textAdded)) {
-        sheet.getRange(2, start + 1, maxRows - 1, width).setNumberFormat('@');
-      }
+      setPlainText(
+        sheet,
+        contiguousRuns(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
+      );
     }
     for (const field of added) {
       const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
       if (index === undefined) continue;
-      const protection = sheet.getRange(1, index + 1, sheet.getMaxRows(), 1).protect();
+      const protection = sheet.getRange(1, index + 1, maxRowsOf(sheet), 1).protect();
       protection.setWarningOnly(true);
       protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
     }
@@ -68,6 +68,7 @@ export function prepareHeaders(
   // The person's own header cells keep their formatting: only synced headers are restyled.
   const backgrounds = headerRange.getBackgrounds()[0] ?? [];
   const weights = headerRange.getFontWeights()[0] ?? [];
+  const before = [notes.join('\u0000'), backgrounds.join('\u0000'), weights.join('\u0000')];
   const byId = new Map(live.map((column) => [column.id, column]));
   for (let index = 0; index < next.width; index++) {
     const header = next.headers[index] ?? '';
@@ -90,9 +91,10 @@ export function prepareHeaders(
       weights[index] = weights[index] ?? 'normal';
     }
   }
-  headerRange.setNotes([notes]);
-  headerRange.setBackgrounds([backgrounds]);
-  headerRange.setFontWeights([weights]);
+  // Rewritten only when something differs: a steady-state pull leaves the header row alone.
+  if (notes.join('\u0000') !== before[0]) headerRange.setNotes([notes]);
+  if (backgrounds.join('\u0000') !== before[1]) headerRange.setBackgrounds([backgrounds]);
+  if (weights.join('\u0000') !== before[2]) headerRange.setFontWeights([weights]);
   if (sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
   return next;
 }

@@ -2,7 +2,8 @@
 import { SyncError } from '../core/errors';
 import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
-import { baseSheetOf, findSheetById } from './linked-sheet';
+import { activeSheetId, activeSpreadsheet } from './active';
+import { baseSheetOf, findSheetById, forgetBaseSheet } from './linked-sheet';
 import { clientFor, requireConnection } from './operation';
 import { removeScheduleTrigger } from './schedule-triggers';
 import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
@@ -56,7 +57,7 @@ function toInfo(link: LinkRecord): LinkInfo {
 
 export function linkInfo(link: LinkRecord | null): LinkInfo | null {
   if (!link) return null;
-  const sheet = findSheetById(SpreadsheetApp.getActiveSpreadsheet(), link.sheetId);
+  const sheet = findSheetById(activeSpreadsheet(), link.sheetId);
   return { ...toInfo(link), sheetName: sheet ? sheet.getName() : link.sheetName };
 }
 
@@ -94,7 +95,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
       'NOT_FOUND',
       `Table app ${app.name ?? appId} has no table ${tableId}: choose one of its tables.`,
     );
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   let sheet = spreadsheet.getActiveSheet();
   if (input.newSheet) {
     sheet = spreadsheet.insertSheet(uniqueSheetName(spreadsheet, String(table.name ?? tableId)));
@@ -138,7 +139,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
  * whether createdBy / lModBy show as e-mails. They take effect on the next pull.
  */
 export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
-  const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
+  const sheetId = activeSheetId();
   const link = loadLink(sheetId);
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
   if (Array.isArray(input?.fixedFields)) {
@@ -155,13 +156,16 @@ export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
 function unlinkSheet(link: LinkRecord): void {
   removeScheduleTrigger(link);
   const base = baseSheetOf(link, false);
-  if (base) SpreadsheetApp.getActiveSpreadsheet().deleteSheet(base);
+  if (base) {
+    forgetBaseSheet(link);
+    activeSpreadsheet().deleteSheet(base);
+  }
   deleteLink(link.sheetId);
 }
 
 /** Ends the active sheet's link: its base, job and schedule trigger go; the sheet's data stays. */
 export function unlinkActiveSheet(): { unlinked: boolean } {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const sheet = activeSpreadsheet().getActiveSheet();
   const link = loadLink(sheet.getSheetId());
   if (!link) return { unlinked: false };
   unlinkSheet(link);

@@ -1,10 +1,25 @@
 // Reads a linked sheet and its base once, and writes back dirty spans in a constant number of range
 // calls per flush: one per run of adjacent synced columns, plus one plain-text format per text run.
-import { baseHeaderRow, parseBaseColumnIds } from '../core/base';
+import {
+  BASE_HEADER_WIDTH,
+  BASE_ID_COLUMN,
+  BASE_RECORD_COLUMN,
+  BASE_SEEN_COLUMN,
+  baseHeaderRow,
+  parseBaseColumnIds,
+} from '../core/base';
 import type { ColumnSpec } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { contiguousRuns, type Layout, STATUS_HEADER, syncedColumns } from '../core/layout';
+import {
+  a1Notation,
+  contiguousRuns,
+  joinRowBlocks,
+  type Layout,
+  STATUS_HEADER,
+  syncedColumns,
+} from '../core/layout';
 import { BaseTable, LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
+import { activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
 
 export interface SheetCounters {
@@ -17,20 +32,23 @@ export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsh
 }
 
 export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadsheet.Sheet {
-  const sheet = findSheetById(SpreadsheetApp.getActiveSpreadsheet(), link.sheetId);
+  const sheet = knownSheet(link.sheetId) ?? findSheetById(activeSpreadsheet(), link.sheetId);
   if (!sheet) {
     throw new SyncError(
       'SHEET',
       `The sheet linked to table ${link.tableName} was deleted. Link another sheet from the sidebar.`,
     );
   }
+  rememberSheet(link.sheetId, sheet);
   return sheet;
 }
 
 /** Reads header row and data lines in one call. */
-export function readLines(sheet: GoogleAppsScript.Spreadsheet.Sheet): { headers: unknown[]; grid: LineGrid } {
-  const lastRow = sheet.getLastRow();
-  const lastColumn = sheet.getLastColumn();
+export function readLines(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastRow = sheet.getLastRow(),
+  lastColumn = sheet.getLastColumn(),
+): { headers: unknown[]; grid: LineGrid } {
   if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
   const values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   const headers = values[0] ?? [];
@@ -39,29 +57,40 @@ export function readLines(sheet: GoogleAppsScript.Spreadsheet.Sheet): { headers:
 
 /** Inserts a sheet without leaving it active (insertSheet activates the new sheet). */
 export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.Sheet {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const active = spreadsheet.getActiveSheet();
   const sheet = spreadsheet.insertSheet(name, spreadsheet.getSheets().length);
   if (active) spreadsheet.setActiveSheet(active);
   return sheet;
 }
 
+/** How a pull reads the sheet and its base. */
+export interface PullReadOptions {
+  /** Sheets of at most this many lines are read whole, in one call; larger ones lazily, in spans. */
+  eagerUpTo: number;
+  /** Whether the base's seen marks are needed (only a pull continuing from an earlier execution). */
+  withSeen: boolean;
+}
+
 /**
- * Reads the header row, and of the lines only the id and status columns; whole lines are read in
- * spans when needed (LineGrid.ensureLoaded). Sheets without an id column are read whole.
+ * Reads the header row and the lines. A small sheet is read whole in one call; a large one gives its
+ * header and only the id and status columns up front, whole lines in spans when needed
+ * (LineGrid.ensureLoaded), so a run continuing a long pull does not re-read it all. Sheets without
+ * an id column are read whole.
  */
-export function readLinesLazily(
+export function readLinesForPull(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   layoutOf: (headers: unknown[]) => Layout,
+  options: PullReadOptions,
+  lastRow = sheet.getLastRow(),
 ): { headers: unknown[]; grid: LineGrid } {
-  const lastRow = sheet.getLastRow();
   const lastColumn = sheet.getLastColumn();
   if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+  if (lastRow - 1 <= options.eagerUpTo) return readLines(sheet, lastRow, lastColumn);
   const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
   const layout = layoutOf(headers);
   const idColumn = layout.fixed.get('id');
-  if (lastRow < 2) return { headers, grid: new LineGrid([], lastColumn) };
-  if (idColumn === undefined) return readLines(sheet);
+  if (idColumn === undefined) return readLines(sheet, lastRow, lastColumn);
   const count = lastRow - 1;
   const preloaded = [idColumn, ...(layout.status === undefined ? [] : [layout.status])];
   const lines: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(lastColumn).fill(''));
@@ -74,60 +103,116 @@ export function readLinesLazily(
   return { headers, grid: new LineGrid(lines, lastColumn, { loader, preloaded }) };
 }
 
-/** Reads the base's header, ids and seen marks; whole records are read in spans when needed. */
-export function readBaseLazily(link: LinkRecord): BaseTable {
+/**
+ * Reads the base for a pull: whole (ids and records, one call) when small, else its ids (and seen
+ * marks when needed) with whole records read in spans on demand. A fresh pull has a new pull id, so
+ * older seen marks mean nothing to it and are not read.
+ */
+export function readBaseForPull(link: LinkRecord, options: PullReadOptions): BaseTable {
   const sheet = baseSheetOf(link, false);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
-  const header = sheet.getRange(1, 1, 1, 6).getValues()[0] ?? [];
-  const columnIds = parseBaseColumnIds(header[2]);
-  if (lastRow < 2) return new BaseTable([], columnIds);
   const count = lastRow - 1;
-  const ids = sheet.getRange(2, 1, count, 1).getValues();
-  const seen = sheet.getRange(2, 6, count, 1).getValues();
+  if (count <= options.eagerUpTo) {
+    const width = options.withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
+    const values = sheet.getRange(1, 1, lastRow, width).getValues() as unknown[][];
+    return new BaseTable(values.slice(1), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
+  }
+  const header = sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).getValues()[0] ?? [];
+  const columnIds = parseBaseColumnIds(header[BASE_RECORD_COLUMN - 1]);
+  const ids = sheet.getRange(2, BASE_ID_COLUMN, count, 1).getValues();
+  const seen = options.withSeen ? sheet.getRange(2, BASE_SEEN_COLUMN, count, 1).getValues() : [];
   const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
   const loader = (first: number, n: number): unknown[][] =>
-    sheet.getRange(first + 2, 1, n, 6).getValues() as unknown[][];
+    sheet.getRange(first + 2, 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
   return new BaseTable(rows, columnIds, { loader });
 }
 
+// The base sheet of each link found or made in this execution.
+const baseSheets = new Map<string, GoogleAppsScript.Spreadsheet.Sheet>();
+
 export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const known = baseSheets.get(link.baseSheetName);
+  if (known) return known;
+  const spreadsheet = activeSpreadsheet();
   let sheet = spreadsheet.getSheetByName(link.baseSheetName);
   if (!sheet && create) {
     sheet = insertSheetQuietly(link.baseSheetName);
-    sheet.getRange(1, 1, sheet.getMaxRows(), 6).setNumberFormat('@');
+    const maxRows = sheet.getMaxRows();
+    gridSizeOf(sheet).maxRows = maxRows;
+    // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates.
+    sheet.getRange(1, 1, maxRows, BASE_HEADER_WIDTH).setNumberFormat('@');
     sheet.hideSheet();
   }
+  if (sheet) baseSheets.set(link.baseSheetName, sheet);
   return sheet;
+}
+
+/** Forgets a base sheet this execution found (it is about to be deleted). */
+export function forgetBaseSheet(link: LinkRecord): void {
+  baseSheets.delete(link.baseSheetName);
 }
 
 export function readBase(link: LinkRecord): BaseTable {
   const sheet = baseSheetOf(link, false);
-  if (!sheet || sheet.getLastRow() === 0) return new BaseTable([], []);
-  const values = sheet.getRange(1, 1, sheet.getLastRow(), 6).getValues() as unknown[][];
-  const columnIds = parseBaseColumnIds(values[0]?.[2]);
+  const lastRow = sheet ? sheet.getLastRow() : 0;
+  if (!sheet || lastRow === 0) return new BaseTable([], []);
+  const values = sheet.getRange(1, 1, lastRow, BASE_HEADER_WIDTH).getValues() as unknown[][];
+  const columnIds = parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]);
   return new BaseTable(values.slice(1), columnIds);
 }
 
 /** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
 const SPARE_ROWS = 100;
 
+/** A sheet's grid size as this execution last saw or made it (asked once, kept up to date). */
+interface GridSize {
+  maxRows: number | null;
+  maxColumns: number | null;
+}
+const gridSizes = new Map<GoogleAppsScript.Spreadsheet.Sheet, GridSize>();
+
+function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
+  let size = gridSizes.get(sheet);
+  if (!size) {
+    size = { maxRows: null, maxColumns: null };
+    gridSizes.set(sheet, size);
+  }
+  return size;
+}
+
 /** Grows the sheet when needed; returns the first inserted row and how many, or null. */
 function ensureRows(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   lastNeededRow: number,
 ): [number, number] | null {
-  const maxRows = sheet.getMaxRows();
+  const maxRows = maxRowsOf(sheet);
   if (lastNeededRow <= maxRows) return null;
   const count = lastNeededRow - maxRows + SPARE_ROWS;
   sheet.insertRowsAfter(maxRows, count);
+  gridSizeOf(sheet).maxRows = maxRows + count;
   return [maxRows + 1, count];
 }
 
-function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
-  const maxColumns = sheet.getMaxColumns();
-  if (lastNeededColumn > maxColumns) sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
+/** The sheet's row count (every row, blank or not), asked once per execution. */
+export function maxRowsOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): number {
+  const size = gridSizeOf(sheet);
+  const maxRows = size.maxRows ?? sheet.getMaxRows();
+  size.maxRows = maxRows;
+  return maxRows;
+}
+
+/**
+ * Grows the sheet to `lastNeededColumn` columns when needed. Every insertion of this execution goes
+ * through here or ensureRows, so the remembered size stays true.
+ */
+export function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
+  const size = gridSizeOf(sheet);
+  const maxColumns = size.maxColumns ?? sheet.getMaxColumns();
+  size.maxColumns = maxColumns;
+  if (lastNeededColumn <= maxColumns) return;
+  sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
+  size.maxColumns = lastNeededColumn;
 }
 
 /** Writes this execution's seen marks (only needed when a pull continues in another execution). */
@@ -135,24 +220,37 @@ export function flushSeen(link: LinkRecord, base: BaseTable): void {
   const spans = base.takeSeenSpans();
   if (spans.length === 0) return;
   const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
-  for (const span of spans) sheet.getRange(span.start + 2, 6, span.values.length, 1).setValues(span.values);
+  for (const span of spans)
+    sheet.getRange(span.start + 2, BASE_SEEN_COLUMN, span.values.length, 1).setValues(span.values);
 }
 
 export function flushBase(link: LinkRecord, base: BaseTable): void {
   const spans = base.takeDirtySpans();
   if (spans.length === 0 && !base.headerChanged) return;
   const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
-  if (base.headerChanged || sheet.getLastRow() === 0) {
-    sheet.getRange(1, 1, 1, 6).setValues([baseHeaderRow(base.columnIds)]);
+  if (base.headerChanged) {
+    // New digest columns (a first pull adds them all): the header row lists them.
+    sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).setValues([baseHeaderRow(base.columnIds)]);
     base.headerChanged = false;
   }
   for (const span of spans) {
     const firstRow = span.start + 2;
-    ensureRows(sheet, firstRow + span.rows.length - 1);
-    const range = sheet.getRange(firstRow, 1, span.rows.length, 6);
-    range.setNumberFormat('@');
-    range.setValues(span.rows);
+    // Rows are plain text from the start (see baseSheetOf); rows added later get it as they come.
+    const inserted = ensureRows(sheet, firstRow + span.rows.length - 1);
+    if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);
+    sheet.getRange(firstRow, 1, span.rows.length, BASE_HEADER_WIDTH).setValues(span.rows);
   }
+}
+
+/** A block of cells: 1-based first row and column, row and column counts. */
+export type Block = [number, number, number, number];
+
+/** Formats blocks as plain text in one call (a RangeList when there are several). */
+export function setPlainText(sheet: GoogleAppsScript.Spreadsheet.Sheet, blocks: readonly Block[]): void {
+  const only = blocks.length === 1 ? blocks[0] : undefined;
+  if (only) sheet.getRange(only[0], only[1], only[2], only[3]).setNumberFormat('@');
+  else if (blocks.length > 1)
+    sheet.getRangeList(blocks.map((block) => a1Notation(...block))).setNumberFormat('@');
 }
 
 /** Sheet columns whose cells hold text: text and JSON table columns, fixed fields and the status. */
@@ -195,24 +293,25 @@ export function flushLines(
   const allTextRuns = contiguousRuns(allText);
   const text = allText.filter((column) => writtenSet.has(column));
   const textRuns = contiguousRuns(text);
-  const plainText = (firstRow: number, count: number): void => {
-    for (const [start, width] of allTextRuns)
-      sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
-  };
   const runs = contiguousRuns(written);
   ensureColumns(sheet, (written[written.length - 1] ?? 0) + 1);
   for (const [first, last] of spansOf(dirty, SPAN_GAP, (line) => grid.isLoaded(line))) {
     const firstRow = first + 2;
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
-    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text;
-    // lines this run appends, and blank rows it adds, get it in every text column, so what a person
-    // types there later stays literal too.
-    if (inserted) plainText(inserted[0], inserted[1]);
+    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
+    // Lines this run appends, and blank rows it adds, get it in every text column, so what a person
+    // types there later stays literal too; lines the sheet had get it where text is written.
     const appendedFrom = Math.max(first, grid.initialLength);
-    if (last >= appendedFrom) plainText(appendedFrom + 2, last - appendedFrom + 1);
-    for (const [start, width] of textRuns)
-      sheet.getRange(firstRow, start + 1, count, width).setNumberFormat('@');
+    const newRows: Array<[number, number]> = [];
+    if (inserted) newRows.push(inserted);
+    if (last >= appendedFrom) newRows.push([appendedFrom + 2, last - appendedFrom + 1]);
+    const blocks: Block[] = [];
+    for (const [row, rows] of joinRowBlocks(newRows))
+      for (const [start, width] of allTextRuns) blocks.push([row, start + 1, rows, width]);
+    const kept = Math.min(last, appendedFrom - 1) - first + 1;
+    if (kept > 0) for (const [start, width] of textRuns) blocks.push([firstRow, start + 1, kept, width]);
+    setPlainText(sheet, blocks);
     for (const [start, width] of runs) {
       const values: unknown[][] = new Array(count);
       for (let i = 0; i < count; i++)

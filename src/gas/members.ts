@@ -4,6 +4,7 @@ import { SyncError } from '../core/errors';
 import { contiguousRuns } from '../core/layout';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
 import type { MembersSummary } from '../shared/types';
+import { activeSpreadsheet } from './active';
 import { insertSheetQuietly, readLines } from './linked-sheet';
 import { clientFor, requireConnection } from './operation';
 import { createUrlFetchPort } from './url-fetch-port';
@@ -22,7 +23,7 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
   }
   const client = clientFor(connection, createUrlFetchPort());
   const users = client.allPeople(emailId ? { emailId } : {});
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getSheetByName(MEMBERS_SHEET) ?? insertSheetQuietly(MEMBERS_SHEET);
   const { headers, grid } = readLines(sheet);
   const merged = mergeMembers(headers, grid, users);
@@ -67,7 +68,7 @@ export function menuImportMembers(): void {
   try {
     importAccountMembers();
   } catch (error) {
-    SpreadsheetApp.getActiveSpreadsheet().toast(
+    activeSpreadsheet().toast(
       error instanceof Error ? error.message : String(error),
       'Table App Sync: not done',
       10,

@@ -1,4 +1,6 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
+
+import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { type Layout, readLayout } from '../core/layout';
@@ -21,8 +23,9 @@ import {
   flushBase,
   flushLines,
   flushSeen,
-  readBaseLazily,
-  readLinesLazily,
+  type PullReadOptions,
+  readBaseForPull,
+  readLinesForPull,
   requireLinkedSheet,
 } from './linked-sheet';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
@@ -30,6 +33,12 @@ import { type LinkRecord, saveLink } from './stores';
 
 /** Rows merged and written per chunk: the sheet is written a constant number of times per chunk. */
 export const PULL_CHUNK_ROWS = 5000;
+
+/**
+ * A fresh pull of a sheet up to this many lines reads the lines and the base whole, one call each:
+ * it needs all of them anyway. Larger sheets, and continuations, read in spans as chunks need them.
+ */
+export const EAGER_READ_MAX_LINES = 20_000;
 
 export interface PullProgress {
   pullId: string;
@@ -118,30 +127,34 @@ function pendingCreates(
   return { me, lines: found };
 }
 
-/**
- * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every
- * PULL_CHUNK_ROWS rows; only the id and status columns are read up front, whole lines only when a
- * chunk needs them, so a continuation does not re-read the sheet. The run stops between waves when
- * the measured cost of writing what is pending would not fit the time left, and returns the offset
- * to resume from. A failed or empty listing never clears anything: lines only change by row id.
- */
-export function pullLink(context: OperationContext, link: LinkRecord, resume?: PullProgress): PullResult {
-  const { client, deadline } = context;
-  reportProgress(context, { phase: 'reading the table schema' });
-  const table = client.table(link.tableAppId, link.tableId);
+interface PreparedPull {
+  state: PullState;
+  goneIds: string[];
+}
+
+/** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
+function preparePull(
+  context: OperationContext,
+  link: LinkRecord,
+  table: Table,
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  base: BaseTable,
+  lastRow: number,
+  reading: PullReadOptions,
+  progress: PullProgress,
+): PreparedPull {
   const live = liveColumns(table.columns);
-  const sheet = requireLinkedSheet(link);
-  const base = readBaseLazily(link);
   const goneIds = goneColumnIds(link, table.columns, live, base.columnIds);
-  const { headers, grid } = readLinesLazily(sheet, (headerRow) => readLayout(headerRow, live, goneIds));
+  const { headers, grid } = readLinesForPull(
+    sheet,
+    (headerRow) => readLayout(headerRow, live, goneIds),
+    reading,
+    lastRow,
+  );
   let layout = readLayout(headers, live, goneIds);
   assertIdColumn(layout, grid.length, base.size);
   layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
   base.ensureColumns(live.map((column) => column.id));
-
-  const progress: PullProgress = resume
-    ? { ...resume, counts: { ...resume.counts } }
-    : { pullId: newPullId(), nextOffset: 0, counts: emptyPullCounts() };
   const state: PullState = {
     grid,
     layout,
@@ -155,34 +168,64 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (pending) state.pending = pending;
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
     // One members lookup per run, never a call per row.
-    const emailOf = emailLookup(client.allPeople());
+    const emailOf = emailLookup(context.client.allPeople());
     state.displayFixed = (field, value) =>
       field === 'createdBy' || field === 'lModBy' ? emailOf(value) : fixedFieldText(value);
   }
+  return { state, goneIds };
+}
+
+/**
+ * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every
+ * PULL_CHUNK_ROWS rows. A fresh pull of a sheet of up to EAGER_READ_MAX_LINES lines reads it and its
+ * base whole; otherwise only the id and status columns are read up front, whole lines only when a
+ * chunk needs them, so a continuation does not re-read the sheet. The run stops between waves when
+ * the measured cost of writing what is pending would not fit the time left, and returns the offset
+ * to resume from. A failed or empty listing never clears anything: lines only change by row id.
+ */
+export function pullLink(context: OperationContext, link: LinkRecord, resume?: PullProgress): PullResult {
+  const { client, deadline } = context;
+  reportProgress(context, { phase: 'reading the table schema' });
+  const sheet = requireLinkedSheet(link);
+  const reading: PullReadOptions = { eagerUpTo: resume ? 0 : EAGER_READ_MAX_LINES, withSeen: !!resume };
+  // The base and the sheet's size need no schema: read first, they plan the first page wave.
+  const base = readBaseForPull(link, reading);
+  const lastRow = sheet.getLastRow();
+  const progress: PullProgress = resume
+    ? { ...resume, counts: { ...resume.counts } }
+    : { pullId: newPullId(), nextOffset: 0, counts: emptyPullCounts() };
+
+  // Set up when the schema arrives, with the first page wave.
+  let prepared: PreparedPull | undefined;
+  const setUp = (table: Table): void => {
+    prepared = preparePull(context, link, table, sheet, base, lastRow, reading, progress);
+    reportProgress(context, { phase: 'fetching rows' });
+  };
 
   let rows: Array<Record<string, unknown>> = [];
   let linesWritten = 0;
   let msPerRow = FIRST_GUESS_MS_PER_ROW;
   const flushChunk = (): void => {
-    if (rows.length === 0 && grid.dirtyCount === 0) return;
+    if (!prepared) return;
+    const { state } = prepared;
+    if (rows.length === 0 && state.grid.dirtyCount === 0) return;
     const started = Date.now();
     const count = rows.length;
     applyServiceRows(state, rows);
     rows = [];
-    linesWritten += flushLines(sheet, grid, layout, live);
+    linesWritten += flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
     if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
     reportProgress(context, { phase: 'writing lines', linesWritten });
   };
   const timeToWrite = (count: number): number => count * msPerRow * 1.3 + SAFETY_MS;
 
-  reportProgress(context, { phase: 'fetching rows' });
   let pagesFetched = 0;
   let deliveredTo = progress.nextOffset;
-  const known = Math.max(base.size, grid.length);
+  const known = Math.max(base.size, lastRow - 1);
   let listing: { done: boolean; nextOffset: number; rowCount: number };
   try {
-    listing = client.listAllRows(link.tableAppId, link.tableId, {
+    listing = client.listTableAndRows(link.tableAppId, link.tableId, setUp, {
       startOffset: progress.nextOffset,
       // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
       ...(known > 0 ? { expectedTotal: known } : {}),
@@ -197,13 +240,16 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     });
   } catch (error) {
     const failure = asSyncError(error);
-    if (failure.code !== 'QUOTA') throw error;
+    if (failure.code !== 'QUOTA' || !prepared) throw error;
     // Keep what arrived: the next run resumes after the last page written.
     flushChunk();
     flushSeen(link, base);
     progress.nextOffset = deliveredTo;
-    return { finished: false, haltedBy: failure, progress, issues: [], layout };
+    return { finished: false, haltedBy: failure, progress, issues: [], layout: prepared.state.layout };
   }
+  if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
+  const { state, goneIds } = prepared;
+  const { grid, layout, live } = state;
   flushChunk();
   progress.nextOffset = listing.nextOffset;
 

@@ -22,6 +22,7 @@ import {
 } from '../core/push-engine';
 import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../core/status';
 import type { LineIssue } from '../shared/types';
+import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
@@ -49,7 +50,7 @@ export interface PushResult {
 }
 
 function decodeContext(): DecodeContext {
-  const timeZone = SpreadsheetApp.getActiveSpreadsheet().getSpreadsheetTimeZone();
+  const timeZone = activeSpreadsheet().getSpreadsheetTimeZone();
   return {
     formatDate(date) {
       const value = new Date(date.getTime());
@@ -76,6 +77,8 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
+  // Digests follow the live columns even when no pull has written this base yet.
+  base.ensureColumns(live.map((column) => column.id));
   const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
   if (!layout.fixed.has('id') || layout.status === undefined) {

@@ -1,5 +1,6 @@
 // The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
 import type { SyncSummary } from '../shared/types';
+import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './linked-sheet';
 import type { LinkRecord, StoredSchedule } from './stores';
 
@@ -23,7 +24,7 @@ const LOG_HEADERS = [
 ];
 
 export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'manual' | 'scheduled'): void {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   let sheet = spreadsheet.getSheetByName(LOG_SHEET);
   if (!sheet) {
     sheet = insertSheetQuietly(LOG_SHEET);
@@ -50,14 +51,14 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
   const range = sheet.getRange(next, 1, 1, row.length);
   range.setNumberFormat('@');
   range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
-  const excess = sheet.getLastRow() - 1 - LOG_KEEP;
+  const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }
 
 /** Mails the schedule's owner once per failure streak, and once when it recovers. */
 export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
   if (!schedule.notifyEmail) return;
-  const name = SpreadsheetApp.getActiveSpreadsheet().getName();
+  const name = activeSpreadsheet().getName();
   if (!summary.ok && !schedule.notifiedFailure) {
     const paused = schedule.paused
       ? '\n\nThe schedule has paused itself after 10 failures in a row. Fix the cause, then resume it in the sidebar.'
@@ -84,6 +85,6 @@ export function notifyPaused(link: LinkRecord, schedule: StoredSchedule, summary
   MailApp.sendEmail(
     schedule.notifyEmail,
     `Table App Sync: the schedule of "${link.sheetName}" paused itself`,
-    `${summary.message}\n\nSpreadsheet: "${SpreadsheetApp.getActiveSpreadsheet().getName()}", sheet "${link.sheetName}" (table ${link.tableName}).`,
+    `${summary.message}\n\nSpreadsheet: "${activeSpreadsheet().getName()}", sheet "${link.sheetName}" (table ${link.tableName}).`,
   );
 }

@@ -3,6 +3,7 @@
 import { SyncError } from '../core/errors';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
+import { activeSheetId, activeSpreadsheet } from './active';
 import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
@@ -10,10 +11,6 @@ import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } f
 import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
 
 export const PAUSE_AFTER_FAILURES = 10;
-
-function activeSheetId(): number {
-  return SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
-}
 
 function info(link: LinkRecord): ScheduleInfo | null {
   const schedule = link.schedule;
@@ -103,7 +100,7 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
  */
 export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[] {
   const uid = event?.triggerUid ?? '';
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const summaries: SyncSummary[] = [];
   let served = false;
   for (const link of allLinks()) {

@@ -1,5 +1,7 @@
 // "Check this spreadsheet": runs, in the person's real spreadsheet and on a temporary sheet it removes
 // afterwards, the platform assumptions the simulator cannot prove, and says what each result means.
+
+import { activeSheetId, activeSpreadsheet } from './active';
 import { loadConnection, loadLink } from './stores';
 
 export interface SelfCheckResult {
@@ -127,7 +129,7 @@ function fetchAllCheck(): SelfCheckResult {
       }
       const base = connection.info.baseUrl + connection.info.prefix;
       const headers = { auth: connection.apiKey, accept: 'application/json' };
-      const sheetId = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId();
+      const sheetId = activeSheetId();
       const link = loadLink(sheetId);
       const me = `${base}/user/me`;
       const page = link
@@ -185,7 +187,7 @@ function triggerCheck(): SelfCheckResult {
  * results. Never throws for a failed check; never includes the API key.
  */
 export function runSelfCheck(): SelfCheckReport {
-  const spreadsheet = SpreadsheetApp.getActiveSpreadsheet();
+  const spreadsheet = activeSpreadsheet();
   const active = spreadsheet.getActiveSheet();
   const locale = spreadsheet.getSpreadsheetLocale();
   const sheet = spreadsheet.insertSheet(`tas_check_${Date.now()}`, spreadsheet.getSheets().length);

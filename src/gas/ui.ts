@@ -3,6 +3,7 @@
 import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
 import { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './actions';
+import { activeSheetId, activeSpreadsheet } from './active';
 import { linkInfo } from './link';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
@@ -44,7 +45,7 @@ export function showSidebar(): void {
 }
 
 function activeSheetIsLinked(): boolean {
-  return loadLink(SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetId()) !== null;
+  return loadLink(activeSheetId()) !== null;
 }
 
 function fromMenu(run: () => SyncSummary): void {
@@ -57,7 +58,7 @@ function fromMenu(run: () => SyncSummary): void {
   } catch (error) {
     // Summaries already report failures; this catches what happens before an operation starts.
     const message = isSyncError(error) || error instanceof Error ? error.message : String(error);
-    SpreadsheetApp.getActiveSpreadsheet().toast(message, 'Table App Sync: not done', 10);
+    activeSpreadsheet().toast(message, 'Table App Sync: not done', 10);
   }
 }
 
@@ -94,14 +95,14 @@ export function menuHelp(): void {
 /** Selects a line of the active sheet (the sidebar's issue list calls this). */
 export function selectSheetRow(input: { row: number }): { row: number } {
   const row = Math.max(2, Math.floor(Number(input?.row) || 2));
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const sheet = activeSpreadsheet().getActiveSheet();
   sheet.getRange(row, 1, 1, Math.max(1, sheet.getLastColumn())).activate();
   return { row };
 }
 
 /** Everything the sidebar shows; never the API key. */
 export function getState(): SidebarState {
-  const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+  const sheet = activeSpreadsheet().getActiveSheet();
   const sheetId = sheet.getSheetId();
   const stored = loadConnection();
   const link = loadLink(sheetId);

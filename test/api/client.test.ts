@@ -363,6 +363,40 @@ describe('TableClient', () => {
       expect(port.waves).toEqual([8, 8, 8, 1]);
     });
 
+    it('reads the schema in the first page wave and hands it over before any page', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, listing(2500, 'rows+hasMore'));
+      const seen: string[] = [];
+      const result = clientOf(port).listTableAndRows(
+        'A1',
+        'T1',
+        (table) => seen.push(`table ${table.columns.length}`),
+        { expectedTotal: 2500, onPage: (page, offset) => seen.push(`page ${offset} ${page.length}`) },
+      );
+      expect(result).toMatchObject({ done: true, rowCount: 2500, pageRequests: 25 });
+      // One wave less than reading the schema first: the schema rides with the first 8 pages.
+      expect(port.waves).toEqual([9, 8, 8, 1]);
+      expect(port.calls()[0]).toBe(`GET ${TABLE}`);
+      expect(seen.slice(0, 2)).toEqual(['table 1', 'page 0 100']);
+    });
+
+    it('a failed schema read in the first wave throws its own error before any page is delivered', () => {
+      const port = new FakePort()
+        .on('get', '/api/public/tableApps/A1/tables/T1', json(404, { error: { code: 'not_found' } }))
+        .on('get', ROWS, listing(300, 'rows+hasMore'));
+      const pages: number[] = [];
+      const error = thrown(() =>
+        clientOf(port).listTableAndRows('A1', 'T1', () => pages.push(-1), {
+          onPage: (_page, offset) => pages.push(offset),
+        }),
+      );
+      expect(error.code).toBe('NOT_FOUND');
+      expect(error.message).toMatch(/table/i);
+      expect(pages).toEqual([]);
+    });
+
     it('with an expected total larger than the table stops at the first short page', () => {
       const port = new FakePort().on('get', ROWS, listing(250, 'rows+hasMore'));
       const { rows } = collect(clientOf(port), { expectedTotal: 800 });

@@ -1,8 +1,16 @@
 // Header mapping: columns found by header text, never by position.
 import { describe, expect, it } from 'vitest';
-import { decodeBaseRow, encodeBaseRow } from '../../src/core/base';
+import { decodeBaseRow, encodeBaseRow, MAX_BASE_CELL } from '../../src/core/base';
 import type { ColumnSpec } from '../../src/core/columns';
-import { contiguousRuns, missingHeaders, readLayout, syncedColumns } from '../../src/core/layout';
+import {
+  a1Notation,
+  columnLetters,
+  contiguousRuns,
+  joinRowBlocks,
+  missingHeaders,
+  readLayout,
+  syncedColumns,
+} from '../../src/core/layout';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false },
@@ -61,7 +69,63 @@ describe('base rows', () => {
       seen: 'p1',
     };
     const row = encodeBaseRow(record, ['status', 'title', 'gone']);
-    expect(row[2]).toBe('12345678abcdefgh--------');
+    expect(row).toHaveLength(3);
+    expect(row[1]?.split('\t').slice(0, 2)).toEqual(['2024-01-01T00:00:00.000Z', '12345678abcdefgh--------']);
     expect(decodeBaseRow(row, ['status', 'title', 'gone'])).toEqual(record);
+    // Read without its seen cell (a fresh pull reads two columns), the rest is the same.
+    const { seen: _seen, ...unseen } = record;
+    expect(decodeBaseRow(row.slice(0, 2), ['status', 'title', 'gone'])).toEqual(unseen);
+  });
+
+  it('keep tabs and newlines inside values from splitting the record cell', () => {
+    const record = {
+      id: 'r2',
+      lMod: 'odd\tlMod',
+      digests: { title: 1 },
+      conflict: { lMod: 't\t3', theirs: { title: 'a\tb\nc' }, digests: { title: 2 } },
+      shown: { createdBy: 'x\ty' },
+    };
+    const decoded = decodeBaseRow(encodeBaseRow(record, ['title']), ['title']);
+    expect(decoded).toEqual({ ...record, lMod: 'odd lMod' });
+  });
+
+  it('fit a record with a huge conflict into one cell, dropping the largest theirs values first', () => {
+    const big = 'x'.repeat(30_000);
+    const record = {
+      id: 'r3',
+      lMod: 't1',
+      digests: { a: 1, b: 2, c: 3 },
+      conflict: { lMod: 't2', theirs: { a: big, b: big, c: 'small' }, digests: { a: 4, b: 5, c: 6 } },
+    };
+    const row = encodeBaseRow(record, ['a', 'b', 'c']);
+    expect(row[1]?.length).toBeLessThanOrEqual(MAX_BASE_CELL);
+    const decoded = decodeBaseRow(row, ['a', 'b', 'c']);
+    expect(decoded?.conflict?.digests).toEqual({ a: 4, b: 5, c: 6 });
+    expect(Object.keys(decoded?.conflict?.theirs ?? {}).sort()).toEqual(['b', 'c']);
+  });
+});
+
+describe('A1 notation and row blocks', () => {
+  it('names columns past Z as Sheets does', () => {
+    expect([1, 26, 27, 52, 53, 702, 703, 18278].map(columnLetters)).toEqual([
+      'A',
+      'Z',
+      'AA',
+      'AZ',
+      'BA',
+      'ZZ',
+      'AAA',
+      'ZZZ',
+    ]);
+    expect(a1Notation(2, 27, 5000, 3)).toBe('AA2:AC5001');
+    expect(a1Notation(7, 1, 1, 1)).toBe('A7:A7');
+  });
+
+  it('joins blocks that overlap or touch, and keeps apart those that do not', () => {
+    expect(joinRowBlocks([[1001, 4101], [2, 5000]])).toEqual([[2, 5100]]);
+    expect(joinRowBlocks([[2, 10], [12, 5]])).toEqual([[2, 15]]);
+    expect(joinRowBlocks([[2, 10], [13, 5]])).toEqual([[2, 10], [13, 5]]);
+    expect(joinRowBlocks([[5, 2], [2, 10]])).toEqual([[2, 10]]);
+    expect(joinRowBlocks([])).toEqual([]);
   });
 });

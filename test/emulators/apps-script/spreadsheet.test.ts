@@ -75,6 +75,23 @@ describe('plain text format @', () => {
     expect(r.getFormulas()).toEqual([['', '', '', '', '', '']]);
     expect(r.getNumberFormats()).toEqual([['@', '@', '@', '@', '@', '@']]);
   });
+  it('formats several blocks in one RangeList call, charged as one Spreadsheet call', () => {
+    const s = sim(`function f() {
+      var sheet = SpreadsheetApp.getActiveSheet();
+      sheet.getRangeList(['A2:B3', 'D2:D3']).setNumberFormat('@');
+      sheet.getRange(2, 1, 2, 4).setValues([['00123', '007', '00123', '0042'], ['TRUE', 'x', 'TRUE', '1e5']]);
+    }`);
+    const result = s.run('f');
+    expect(result.ok).toBe(true);
+    const sheet = s.spreadsheet.getActiveSheet();
+    expect(sheet.getRange('A2:D3').getValues()).toEqual([
+      ['00123', '007', 123, '0042'],
+      ['TRUE', 'x', true, '1e5'],
+    ]);
+    // getActiveSheet, getRangeList, setNumberFormat, getRange, setValues
+    expect(result.stats.sheetCalls).toBe(5);
+    expect(() => sheet.getRangeList([])).toThrow();
+  });
   it('gives unformatted cells the default number format', () => {
     expect(sim().spreadsheet.getActiveSheet().getRange('A1').getNumberFormat()).toBe('0.###############');
   });
