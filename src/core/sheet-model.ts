@@ -165,6 +165,8 @@ export class BaseTable {
   private readonly partial = new Set<number>();
   private readonly indexById = new Map<string, number>();
   private readonly dirty = new Set<number>();
+  /** Rows whose id cell changed (a record added or forgotten) since the last flush. */
+  private readonly idChanged = new Set<number>();
   private readonly loader: RowLoader | null;
   /** Seen marks of this execution (one pull id per run), by row index; written only when a pull continues elsewhere. */
   private seenPullId: string | null = null;
@@ -275,6 +277,7 @@ export class BaseTable {
       this.records.push(record);
       index = this.records.length - 1;
       this.indexById.set(record.id, index);
+      this.idChanged.add(index);
     } else {
       this.records[index] = record;
       this.partial.delete(index);
@@ -290,6 +293,7 @@ export class BaseTable {
     this.partial.delete(index);
     this.indexById.delete(id);
     this.dirty.add(index);
+    this.idChanged.add(index);
   }
 
   /** Adds column ids to the digest list (never reorders, so stored rows stay readable). */
@@ -312,19 +316,24 @@ export class BaseTable {
   }
 
   /** Dirty rows as spans of encoded rows, never crossing a row that is not loaded. */
-  takeDirtySpans(): Array<{ start: number; rows: string[][] }> {
+  takeDirtySpans(): Array<{ start: number; rows: string[][]; withIds: boolean }> {
     // New digest columns are only ever appended: stored rows stay readable and are not rewritten.
     const indexes = [...this.dirty].sort((a, b) => a - b);
     this.dirty.clear();
     return spansOf(indexes, SPAN_GAP, (i) => !this.partial.has(i)).map(([start, end]) => {
+      // Where no row of the span came or went, its ids stand: only the cells after them are written.
+      let withIds = false;
+      for (let i = start; i <= end && !withIds; i++) withIds = this.idChanged.has(i);
       const rows: string[][] = [];
       for (let i = start; i <= end; i++) {
+        this.idChanged.delete(i);
         const record = this.records[i] as BaseRecord | null;
-        rows.push(
-          record ? encodeBaseRow(record, this.columnIds) : new Array<string>(BASE_HEADER_WIDTH).fill(''),
-        );
+        const row = record
+          ? encodeBaseRow(record, this.columnIds)
+          : new Array<string>(BASE_HEADER_WIDTH).fill('');
+        rows.push(withIds ? row : row.slice(1));
       }
-      return { start, rows };
+      return { start, rows, withIds };
     });
   }
 }

@@ -50,6 +50,7 @@ export function readLines(
   lastColumn = sheet.getLastColumn(),
 ): { headers: unknown[]; grid: LineGrid } {
   if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+  noteContentSize(sheet, lastRow, lastColumn);
   const values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   const headers = values[0] ?? [];
   return { headers, grid: new LineGrid(values.slice(1), lastColumn) };
@@ -87,6 +88,7 @@ export function readLinesForPull(
   const lastColumn = sheet.getLastColumn();
   if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
   if (lastRow - 1 <= options.eagerUpTo) return readLines(sheet, lastRow, lastColumn);
+  noteContentSize(sheet, lastRow, lastColumn);
   const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
   const layout = layoutOf(headers);
   const idColumn = layout.fixed.get('id');
@@ -112,6 +114,7 @@ export function readBaseForPull(link: LinkRecord, options: PullReadOptions): Bas
   const sheet = baseSheetOf(link, false);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
+  noteContentSize(sheet, lastRow, BASE_HEADER_WIDTH);
   const count = lastRow - 1;
   if (count <= options.eagerUpTo) {
     const width = options.withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
@@ -165,20 +168,36 @@ export function readBase(link: LinkRecord): BaseTable {
 /** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
 const SPARE_ROWS = 100;
 
-/** A sheet's grid size as this execution last saw or made it (asked once, kept up to date). */
+/**
+ * A sheet's grid size as this execution last saw or made it (asked once, kept up to date), and the
+ * rows and columns it is known to have at least (its content reaches that far), which spare asking.
+ */
 interface GridSize {
   maxRows: number | null;
   maxColumns: number | null;
+  rowsAtLeast: number;
+  columnsAtLeast: number;
 }
 const gridSizes = new Map<GoogleAppsScript.Spreadsheet.Sheet, GridSize>();
 
 function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
   let size = gridSizes.get(sheet);
   if (!size) {
-    size = { maxRows: null, maxColumns: null };
+    size = { maxRows: null, maxColumns: null, rowsAtLeast: 0, columnsAtLeast: 0 };
     gridSizes.set(sheet, size);
   }
   return size;
+}
+
+/** Notes that the sheet's content reaches this row and column (so the grid has at least as many). */
+function noteContentSize(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastRow: number,
+  lastColumn: number,
+): void {
+  const size = gridSizeOf(sheet);
+  size.rowsAtLeast = Math.max(size.rowsAtLeast, lastRow);
+  size.columnsAtLeast = Math.max(size.columnsAtLeast, lastColumn);
 }
 
 /** Grows the sheet when needed; returns the first inserted row and how many, or null. */
@@ -186,6 +205,7 @@ function ensureRows(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   lastNeededRow: number,
 ): [number, number] | null {
+  if (lastNeededRow <= gridSizeOf(sheet).rowsAtLeast) return null;
   const maxRows = maxRowsOf(sheet);
   if (lastNeededRow <= maxRows) return null;
   const count = lastNeededRow - maxRows + SPARE_ROWS;
@@ -208,6 +228,7 @@ export function maxRowsOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): number {
  */
 export function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
   const size = gridSizeOf(sheet);
+  if (lastNeededColumn <= size.columnsAtLeast) return;
   const maxColumns = size.maxColumns ?? sheet.getMaxColumns();
   size.maxColumns = maxColumns;
   if (lastNeededColumn <= maxColumns) return;
@@ -238,7 +259,10 @@ export function flushBase(link: LinkRecord, base: BaseTable): void {
     // Rows are plain text from the start (see baseSheetOf); rows added later get it as they come.
     const inserted = ensureRows(sheet, firstRow + span.rows.length - 1);
     if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);
-    sheet.getRange(firstRow, 1, span.rows.length, BASE_HEADER_WIDTH).setValues(span.rows);
+    const firstColumn = span.withIds ? BASE_ID_COLUMN : BASE_RECORD_COLUMN;
+    sheet
+      .getRange(firstRow, firstColumn, span.rows.length, BASE_HEADER_WIDTH - firstColumn + 1)
+      .setValues(span.rows);
   }
 }
 

@@ -223,6 +223,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   let pagesFetched = 0;
   let deliveredTo = progress.nextOffset;
   const known = Math.max(base.size, lastRow - 1);
+  // A sheet read whole is merged and written in one chunk: its lines are in memory already.
+  const chunkRows =
+    known <= reading.eagerUpTo ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS) : PULL_CHUNK_ROWS;
   let listing: { done: boolean; nextOffset: number; rowCount: number };
   try {
     listing = client.listTableAndRows(link.tableAppId, link.tableId, setUp, {
@@ -233,7 +236,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
         pagesFetched += 1;
         deliveredTo = offset + page.length;
         for (const row of page) rows.push(row as Record<string, unknown>);
-        if (rows.length >= PULL_CHUNK_ROWS) flushChunk();
+        if (rows.length >= chunkRows) flushChunk();
         reportProgress(context, { pagesFetched });
       },
       shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),

@@ -122,10 +122,33 @@ describe('A1 notation and row blocks', () => {
   });
 
   it('joins blocks that overlap or touch, and keeps apart those that do not', () => {
-    expect(joinRowBlocks([[1001, 4101], [2, 5000]])).toEqual([[2, 5100]]);
-    expect(joinRowBlocks([[2, 10], [12, 5]])).toEqual([[2, 15]]);
-    expect(joinRowBlocks([[2, 10], [13, 5]])).toEqual([[2, 10], [13, 5]]);
-    expect(joinRowBlocks([[5, 2], [2, 10]])).toEqual([[2, 10]]);
+    expect(
+      joinRowBlocks([
+        [1001, 4101],
+        [2, 5000],
+      ]),
+    ).toEqual([[2, 5100]]);
+    expect(
+      joinRowBlocks([
+        [2, 10],
+        [12, 5],
+      ]),
+    ).toEqual([[2, 15]]);
+    expect(
+      joinRowBlocks([
+        [2, 10],
+        [13, 5],
+      ]),
+    ).toEqual([
+      [2, 10],
+      [13, 5],
+    ]);
+    expect(
+      joinRowBlocks([
+        [5, 2],
+        [2, 10],
+      ]),
+    ).toEqual([[2, 10]]);
     expect(joinRowBlocks([])).toEqual([]);
   });
 });

@@ -1,0 +1,36 @@
+// The base table: which base-sheet cells a flush rewrites.
+import { describe, expect, it } from 'vitest';
+import { type BaseRecord, decodeBaseRow, encodeBaseRow } from '../../src/core/base';
+import { BaseTable } from '../../src/core/sheet-model';
+
+const COLUMNS = ['title', 'count'];
+const record = (id: string, lMod: string): BaseRecord => ({ id, lMod, digests: { title: 1, count: 2 } });
+const stored = (ids: string[]): string[][] => ids.map((id) => encodeBaseRow(record(id, 't0'), COLUMNS));
+
+describe('BaseTable.takeDirtySpans', () => {
+  it('rewrites only the record and seen cells of rows whose ids stand', () => {
+    const base = new BaseTable(stored(['a', 'b', 'c']), [...COLUMNS]);
+    base.set({ ...record('b', 't1'), seen: 'p1' });
+    const [span, ...more] = base.takeDirtySpans();
+    expect(more).toEqual([]);
+    expect(span?.withIds).toBe(false);
+    expect(span?.start).toBe(1);
+    expect(span?.rows).toEqual([encodeBaseRow({ ...record('b', 't1'), seen: 'p1' }, COLUMNS).slice(1)]);
+  });
+
+  it('writes the id cells of a span where a row was added or forgotten', () => {
+    const base = new BaseTable(stored(['a', 'b']), [...COLUMNS]);
+    base.set(record('b', 't1'));
+    base.set(record('n', 't1'));
+    const [joined] = base.takeDirtySpans();
+    expect(joined?.withIds).toBe(true);
+    expect(joined?.rows.map((row) => decodeBaseRow(row, COLUMNS)?.id)).toEqual(['b', 'n']);
+
+    base.delete('a');
+    const [blanked] = base.takeDirtySpans();
+    expect(blanked).toMatchObject({ start: 0, withIds: true, rows: [['', '', '']] });
+    // Once written, the same rows go back to record-only writes.
+    base.set(record('n', 't2'));
+    expect(base.takeDirtySpans()[0]?.withIds).toBe(false);
+  });
+});
