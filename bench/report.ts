@@ -18,9 +18,21 @@ const PAGE = 100;
 const EXECUTION_LIMIT_MS = 360_000;
 
 /**
- * Pull of N rows x C columns: 1 schema read + ceil(N/100) pages; the schema read is one wave and the
- * pages go in full waves of `pageWave`; the sheet gets each value cell once (N x C cells) in one
- * setValues per 5,000-row chunk. Push of E edited + K new lines on N rows: one write per line in full
+ * Cells per line the sync rules require besides the table's columns: the id and lMod fixed fields
+ * ("at least id and lMod") and the status column ("a status column says per line what the last push
+ * or pull did").
+ */
+export const REQUIRED_LINE_CELLS = 3;
+/** Base cells per row the rules require at least: id, lMod and a digest per column, packed in one. */
+export const REQUIRED_BASE_CELLS = 1;
+
+/**
+ * The least the API and the sync rules allow, with every wave of parallel requests full.
+ * Pull of N rows x C columns: 1 schema read + ceil(N/100) pages, in full waves of `pageWave`. The
+ * sheet gets each line once (N x (C + 3) cells) and the base a cell per row, one setValues each per
+ * 5,000-row chunk. A re-pull must read every line and the base (a local edit can be anywhere, and
+ * only the base tells it from a service change) and write the lines and base rows of the 1% of rows
+ * that changed, one call each. Push of E edited + K new lines on N rows: one write per line in full
  * waves of `writeWave`, no reads; the sheet is read once (1 call, (N+K) x C cells) and the new ids
  * written once (1 call, K cells).
  */
@@ -31,13 +43,16 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
     calls * options.sheetCallMs + cells * options.sheetCellMs;
   if (kind === 'pull' || kind === 'repull') {
     const pages = Math.ceil(rows / PAGE);
-    const httpMs = (1 + Math.ceil(pages / options.pageWave)) * options.latencyMs;
-    // A first pull writes every cell. A re-pull must read every cell (a local edit can be anywhere)
-    // and write at least the cells of the 1% of rows that changed.
+    const requests = 1 + pages;
+    const httpMs = Math.ceil(requests / options.pageWave) * options.latencyMs;
+    const lineCells = columns + REQUIRED_LINE_CELLS;
     const written = kind === 'repull' ? Math.ceil(rows / 100) : rows;
-    const read = kind === 'repull' ? rows * columns : 0;
-    const sheetMs = sheet(Math.ceil(written / CHUNK_ROWS) + (read > 0 ? 1 : 0), written * columns + read);
-    return { requests: 1 + pages, httpMs, sheetMs, simulatedMs: httpMs + sheetMs };
+    const writeCalls = 2 * Math.ceil(written / CHUNK_ROWS);
+    const writtenCells = written * (lineCells + REQUIRED_BASE_CELLS);
+    const readCalls = kind === 'repull' ? 2 : 0;
+    const readCells = kind === 'repull' ? rows * (lineCells + REQUIRED_BASE_CELLS) : 0;
+    const sheetMs = sheet(writeCalls + readCalls, writtenCells + readCells);
+    return { requests, httpMs, sheetMs, simulatedMs: httpMs + sheetMs };
   }
   const writes = edits + creates;
   const httpMs = Math.ceil(writes / options.writeWave) * options.latencyMs;
@@ -79,10 +94,17 @@ export function evaluateTargets(
     const limit = limitOf(p10k, options);
     const ratio = p10k.simulatedMs / limit.simulatedMs;
     const pass = p10k.ok && ratio <= 1.3 && p10k.httpRequests <= 102;
+    // The first pull is shown beside it: its size is unknown, so its page waves speculate.
+    const first = pulls.find((r) => r.spec.rows === 10_000);
+    const firstLimit = first && first !== p10k ? limitOf(first, options) : undefined;
+    const firstText =
+      first && firstLimit
+        ? `; first pull (size unknown): ${seconds(first.simulatedMs)} s vs limit ${seconds(firstLimit.simulatedMs)} s (${(first.simulatedMs / firstLimit.simulatedMs).toFixed(2)}x), ${first.httpRequests} requests`
+        : '';
     targets.push({
       target: 'pull 10,000: <= 1.3x limit time, <= 102 requests',
       verdict: pass ? 'PASS' : 'FAIL',
-      evidence: `${p10k.spec.name}: ${seconds(p10k.simulatedMs)} s vs limit ${seconds(limit.simulatedMs)} s (${ratio.toFixed(2)}x); ${p10k.httpRequests} requests (${p10k.fetchAllCalls} fetchAll waves)`,
+      evidence: `${p10k.spec.name}: ${seconds(p10k.simulatedMs)} s vs limit ${seconds(limit.simulatedMs)} s (${ratio.toFixed(2)}x); ${p10k.httpRequests} requests (${p10k.fetchAllCalls} fetchAll waves)${firstText}`,
     });
   }
 
