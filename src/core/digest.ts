@@ -3,22 +3,27 @@
 
 /** cyrb53: a 53-bit string hash with good spread, pure JS. */
 export function hash53(text: string, seed = 0): number {
+  return hashFrom(text, 0, seed);
+}
+
+/** hash53 of text.slice(start), without making the slice (cells may hold 50,000 characters). */
+function hashFrom(text: string, start: number, seed: number): number {
   let h1 = 0xdeadbeef ^ seed;
   let h2 = 0x41c6ce57 ^ seed;
-  const length = text.length;
+  const end = text.length;
   // Two UTF-16 units per step: half the multiplications for long texts, same spread.
-  let i = 0;
-  for (; i + 1 < length; i += 2) {
+  let i = start;
+  for (; i + 1 < end; i += 2) {
     const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
     h1 = Math.imul(h1 ^ pair, 2654435761);
     h2 = Math.imul(h2 ^ pair, 1597334677);
   }
-  if (i < length) {
+  if (i < end) {
     const last = text.charCodeAt(i);
     h1 = Math.imul(h1 ^ last, 2654435761);
     h2 = Math.imul(h2 ^ last, 1597334677);
   }
-  h1 ^= length;
+  h1 ^= end - start;
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
@@ -31,7 +36,12 @@ const DIGEST_SPACE = 36 ** DIGEST_WIDTH;
 export type Digest = number;
 
 export function digest(text: string, seed = 0): Digest {
-  return hash53(text, seed) % DIGEST_SPACE;
+  return hashFrom(text, 0, seed) % DIGEST_SPACE;
+}
+
+/** digest(text.slice(start), seed) without copying the text. */
+export function digestFrom(text: string, start: number, seed = 0): Digest {
+  return hashFrom(text, start, seed) % DIGEST_SPACE;
 }
 
 /** The digest of two 32-bit words (a number's bits), seeded like hash53. */
