@@ -1,10 +1,10 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from './base';
-import { encodeCell } from './codec';
+import { type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
-import { mergePulledRow } from './merge';
+import { mergeCells } from './merge';
 import { type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
@@ -80,20 +80,66 @@ export function fixedFieldText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
+/** The fixed fields shown in the sheet, as parallel lists (read once per batch, not per row). */
+interface FixedColumns {
+  fields: string[];
+  columns: number[];
+  /** Texts of the row being written (scratch). */
+  texts: string[];
+}
+
+function fixedColumnsOf(layout: Layout): FixedColumns {
+  const fixed: FixedColumns = { fields: [], columns: [], texts: [] };
+  for (const [field, column] of layout.fixed) {
+    fixed.fields.push(field);
+    fixed.columns.push(column);
+    fixed.texts.push('');
+  }
+  return fixed;
+}
+
+/**
+ * Writes the fixed fields shown in the sheet for a service row; returns what was shown: `before` itself
+ * when it holds exactly the same, in the same order (so an unchanged row allocates nothing for it).
+ */
 function writeFixedFields(
   state: PullState,
+  fixed: FixedColumns,
   line: number,
   row: Readonly<Record<string, unknown>>,
+  before: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const shown: Record<string, unknown> = Object.create(null);
-  for (const [field, column] of state.layout.fixed) {
+  const { fields, columns, texts } = fixed;
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f] as string;
     const value = row[field];
     const text = state.displayFixed ? state.displayFixed(field, value) : fixedFieldText(value);
-    state.grid.set(line, column, text);
-    if (field !== ID_HEADER) shown[field] = text;
+    state.grid.set(line, columns[f] as number, text);
+    texts[f] = text;
+  }
+  if (before && sameShown(before, fields, texts)) return before;
+  const shown: Record<string, unknown> = Object.create(null);
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f] as string;
+    if (field !== ID_HEADER) shown[field] = texts[f];
   }
   return shown;
+}
+
+/** Whether `shown` has exactly the fields (but the id) with these texts, in this order. */
+function sameShown(
+  shown: Record<string, unknown>,
+  fields: readonly string[],
+  texts: readonly string[],
+): boolean {
+  let f = 0;
+  for (const key in shown) {
+    while (fields[f] === ID_HEADER) f++;
+    if (f >= fields.length || key !== fields[f] || shown[key] !== texts[f]) return false;
+    f++;
+  }
+  while (fields[f] === ID_HEADER) f++;
+  return f >= fields.length;
 }
 
 function setStatus(state: PullState, line: number, status: string): void {
@@ -102,6 +148,13 @@ function setStatus(state: PullState, line: number, status: string): void {
 
 function statusOf(state: PullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
+}
+
+/** A line's cells read one by one (a line not loaded whole: `get` says which cells are known). */
+export function cellsByGet(grid: LineGrid, line: number, at: readonly number[]): unknown[] {
+  const cells: unknown[] = [];
+  for (const column of at) if (column >= 0) cells[column] = grid.get(line, column);
+  return cells;
 }
 
 /** Merges a batch of service rows (in service order) into the lines and the base. */
@@ -123,12 +176,9 @@ export function applyServiceRows(
   grid.ensureLoaded(lines);
   base.ensureLoaded(ids);
   const mayHoldGone = base.columnIds.length > live.length;
-  // One reader for every row (the line it reads is set per row): no closure per row.
-  let readerLine = 0;
-  const readLocal = (columnId: string): unknown => {
-    const column = layout.columns.get(columnId);
-    return column === undefined ? '' : grid.get(readerLine, column);
-  };
+  // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fixed = fixedColumnsOf(layout);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -153,18 +203,17 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    readerLine = line;
-    const local = isNew ? undefined : readLocal;
-    const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live, mayHoldGone);
-    for (const [columnId, encoded] of merged.writes) {
-      const column = layout.columns.get(columnId);
-      if (column !== undefined) grid.set(currentLine, column, encoded.write);
+    const before = adopted ? undefined : base.get(id);
+    const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
+    const merged = mergeCells(row, cells, at, before, live, mayHoldGone);
+    for (let w = 0; w < merged.writeAt.length; w++) {
+      const column = at[merged.writeAt[w] as number] as number;
+      if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
     }
     const record: BaseRecord = merged.base;
-    record.shown = writeFixedFields(state, currentLine, row);
+    record.shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
     record.seen = state.pullId;
     // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
-    const before = adopted ? undefined : base.get(id);
     if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
     else base.set(record);
 

@@ -87,6 +87,16 @@ export class LineGrid {
     return value === undefined ? '' : value;
   }
 
+  /**
+   * The cells of a loaded line, for reading many at once (merges and plans read every cell of every
+   * line); undefined for a line not loaded or absent, which `get` must read. Never modify the result.
+   * A cell read here may be undefined where `get` gives ''.
+   */
+  lineCells(line: number): readonly unknown[] | undefined {
+    if (this.partial.size !== 0 && this.partial.has(line)) return undefined;
+    return this.lines[line];
+  }
+
   /** Sets a cell of a loaded line; returns whether it changed. */
   set(line: number, column: number, value: unknown): boolean {
     const row = this.lines[line];
