@@ -80,7 +80,8 @@ export class LineGrid {
   }
 
   get(line: number, column: number): unknown {
-    if (this.partial.has(line) && !this.preloaded.has(column)) {
+    // The size test first: most grids are whole, and get runs for every cell read.
+    if (this.partial.size !== 0 && this.partial.has(line) && !this.preloaded.has(column)) {
       throw new Error(`Line ${line} is not loaded (column ${column})`);
     }
     const value = this.lines[line]?.[column];
@@ -101,7 +102,7 @@ export class LineGrid {
   set(line: number, column: number, value: unknown): boolean {
     const row = this.lines[line];
     if (!row) throw new Error(`No line ${line}`);
-    if (this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
+    if (this.partial.size !== 0 && this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
     if (sameCell(row[column], value)) return false;
     row[column] = value;
     this.dirty.add(line);
