@@ -115,9 +115,11 @@ export function mergePulledRow(
       );
     }
   }
+  const record = merged.base;
   return {
     writes,
-    base: merged.base,
+    // A record of its own, as the caller may add to it.
+    base: merged.same ? { id: record.id, lMod: record.lMod, digests: record.digests } : record,
     outcome: merged.outcome,
     updated: merged.updated,
     keptLocal: merged.keptLocal,
@@ -131,8 +133,13 @@ export interface MergedCells {
   writeAt: number[];
   /** What to write in each of them. */
   writeCells: EncodedCell[];
-  /** The new base record; its digests are the old record's own object when they are all the same. */
+  /**
+   * The new base record; its digests are the old record's own object when they are all the same.
+   * When `same`, it is the old record itself: read it, never modify it.
+   */
   base: BaseRecord;
+  /** The new record would hold the old one's id, lMod and digests, and no conflict. */
+  same: boolean;
   outcome: PullOutcome;
   updated: string[];
   keptLocal: string[];
@@ -245,14 +252,27 @@ export function mergeCells(
     }
   }
 
-  const record: BaseRecord = { id, lMod: serviceLMod, digests };
-  if (conflicts !== null) {
-    record.lMod = base?.lMod ?? '';
-    record.conflict = {
-      lMod: serviceLMod,
-      theirs: theirs ?? fresh<unknown>(),
-      digests: theirDigests ?? fresh<Digest>(),
-    } satisfies ConflictRecord;
+  // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
+  const same =
+    base !== undefined &&
+    digests === baseDigests &&
+    conflicts === null &&
+    base.conflict === undefined &&
+    base.lMod === serviceLMod &&
+    base.id === id;
+  let record: BaseRecord;
+  if (same) {
+    record = base;
+  } else {
+    record = { id, lMod: serviceLMod, digests };
+    if (conflicts !== null) {
+      record.lMod = base?.lMod ?? '';
+      record.conflict = {
+        lMod: serviceLMod,
+        theirs: theirs ?? fresh<unknown>(),
+        digests: theirDigests ?? fresh<Digest>(),
+      } satisfies ConflictRecord;
+    }
   }
   let outcome: PullOutcome = 'unchanged';
   if (!cells) outcome = 'added';
@@ -263,6 +283,7 @@ export function mergeCells(
     writeAt: writeAt ?? NO_INDEXES,
     writeCells: writeCells ?? NO_CELLS,
     base: record,
+    same,
     outcome,
     updated: updated ?? NONE,
     keptLocal: keptLocal ?? NONE,

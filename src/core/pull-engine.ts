@@ -157,24 +157,35 @@ export function cellsByGet(grid: LineGrid, line: number, at: readonly number[]):
   return cells;
 }
 
+function* touchedIds(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Generator<string> {
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
+    yield row.id;
+  }
+}
+
+function* touchedLines(
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  index: LineIndex,
+): Generator<number> {
+  for (const id of touchedIds(rows)) {
+    const line = index.lineById.get(id);
+    if (line !== undefined) yield line;
+    const duplicates = index.duplicates.get(id);
+    if (duplicates) yield* duplicates;
+  }
+}
+
 /** Merges a batch of service rows (in service order) into the lines and the base. */
 export function applyServiceRows(
   state: PullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
   const { grid, layout, live, base, index } = state;
-  // Load (in spans) just the lines and base records this batch touches.
-  const ids: string[] = [];
-  const lines: number[] = [];
-  for (const row of rows) {
-    if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
-    ids.push(row.id);
-    const line = index.lineById.get(row.id);
-    if (line !== undefined) lines.push(line);
-    for (const duplicate of index.duplicates.get(row.id) ?? []) lines.push(duplicate);
-  }
-  grid.ensureLoaded(lines);
-  base.ensureLoaded(ids);
+  // Load (in spans) just the lines and base records this batch touches; listed only if asked for
+  // (eager grids and bases never ask).
+  grid.ensureLoaded(touchedLines(rows, index));
+  base.ensureLoaded(touchedIds(rows));
   const mayHoldGone = base.columnIds.length > live.length;
   // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
@@ -182,7 +193,7 @@ export function applyServiceRows(
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
-    const duplicateLines = index.duplicates.get(id);
+    const duplicateLines = index.duplicates.size === 0 ? undefined : index.duplicates.get(id);
     if (duplicateLines) {
       const sheetRows = duplicateLines.map((line) => line + 2);
       for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
@@ -210,12 +221,19 @@ export function applyServiceRows(
       const column = at[merged.writeAt[w] as number] as number;
       if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
     }
-    const record: BaseRecord = merged.base;
-    record.shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
-    record.seen = state.pullId;
+    const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
     // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
-    if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
-    else base.set(record);
+    if (merged.same && before && shown === before.shown) {
+      base.markSeen(id, state.pullId);
+    } else {
+      const record: BaseRecord = merged.same
+        ? { id: merged.base.id, lMod: merged.base.lMod, digests: merged.base.digests }
+        : merged.base;
+      record.shown = shown;
+      record.seen = state.pullId;
+      if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
+      else base.set(record);
+    }
 
     const previousStatus = statusOf(state, currentLine);
     if (adopted && merged.outcome === 'unchanged') {

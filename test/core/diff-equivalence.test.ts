@@ -138,6 +138,12 @@ function nextRows(
       continue;
     }
     const changed: Record<string, unknown> = { ...row };
+    if (rng.next() < 0.1) {
+      // A shown fixed field changed alone (the row's values and lMod as they were).
+      changed.cOn = `${String(row.cOn)}+`;
+      result.push(changed);
+      continue;
+    }
     if (rng.next() < 0.8) changed.lMod = `${String(row.lMod)}x`;
     const column = rng.pick(columns);
     Object.defineProperty(changed, column.id, {
