@@ -41,7 +41,8 @@ export function indexLines(grid: LineGrid, layout: Layout): LineIndex {
   const idColumn = layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return { lineById, duplicates };
   for (let line = 0; line < grid.length; line++) {
-    const id = cellText(grid.get(line, idColumn));
+    const cells = grid.lineCells(line);
+    const id = cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (id === '') continue;
     const first = lineById.get(id);
     if (first === undefined) {

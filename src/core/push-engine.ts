@@ -68,9 +68,11 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const deadIds = [...layout.dead.keys()];
   const deadColumns = [...layout.dead.values()];
   for (let line = 0; line < grid.length; line++) {
-    const rowId = idColumn === undefined ? '' : cellText(grid.get(line, idColumn));
+    // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
+    const cells = grid.lineCells(line);
+    const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (rowId === '') {
-      const values = newCellValues(grid.lineCells(line) ?? cellsByGet(grid, line, at), at, live, context);
+      const values = newCellValues(cells ?? cellsByGet(grid, line, at), at, live, context);
       if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
       } else if (Object.keys(values.values).length > 0) {
@@ -111,7 +113,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
       const field = fixedFields[f] as string;
       const column = fixedColumns[f] as number;
       const expected = expectedFixedValue(record, field);
-      if (expected !== undefined && cellText(grid.get(line, column)) !== expected) {
+      if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
         grid.set(line, column, expected);
         reverted ??= [];
         reverted.push(field);
@@ -127,7 +129,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
         deadEdits.push(columnId);
       }
     }
-    const edits = cellEdits(grid.lineCells(line) ?? cellsByGet(grid, line, at), at, record, live, context);
+    const edits = cellEdits(cells ?? cellsByGet(grid, line, at), at, record, live, context);
     if (deadEdits || edits.errors.length > 0) {
       const problems = [
         ...(deadEdits ?? []).map(
