@@ -105,6 +105,9 @@ function numberDigest(value: number): Digest {
   return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, NUMBER_SEED);
 }
 
+/** Called with .call: a method looked up on cells of many string representations is not inlined. */
+const charCodeAt = String.prototype.charCodeAt;
+
 const TRUE_DIGEST = digest('1', BOOLEAN_SEED);
 const FALSE_DIGEST = digest('0', BOOLEAN_SEED);
 
@@ -116,7 +119,7 @@ export function cellDigest(value: CellValue): Digest {
   // Strings and numbers first: they are nearly every cell.
   if (typeof value === 'string') {
     if (value === '') return EMPTY_DIGEST;
-    return value.charCodeAt(0) === 39 ? digestFrom(value, 1, TEXT_SEED) : digest(value, TEXT_SEED);
+    return charCodeAt.call(value, 0) === 39 ? digestFrom(value, 1, TEXT_SEED) : digest(value, TEXT_SEED);
   }
   if (typeof value === 'number') return numberDigest(value);
   if (value === null || value === undefined) return EMPTY_DIGEST;
