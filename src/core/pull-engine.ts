@@ -29,9 +29,14 @@ export interface LineIndex {
   duplicates: Map<string, number[]>;
 }
 
+// String methods called with .call in per-line code: a method looked up on cells of many string
+// representations is not inlined by V8 (see charCodeAt in digest.ts).
+const trim = String.prototype.trim;
+const startsWith = String.prototype.startsWith;
+
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value.trim() : String(value);
+  return typeof value === 'string' ? trim.call(value) : String(value);
 }
 
 /** Indexes lines by the row id in their `id` cell; lines without an id are not indexed. */
@@ -264,7 +269,7 @@ export function applyServiceRows(
         // Clear stale warnings (a conflict settled by hand, a row back on the service).
         if (
           typeof previousStatus === 'string' &&
-          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+          (startsWith.call(previousStatus, '⚠') || startsWith.call(previousStatus, '✖'))
         ) {
           setStatus(state, currentLine, STATUS.inSync);
         }
