@@ -41,18 +41,11 @@ function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
 /** Shared results for the common row that needs nothing (never modified by callers). */
 const NONE: string[] = [];
 const NO_WRITES: Map<string, EncodedCell> = new Map();
+const NO_INDEXES: number[] = [];
+const NO_CELLS: EncodedCell[] = [];
+const EMPTY_DIGEST = cellDigest('');
 
-function written(
-  map: Map<string, EncodedCell> | null,
-  key: string,
-  cell: EncodedCell,
-): Map<string, EncodedCell> {
-  const result = map ?? new Map<string, EncodedCell>();
-  result.set(key, cell);
-  return result;
-}
-
-function pushed(list: string[] | null, item: string): string[] {
+function pushed<T>(list: T[] | null, item: T): T[] {
   const result = list ?? [];
   result.push(item);
   return result;
@@ -61,6 +54,39 @@ function pushed(list: string[] | null, item: string): string[] {
 function fresh<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
+
+/** 0, 1, 2, ...: the cell positions of values listed in column order. */
+const IDENTITY: number[] = [];
+function identity(count: number): readonly number[] {
+  while (IDENTITY.length < count) IDENTITY.push(IDENTITY.length);
+  return IDENTITY;
+}
+
+/** The local values of a line read through a reader, in column order. */
+function cellsOf(local: (columnId: string) => CellValue, columns: readonly ColumnSpec[]): unknown[] {
+  const cells: unknown[] = [];
+  for (const column of columns) cells.push(local(column.id));
+  return cells;
+}
+
+/** The value of column k in a line's cells: '' for a column the sheet lacks, as LineGrid.get reads it. */
+function cellAt(cells: readonly unknown[], at: readonly number[], k: number): unknown {
+  const position = at[k] as number;
+  if (position < 0) return '';
+  const value = cells[position];
+  return value === undefined ? '' : value;
+}
+
+/** Whether a digest record has exactly `count` keys. */
+function hasKeyCount(digests: Record<string, Digest>, count: number): boolean {
+  let keys = 0;
+  for (const _ in digests) keys++;
+  return keys === count;
+}
+
+/** A merge's digests by column index (scratch shared by all merges, which never nest); -1: none. */
+const rowDigests: number[] = [];
+const NO_DIGEST = -1;
 
 /**
  * Merges one service row into its line. `local` is undefined for a row new to the sheet.
@@ -77,90 +103,191 @@ export function mergePulledRow(
   /** Whether the base may hold digests of columns gone from the schema (skips a loop when not). */
   mayHoldGone = true,
 ): PulledRow {
+  const cells = local ? cellsOf(local, columns) : undefined;
+  const merged = mergeCells(serviceRow, cells, identity(columns.length), base, columns, mayHoldGone);
+  let writes = NO_WRITES;
+  if (merged.writeAt.length > 0) {
+    writes = new Map();
+    for (let w = 0; w < merged.writeAt.length; w++) {
+      writes.set(
+        (columns[merged.writeAt[w] as number] as ColumnSpec).id,
+        merged.writeCells[w] as EncodedCell,
+      );
+    }
+  }
+  const record = merged.base;
+  return {
+    writes,
+    // A record of its own, as the caller may add to it.
+    base: merged.same ? { id: record.id, lMod: record.lMod, digests: record.digests } : record,
+    outcome: merged.outcome,
+    updated: merged.updated,
+    keptLocal: merged.keptLocal,
+    conflicts: merged.conflicts,
+  };
+}
+
+/** mergePulledRow's result, with the cells to write listed by column index. */
+export interface MergedCells {
+  /** Indexes (into the column list) of the cells that take the service's value, ascending. */
+  writeAt: number[];
+  /** What to write in each of them. */
+  writeCells: EncodedCell[];
+  /**
+   * The new base record; its digests are the old record's own object when they are all the same.
+   * When `same`, it is the old record itself: read it, never modify it.
+   */
+  base: BaseRecord;
+  /** The new record would hold the old one's id, lMod and digests, and no conflict. */
+  same: boolean;
+  outcome: PullOutcome;
+  updated: string[];
+  keptLocal: string[];
+  conflicts: string[];
+}
+
+/**
+ * mergePulledRow over a line's cells as read (no reader called per cell): column k's local value is
+ * cells[at[k]] ('' for at[k] < 0). `cells` undefined: a row new to the sheet. The lists returned may
+ * be shared empty arrays: never modify them.
+ */
+export function mergeCells(
+  serviceRow: Readonly<Record<string, unknown>>,
+  cells: readonly unknown[] | undefined,
+  at: readonly number[],
+  base: BaseRecord | undefined,
+  columns: readonly ColumnSpec[],
+  mayHoldGone = true,
+): MergedCells {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
-  let writes: Map<string, EncodedCell> | null = null;
-  const digests = fresh<Digest>();
-  const emptyDigest = cellDigest('');
-  // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
-  if (base && mayHoldGone) {
-    const live = columnIdsOf(columns);
-    for (const key in base.digests) if (!live.has(key)) digests[key] = base.digests[key] as Digest;
-  }
+  let writeAt: number[] | null = null;
+  let writeCells: EncodedCell[] | null = null;
   // Most rows are unchanged: the lists are only allocated when something goes in them.
   let updated: string[] | null = null;
   let keptLocal: string[] | null = null;
-  const conflicts: string[] = [];
+  let conflicts: string[] | null = null;
   let theirs: Record<string, unknown> | null = null;
   let theirDigests: Record<string, Digest> | null = null;
-  const addConflict = (columnId: string, value: unknown, digestOfTheirs: Digest): void => {
-    conflicts.push(columnId);
-    theirs ??= fresh<unknown>();
-    theirDigests ??= fresh<Digest>();
-    theirs[columnId] = value;
-    theirDigests[columnId] = digestOfTheirs;
-  };
-
-  for (const column of columns) {
-    const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
-    const serviceValue = own ? serviceRow[column.id] : null;
+  const baseDigests = base?.digests;
+  // Whether every column keeps the base's digest: the base's own digests object is then reused, so an
+  // unchanged row builds no dictionary and comparing it with the base costs nothing.
+  let asBase = baseDigests !== undefined;
+  const count = columns.length;
+  for (let k = 0; k < count; k++) {
+    const column = columns[k] as ColumnSpec;
+    const columnId = column.id;
+    const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, columnId)
+      ? serviceRow[columnId]
+      : null;
     const read = cellRead(serviceValue, column.kind);
     const serviceDigest = cellDigest(read);
-    if (!local) {
-      writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
-      digests[column.id] = serviceDigest;
-      continue;
-    }
-    const localValue = local(column.id);
-    // An unedited cell reads back exactly as written: no need to hash it a second time.
-    const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
-    const baseDigest = base?.digests[column.id];
-    if (localDigest === serviceDigest) {
-      digests[column.id] = serviceDigest;
-    } else if (baseDigest === undefined) {
-      // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
-      // service's value; anything else is for the person to decide.
-      if (localDigest === emptyDigest) {
-        writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
-        updated = pushed(updated, column.id);
-        digests[column.id] = serviceDigest;
-      } else {
-        addConflict(column.id, serviceValue, serviceDigest);
-      }
-    } else if (localDigest === baseDigest) {
-      writes = written(writes, column.id, encodeCell(serviceValue, column.kind));
-      updated = pushed(updated, column.id);
-      digests[column.id] = serviceDigest;
-    } else if (serviceDigest === baseDigest) {
-      keptLocal = pushed(keptLocal, column.id);
-      digests[column.id] = baseDigest;
+    const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
+    let agreed = serviceDigest;
+    let write = false;
+    let conflict = false;
+    if (cells === undefined) {
+      write = true;
     } else {
-      digests[column.id] = baseDigest;
-      addConflict(column.id, serviceValue, serviceDigest);
+      const localValue = cellAt(cells, at, k);
+      // An unedited cell reads back exactly as written: no need to hash it a second time.
+      const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
+      if (localDigest === serviceDigest) {
+        // Agreed on the service's digest.
+      } else if (baseDigest === undefined) {
+        // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
+        // service's value; anything else is for the person to decide.
+        if (localDigest === EMPTY_DIGEST) {
+          write = true;
+          updated = pushed(updated, columnId);
+        } else {
+          agreed = NO_DIGEST;
+          conflict = true;
+        }
+      } else if (localDigest === baseDigest) {
+        write = true;
+        updated = pushed(updated, columnId);
+      } else if (serviceDigest === baseDigest) {
+        keptLocal = pushed(keptLocal, columnId);
+        agreed = baseDigest;
+      } else {
+        agreed = baseDigest;
+        conflict = true;
+      }
+      if (conflict) {
+        conflicts = pushed(conflicts, columnId);
+        theirs ??= fresh<unknown>();
+        theirDigests ??= fresh<Digest>();
+        theirs[columnId] = serviceValue;
+        theirDigests[columnId] = serviceDigest;
+      }
+    }
+    if (write) {
+      writeAt = pushed(writeAt, k);
+      writeCells = pushed(writeCells, encodeCell(serviceValue, column.kind));
+    }
+    rowDigests[k] = agreed;
+    if (agreed !== baseDigest) asBase = false;
+  }
+
+  let digests: Record<string, Digest>;
+  if (
+    asBase &&
+    baseDigests !== undefined &&
+    (mayHoldGone || hasKeyCount(baseDigests, columnIdsOf(columns).size))
+  ) {
+    // Same keys, same digests: with gone columns allowed they are kept as they are, and without,
+    // the key count shows the base holds no others.
+    digests = baseDigests;
+  } else {
+    digests = fresh<Digest>();
+    // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
+    if (baseDigests !== undefined && mayHoldGone) {
+      const live = columnIdsOf(columns);
+      for (const key in baseDigests) if (!live.has(key)) digests[key] = baseDigests[key] as Digest;
+    }
+    for (let k = 0; k < count; k++) {
+      const agreed = rowDigests[k] as number;
+      if (agreed !== NO_DIGEST) digests[(columns[k] as ColumnSpec).id] = agreed;
     }
   }
 
-  const record: BaseRecord = { id, lMod: serviceLMod, digests };
-  if (conflicts.length > 0) {
-    record.lMod = base?.lMod ?? '';
-    record.conflict = {
-      lMod: serviceLMod,
-      theirs: theirs ?? fresh<unknown>(),
-      digests: theirDigests ?? fresh<Digest>(),
-    } satisfies ConflictRecord;
+  // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
+  const same =
+    base !== undefined &&
+    digests === baseDigests &&
+    conflicts === null &&
+    base.conflict === undefined &&
+    base.lMod === serviceLMod &&
+    base.id === id;
+  let record: BaseRecord;
+  if (same) {
+    record = base;
+  } else {
+    record = { id, lMod: serviceLMod, digests };
+    if (conflicts !== null) {
+      record.lMod = base?.lMod ?? '';
+      record.conflict = {
+        lMod: serviceLMod,
+        theirs: theirs ?? fresh<unknown>(),
+        digests: theirDigests ?? fresh<Digest>(),
+      } satisfies ConflictRecord;
+    }
   }
   let outcome: PullOutcome = 'unchanged';
-  if (!local) outcome = 'added';
-  else if (conflicts.length > 0) outcome = 'conflict';
+  if (!cells) outcome = 'added';
+  else if (conflicts !== null) outcome = 'conflict';
   else if (keptLocal) outcome = 'kept-local';
   else if (updated) outcome = 'updated';
   return {
-    writes: writes ?? NO_WRITES,
+    writeAt: writeAt ?? NO_INDEXES,
+    writeCells: writeCells ?? NO_CELLS,
     base: record,
+    same,
     outcome,
     updated: updated ?? NONE,
     keptLocal: keptLocal ?? NONE,
-    conflicts,
+    conflicts: conflicts ?? NONE,
   };
 }
 
@@ -180,11 +307,27 @@ export function lineEdits(
   columns: readonly ColumnSpec[],
   context: DecodeContext,
 ): LineEdits {
+  return cellEdits(cellsOf(local, columns), identity(columns.length), base, columns, context);
+}
+
+/**
+ * lineEdits over a line's cells as read: column k's value is cells[at[k]] ('' for at[k] < 0). The
+ * result of an unedited line is shared and frozen.
+ */
+export function cellEdits(
+  cells: readonly unknown[],
+  at: readonly number[],
+  base: BaseRecord,
+  columns: readonly ColumnSpec[],
+  context: DecodeContext,
+): LineEdits {
   let edits: LineEdits | null = null;
-  for (const column of columns) {
-    const baseDigest = base.digests[column.id];
+  const baseDigests = base.digests;
+  for (let k = 0; k < columns.length; k++) {
+    const column = columns[k] as ColumnSpec;
+    const baseDigest = baseDigests[column.id];
     if (baseDigest === undefined) continue;
-    const value = local(column.id);
+    const value = cellAt(cells, at, k);
     const localDigest = cellDigest(value);
     if (localDigest === baseDigest) continue;
     // Most lines are unedited: the result is only allocated for the first edit.
@@ -213,9 +356,20 @@ export function newLineValues(
   columns: readonly ColumnSpec[],
   context: DecodeContext,
 ): LineEdits {
+  return newCellValues(cellsOf(local, columns), identity(columns.length), columns, context);
+}
+
+/** newLineValues over a line's cells as read: column k's value is cells[at[k]] ('' for at[k] < 0). */
+export function newCellValues(
+  cells: readonly unknown[],
+  at: readonly number[],
+  columns: readonly ColumnSpec[],
+  context: DecodeContext,
+): LineEdits {
   const result: LineEdits = { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
-  for (const column of columns) {
-    const value = local(column.id);
+  for (let k = 0; k < columns.length; k++) {
+    const column = columns[k] as ColumnSpec;
+    const value = cellAt(cells, at, k);
     if (value === '' || value === null || value === undefined) continue;
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {

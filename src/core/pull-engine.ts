@@ -1,10 +1,10 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from './base';
-import { encodeCell } from './codec';
+import { type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
-import { mergePulledRow } from './merge';
+import { mergeCells } from './merge';
 import { type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
@@ -29,9 +29,14 @@ export interface LineIndex {
   duplicates: Map<string, number[]>;
 }
 
+// String methods called with .call in per-line code: a method looked up on cells of many string
+// representations is not inlined by V8 (see charCodeAt in digest.ts).
+const trim = String.prototype.trim;
+const startsWith = String.prototype.startsWith;
+
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value.trim() : String(value);
+  return typeof value === 'string' ? trim.call(value) : String(value);
 }
 
 /** Indexes lines by the row id in their `id` cell; lines without an id are not indexed. */
@@ -41,7 +46,8 @@ export function indexLines(grid: LineGrid, layout: Layout): LineIndex {
   const idColumn = layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return { lineById, duplicates };
   for (let line = 0; line < grid.length; line++) {
-    const id = cellText(grid.get(line, idColumn));
+    const cells = grid.lineCells(line);
+    const id = cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (id === '') continue;
     const first = lineById.get(id);
     if (first === undefined) {
@@ -80,20 +86,66 @@ export function fixedFieldText(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
-/** Writes the fixed fields shown in the sheet for a service row; returns what was shown. */
+/** The fixed fields shown in the sheet, as parallel lists (read once per batch, not per row). */
+interface FixedColumns {
+  fields: string[];
+  columns: number[];
+  /** Texts of the row being written (scratch). */
+  texts: string[];
+}
+
+function fixedColumnsOf(layout: Layout): FixedColumns {
+  const fixed: FixedColumns = { fields: [], columns: [], texts: [] };
+  for (const [field, column] of layout.fixed) {
+    fixed.fields.push(field);
+    fixed.columns.push(column);
+    fixed.texts.push('');
+  }
+  return fixed;
+}
+
+/**
+ * Writes the fixed fields shown in the sheet for a service row; returns what was shown: `before` itself
+ * when it holds exactly the same, in the same order (so an unchanged row allocates nothing for it).
+ */
 function writeFixedFields(
   state: PullState,
+  fixed: FixedColumns,
   line: number,
   row: Readonly<Record<string, unknown>>,
+  before: Record<string, unknown> | undefined,
 ): Record<string, unknown> {
-  const shown: Record<string, unknown> = Object.create(null);
-  for (const [field, column] of state.layout.fixed) {
+  const { fields, columns, texts } = fixed;
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f] as string;
     const value = row[field];
     const text = state.displayFixed ? state.displayFixed(field, value) : fixedFieldText(value);
-    state.grid.set(line, column, text);
-    if (field !== ID_HEADER) shown[field] = text;
+    state.grid.set(line, columns[f] as number, text);
+    texts[f] = text;
+  }
+  if (before && sameShown(before, fields, texts)) return before;
+  const shown: Record<string, unknown> = Object.create(null);
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f] as string;
+    if (field !== ID_HEADER) shown[field] = texts[f];
   }
   return shown;
+}
+
+/** Whether `shown` has exactly the fields (but the id) with these texts, in this order. */
+function sameShown(
+  shown: Record<string, unknown>,
+  fields: readonly string[],
+  texts: readonly string[],
+): boolean {
+  let f = 0;
+  for (const key in shown) {
+    while (fields[f] === ID_HEADER) f++;
+    if (f >= fields.length || key !== fields[f] || shown[key] !== texts[f]) return false;
+    f++;
+  }
+  while (fields[f] === ID_HEADER) f++;
+  return f >= fields.length;
 }
 
 function setStatus(state: PullState, line: number, status: string): void {
@@ -104,35 +156,50 @@ function statusOf(state: PullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
 }
 
+/** A line's cells read one by one (a line not loaded whole: `get` says which cells are known). */
+export function cellsByGet(grid: LineGrid, line: number, at: readonly number[]): unknown[] {
+  const cells: unknown[] = [];
+  for (const column of at) if (column >= 0) cells[column] = grid.get(line, column);
+  return cells;
+}
+
+function* touchedIds(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Generator<string> {
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
+    yield row.id;
+  }
+}
+
+function* touchedLines(
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  index: LineIndex,
+): Generator<number> {
+  for (const id of touchedIds(rows)) {
+    const line = index.lineById.get(id);
+    if (line !== undefined) yield line;
+    const duplicates = index.duplicates.get(id);
+    if (duplicates) yield* duplicates;
+  }
+}
+
 /** Merges a batch of service rows (in service order) into the lines and the base. */
 export function applyServiceRows(
   state: PullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
   const { grid, layout, live, base, index } = state;
-  // Load (in spans) just the lines and base records this batch touches.
-  const ids: string[] = [];
-  const lines: number[] = [];
-  for (const row of rows) {
-    if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
-    ids.push(row.id);
-    const line = index.lineById.get(row.id);
-    if (line !== undefined) lines.push(line);
-    for (const duplicate of index.duplicates.get(row.id) ?? []) lines.push(duplicate);
-  }
-  grid.ensureLoaded(lines);
-  base.ensureLoaded(ids);
+  // Load (in spans) just the lines and base records this batch touches; listed only if asked for
+  // (eager grids and bases never ask).
+  grid.ensureLoaded(touchedLines(rows, index));
+  base.ensureLoaded(touchedIds(rows));
   const mayHoldGone = base.columnIds.length > live.length;
-  // One reader for every row (the line it reads is set per row): no closure per row.
-  let readerLine = 0;
-  const readLocal = (columnId: string): unknown => {
-    const column = layout.columns.get(columnId);
-    return column === undefined ? '' : grid.get(readerLine, column);
-  };
+  // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fixed = fixedColumnsOf(layout);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
-    const duplicateLines = index.duplicates.get(id);
+    const duplicateLines = index.duplicates.size === 0 ? undefined : index.duplicates.get(id);
     if (duplicateLines) {
       const sheetRows = duplicateLines.map((line) => line + 2);
       for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
@@ -153,20 +220,26 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    readerLine = line;
-    const local = isNew ? undefined : readLocal;
-    const merged = mergePulledRow(row, local, adopted ? undefined : base.get(id), live, mayHoldGone);
-    for (const [columnId, encoded] of merged.writes) {
-      const column = layout.columns.get(columnId);
-      if (column !== undefined) grid.set(currentLine, column, encoded.write);
-    }
-    const record: BaseRecord = merged.base;
-    record.shown = writeFixedFields(state, currentLine, row);
-    record.seen = state.pullId;
-    // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
     const before = adopted ? undefined : base.get(id);
-    if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
-    else base.set(record);
+    const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
+    const merged = mergeCells(row, cells, at, before, live, mayHoldGone);
+    for (let w = 0; w < merged.writeAt.length; w++) {
+      const column = at[merged.writeAt[w] as number] as number;
+      if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
+    }
+    const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
+    // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
+    if (merged.same && before && shown === before.shown) {
+      base.markSeen(id, state.pullId);
+    } else {
+      const record: BaseRecord = merged.same
+        ? { id: merged.base.id, lMod: merged.base.lMod, digests: merged.base.digests }
+        : merged.base;
+      record.shown = shown;
+      record.seen = state.pullId;
+      if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
+      else base.set(record);
+    }
 
     const previousStatus = statusOf(state, currentLine);
     if (adopted && merged.outcome === 'unchanged') {
@@ -196,7 +269,7 @@ export function applyServiceRows(
         // Clear stale warnings (a conflict settled by hand, a row back on the service).
         if (
           typeof previousStatus === 'string' &&
-          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+          (startsWith.call(previousStatus, '⚠') || startsWith.call(previousStatus, '✖'))
         ) {
           setStatus(state, currentLine, STATUS.inSync);
         }

@@ -5,8 +5,8 @@ import { cellDigest, type DecodeContext, type JsonValue } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
 import { ID_HEADER, type Layout } from './layout';
-import { type LineEdits, lineEdits, newLineValues } from './merge';
-import { cellText, type LineIndex } from './pull-engine';
+import { cellEdits, type LineEdits, newCellValues } from './merge';
+import { cellsByGet, cellText, type LineIndex } from './pull-engine';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { duplicateStatus, errorStatus, pendingSince } from './status';
 
@@ -55,14 +55,24 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
   const idColumn = layout.fixed.get(ID_HEADER);
   const statusColumn = layout.status;
+  // Sheet positions of the live columns (-1: not in the sheet), of the fixed fields but the id, and of
+  // dead columns: looked up once, not per line.
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fixedFields: string[] = [];
+  const fixedColumns: number[] = [];
+  for (const [field, column] of layout.fixed) {
+    if (field === ID_HEADER) continue;
+    fixedFields.push(field);
+    fixedColumns.push(column);
+  }
+  const deadIds = [...layout.dead.keys()];
+  const deadColumns = [...layout.dead.values()];
   for (let line = 0; line < grid.length; line++) {
-    const local = (columnId: string): unknown => {
-      const column = layout.columns.get(columnId);
-      return column === undefined ? '' : grid.get(line, column);
-    };
-    const rowId = idColumn === undefined ? '' : cellText(grid.get(line, idColumn));
+    // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
+    const cells = grid.lineCells(line);
+    const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (rowId === '') {
-      const values = newLineValues(local, live, context);
+      const values = newCellValues(cells ?? cellsByGet(grid, line, at), at, live, context);
       if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
       } else if (Object.keys(values.values).length > 0) {
@@ -97,29 +107,37 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
       });
       continue;
     }
-    const reverted: string[] = [];
-    for (const [field, column] of layout.fixed) {
-      if (field === ID_HEADER) continue;
+    // Lists are only allocated when something goes in them: most lines need nothing.
+    let reverted: string[] | null = null;
+    for (let f = 0; f < fixedFields.length; f++) {
+      const field = fixedFields[f] as string;
+      const column = fixedColumns[f] as number;
       const expected = expectedFixedValue(record, field);
-      if (expected !== undefined && cellText(grid.get(line, column)) !== expected) {
+      if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
         grid.set(line, column, expected);
+        reverted ??= [];
         reverted.push(field);
       }
     }
-    if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });
-    const deadEdits: string[] = [];
-    for (const [columnId, column] of layout.dead) {
+    if (reverted) plan.reverted.push({ line, fields: reverted });
+    let deadEdits: string[] | null = null;
+    for (let d = 0; d < deadIds.length; d++) {
+      const columnId = deadIds[d] as string;
       const digest = record.digests[columnId];
-      if (digest !== undefined && cellDigest(grid.get(line, column)) !== digest) deadEdits.push(columnId);
+      if (digest !== undefined && cellDigest(grid.get(line, deadColumns[d] as number)) !== digest) {
+        deadEdits ??= [];
+        deadEdits.push(columnId);
+      }
     }
-    const edits = lineEdits(local, record, live, context);
-    const problems = [
-      ...deadEdits.map(
-        (columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
-      ),
-      ...edits.errors,
-    ];
-    if (problems.length > 0) {
+    const edits = cellEdits(cells ?? cellsByGet(grid, line, at), at, record, live, context);
+    if (deadEdits || edits.errors.length > 0) {
+      const problems = [
+        ...(deadEdits ?? []).map(
+          (columnId) =>
+            `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
+        ),
+        ...edits.errors,
+      ];
       plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
     } else if (Object.keys(edits.values).length > 0) {
       plan.updates.push({ line, rowId, base: record, edits });

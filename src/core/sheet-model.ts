@@ -80,18 +80,29 @@ export class LineGrid {
   }
 
   get(line: number, column: number): unknown {
-    if (this.partial.has(line) && !this.preloaded.has(column)) {
+    // The size test first: most grids are whole, and get runs for every cell read.
+    if (this.partial.size !== 0 && this.partial.has(line) && !this.preloaded.has(column)) {
       throw new Error(`Line ${line} is not loaded (column ${column})`);
     }
     const value = this.lines[line]?.[column];
     return value === undefined ? '' : value;
   }
 
+  /**
+   * The cells of a loaded line, for reading many at once (merges and plans read every cell of every
+   * line); undefined for a line not loaded or absent, which `get` must read. Never modify the result.
+   * A cell read here may be undefined where `get` gives ''.
+   */
+  lineCells(line: number): readonly unknown[] | undefined {
+    if (this.partial.size !== 0 && this.partial.has(line)) return undefined;
+    return this.lines[line];
+  }
+
   /** Sets a cell of a loaded line; returns whether it changed. */
   set(line: number, column: number, value: unknown): boolean {
     const row = this.lines[line];
     if (!row) throw new Error(`No line ${line}`);
-    if (this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
+    if (this.partial.size !== 0 && this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
     if (sameCell(row[column], value)) return false;
     row[column] = value;
     this.dirty.add(line);

@@ -1,0 +1,441 @@
+// The diff as it was before the speed-ups (commit 44b5022), kept verbatim where it matters, so the
+// fast paths can be checked against it: same digests, merges, writes, base records, plans.
+import type { BaseRecord, ConflictRecord } from '../../../src/core/base';
+import {
+  type CellValue,
+  cellRead,
+  type DecodeContext,
+  decodeCell,
+  type EncodedCell,
+  encodeCell,
+  isDateLike,
+  type JsonValue,
+  sameCell,
+} from '../../../src/core/codec';
+import type { ColumnSpec } from '../../../src/core/columns';
+import type { Digest } from '../../../src/core/digest';
+import { ID_HEADER, type Layout } from '../../../src/core/layout';
+import type { LineIndex, PullCounts } from '../../../src/core/pull-engine';
+import { cellText, fixedFieldText } from '../../../src/core/pull-engine';
+import type { BaseTable, LineGrid } from '../../../src/core/sheet-model';
+import {
+  conflictStatus,
+  duplicateStatus,
+  errorStatus,
+  keptLocalStatus,
+  STATUS,
+} from '../../../src/core/status';
+
+export function hash53(text: string, seed = 0): number {
+  let h1 = 0xdeadbeef ^ seed;
+  let h2 = 0x41c6ce57 ^ seed;
+  const length = text.length;
+  let i = 0;
+  for (; i + 1 < length; i += 2) {
+    const pair = (text.charCodeAt(i) << 16) | text.charCodeAt(i + 1);
+    h1 = Math.imul(h1 ^ pair, 2654435761);
+    h2 = Math.imul(h2 ^ pair, 1597334677);
+  }
+  if (i < length) {
+    const last = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ last, 2654435761);
+    h2 = Math.imul(h2 ^ last, 1597334677);
+  }
+  h1 ^= length;
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+const DIGEST_SPACE = 36 ** 8;
+
+function digest(text: string, seed = 0): Digest {
+  return hash53(text, seed) % DIGEST_SPACE;
+}
+
+function mixDigest(low: number, high: number, seed = 0): Digest {
+  let h1 = Math.imul(0xdeadbeef ^ seed ^ low, 2654435761);
+  let h2 = Math.imul(0x41c6ce57 ^ seed ^ high, 1597334677);
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)) % DIGEST_SPACE;
+}
+
+const NUMBER_BITS = new Float64Array(1);
+const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
+
+function numberDigest(value: number): Digest {
+  NUMBER_BITS[0] = value === 0 ? 0 : value;
+  return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, 2);
+}
+
+export function cellDigest(value: CellValue): Digest {
+  if (value === null || value === undefined || value === '') return digest('');
+  if (typeof value === 'string') return digest(value.charCodeAt(0) === 39 ? value.slice(1) : value, 1);
+  if (typeof value === 'number') return numberDigest(value);
+  if (typeof value === 'boolean') return digest(value ? '1' : '0', 3);
+  if (isDateLike(value)) return digest(String(value.getTime()), 4);
+  return digest(String(value), 5);
+}
+
+export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
+
+export interface PulledRow {
+  writes: Map<string, EncodedCell>;
+  base: BaseRecord;
+  outcome: PullOutcome;
+  updated: string[];
+  keptLocal: string[];
+  conflicts: string[];
+}
+
+function fresh<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+export function mergePulledRow(
+  serviceRow: Readonly<Record<string, unknown>>,
+  local: ((columnId: string) => CellValue) | undefined,
+  base: BaseRecord | undefined,
+  columns: readonly ColumnSpec[],
+  mayHoldGone = true,
+): PulledRow {
+  const id = String(serviceRow.id);
+  const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
+  const writes = new Map<string, EncodedCell>();
+  const digests = fresh<Digest>();
+  const emptyDigest = cellDigest('');
+  if (base && mayHoldGone) {
+    const live = new Set(columns.map((column) => column.id));
+    for (const key in base.digests) if (!live.has(key)) digests[key] = base.digests[key] as Digest;
+  }
+  const updated: string[] = [];
+  const keptLocal: string[] = [];
+  const conflicts: string[] = [];
+  let theirs: Record<string, unknown> | null = null;
+  let theirDigests: Record<string, Digest> | null = null;
+  const addConflict = (columnId: string, value: unknown, digestOfTheirs: Digest): void => {
+    conflicts.push(columnId);
+    theirs ??= fresh<unknown>();
+    theirDigests ??= fresh<Digest>();
+    theirs[columnId] = value;
+    theirDigests[columnId] = digestOfTheirs;
+  };
+  for (const column of columns) {
+    const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
+    const serviceValue = own ? serviceRow[column.id] : null;
+    const read = cellRead(serviceValue, column.kind);
+    const serviceDigest = cellDigest(read);
+    if (!local) {
+      writes.set(column.id, encodeCell(serviceValue, column.kind));
+      digests[column.id] = serviceDigest;
+      continue;
+    }
+    const localValue = local(column.id);
+    const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
+    const baseDigest = base?.digests[column.id];
+    if (localDigest === serviceDigest) {
+      digests[column.id] = serviceDigest;
+    } else if (baseDigest === undefined) {
+      if (localDigest === emptyDigest) {
+        writes.set(column.id, encodeCell(serviceValue, column.kind));
+        updated.push(column.id);
+        digests[column.id] = serviceDigest;
+      } else {
+        addConflict(column.id, serviceValue, serviceDigest);
+      }
+    } else if (localDigest === baseDigest) {
+      writes.set(column.id, encodeCell(serviceValue, column.kind));
+      updated.push(column.id);
+      digests[column.id] = serviceDigest;
+    } else if (serviceDigest === baseDigest) {
+      keptLocal.push(column.id);
+      digests[column.id] = baseDigest;
+    } else {
+      digests[column.id] = baseDigest;
+      addConflict(column.id, serviceValue, serviceDigest);
+    }
+  }
+  const record: BaseRecord = { id, lMod: serviceLMod, digests };
+  if (conflicts.length > 0) {
+    record.lMod = base?.lMod ?? '';
+    record.conflict = {
+      lMod: serviceLMod,
+      theirs: theirs ?? fresh<unknown>(),
+      digests: theirDigests ?? fresh<Digest>(),
+    } satisfies ConflictRecord;
+  }
+  let outcome: PullOutcome = 'unchanged';
+  if (!local) outcome = 'added';
+  else if (conflicts.length > 0) outcome = 'conflict';
+  else if (keptLocal.length > 0) outcome = 'kept-local';
+  else if (updated.length > 0) outcome = 'updated';
+  return { writes, base: record, outcome, updated, keptLocal, conflicts };
+}
+
+export interface LineEdits {
+  values: Record<string, JsonValue>;
+  digests: Record<string, Digest>;
+  errors: string[];
+}
+
+export function lineEdits(
+  local: (columnId: string) => CellValue,
+  base: BaseRecord,
+  columns: readonly ColumnSpec[],
+  context: DecodeContext,
+): LineEdits {
+  const edits: LineEdits = { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
+  for (const column of columns) {
+    const baseDigest = base.digests[column.id];
+    if (baseDigest === undefined) continue;
+    const value = local(column.id);
+    const localDigest = cellDigest(value);
+    if (localDigest === baseDigest) continue;
+    const decoded = decodeCell(value, column, context);
+    if (decoded.ok) {
+      edits.values[column.id] = decoded.value;
+      edits.digests[column.id] = localDigest;
+    } else {
+      edits.errors.push(decoded.reason);
+    }
+  }
+  return edits;
+}
+
+export function newLineValues(
+  local: (columnId: string) => CellValue,
+  columns: readonly ColumnSpec[],
+  context: DecodeContext,
+): LineEdits {
+  const result: LineEdits = { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
+  for (const column of columns) {
+    const value = local(column.id);
+    if (value === '' || value === null || value === undefined) continue;
+    const decoded = decodeCell(value, column, context);
+    if (decoded.ok) {
+      if (decoded.value === null) continue;
+      result.values[column.id] = decoded.value;
+      result.digests[column.id] = cellDigest(value);
+    } else {
+      result.errors.push(decoded.reason);
+    }
+  }
+  return result;
+}
+
+/** The pull state the reference needs (no pending creates, no custom display of fixed fields). */
+export interface ReferencePullState {
+  grid: LineGrid;
+  layout: Layout;
+  live: readonly ColumnSpec[];
+  base: BaseTable;
+  index: LineIndex;
+  pullId: string;
+  counts: PullCounts;
+}
+
+function writeFixedFields(
+  state: ReferencePullState,
+  line: number,
+  row: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const shown: Record<string, unknown> = Object.create(null);
+  for (const [field, column] of state.layout.fixed) {
+    const text = fixedFieldText(row[field]);
+    state.grid.set(line, column, text);
+    if (field !== ID_HEADER) shown[field] = text;
+  }
+  return shown;
+}
+
+function setStatus(state: ReferencePullState, line: number, status: string): void {
+  if (state.layout.status !== undefined) state.grid.set(line, state.layout.status, status);
+}
+
+function statusOf(state: ReferencePullState, line: number): unknown {
+  return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
+}
+
+export function applyServiceRows(
+  state: ReferencePullState,
+  rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
+): void {
+  const { grid, layout, live, base, index } = state;
+  const mayHoldGone = base.columnIds.length > live.length;
+  for (const row of rows) {
+    if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
+    const id = row.id;
+    const duplicateLines = index.duplicates.get(id);
+    if (duplicateLines) {
+      const sheetRows = duplicateLines.map((line) => line + 2);
+      for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
+      state.counts.errors += 1;
+      if (base.get(id)) base.markSeen(id, state.pullId);
+      continue;
+    }
+    let line = index.lineById.get(id);
+    const isNew = line === undefined;
+    if (line === undefined) {
+      line = grid.appendLine();
+      index.lineById.set(id, line);
+    }
+    const currentLine = line;
+    const local = isNew
+      ? undefined
+      : (columnId: string): unknown => {
+          const column = layout.columns.get(columnId);
+          return column === undefined ? '' : grid.get(currentLine, column);
+        };
+    const merged = mergePulledRow(row, local, base.get(id), live, mayHoldGone);
+    for (const [columnId, encoded] of merged.writes) {
+      const column = layout.columns.get(columnId);
+      if (column !== undefined) grid.set(currentLine, column, encoded.write);
+    }
+    const record: BaseRecord = merged.base;
+    record.shown = writeFixedFields(state, currentLine, row);
+    record.seen = state.pullId;
+    const before = base.get(id);
+    if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
+    else base.set(record);
+    const previousStatus = statusOf(state, currentLine);
+    switch (merged.outcome) {
+      case 'added':
+        state.counts.added += 1;
+        setStatus(state, currentLine, STATUS.pulled);
+        break;
+      case 'updated':
+        state.counts.updated += 1;
+        setStatus(state, currentLine, STATUS.updated);
+        break;
+      case 'kept-local':
+        state.counts.keptLocal += 1;
+        setStatus(state, currentLine, keptLocalStatus(merged.keptLocal));
+        break;
+      case 'conflict':
+        state.counts.conflicts += 1;
+        setStatus(state, currentLine, conflictStatus(merged.conflicts));
+        break;
+      case 'unchanged':
+        state.counts.unchanged += 1;
+        if (
+          typeof previousStatus === 'string' &&
+          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+        ) {
+          setStatus(state, currentLine, STATUS.inSync);
+        }
+        break;
+    }
+  }
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
+
+function sameFlat(a: Record<string, unknown> | undefined, b: Record<string, unknown> | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  let count = 0;
+  for (const key in a) {
+    if (a[key] !== b[key]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
+export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
+  if (a.lMod !== b.lMod || !sameFlat(a.shown, b.shown) || !sameJson(a.conflict, b.conflict)) return false;
+  return sameFlat(a.digests, b.digests);
+}
+
+export interface ReferencePlan {
+  updates: Array<{ line: number; rowId: string; base: BaseRecord; edits: LineEdits }>;
+  creates: Array<{ line: number; values: Record<string, JsonValue>; digests: Record<string, Digest> }>;
+  errors: Array<{ line: number; status: string }>;
+  reverted: Array<{ line: number; fields: string[] }>;
+  unchanged: number;
+}
+
+function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
+  const shown = record.shown?.[field];
+  if (shown !== undefined) return String(shown);
+  return field === 'lMod' ? record.lMod : undefined;
+}
+
+export function planPush(
+  state: { grid: LineGrid; layout: Layout; live: readonly ColumnSpec[]; base: BaseTable; index: LineIndex },
+  context: DecodeContext,
+): ReferencePlan {
+  const { grid, layout, live, base, index } = state;
+  const plan: ReferencePlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const idColumn = layout.fixed.get(ID_HEADER);
+  for (let line = 0; line < grid.length; line++) {
+    const local = (columnId: string): unknown => {
+      const column = layout.columns.get(columnId);
+      return column === undefined ? '' : grid.get(line, column);
+    };
+    const rowId = idColumn === undefined ? '' : cellText(grid.get(line, idColumn));
+    if (rowId === '') {
+      const values = newLineValues(local, live, context);
+      if (values.errors.length > 0) {
+        plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
+      } else if (Object.keys(values.values).length > 0) {
+        plan.creates.push({ line, values: values.values, digests: values.digests });
+      }
+      continue;
+    }
+    const duplicateLines = index.duplicates.get(rowId);
+    if (duplicateLines) {
+      plan.errors.push({
+        line,
+        status: duplicateStatus(
+          rowId,
+          duplicateLines.map((each) => each + 2),
+        ),
+      });
+      continue;
+    }
+    const record = base.get(rowId);
+    if (!record) {
+      plan.errors.push({
+        line,
+        status: errorStatus(
+          `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+        ),
+      });
+      continue;
+    }
+    const reverted: string[] = [];
+    for (const [field, column] of layout.fixed) {
+      if (field === ID_HEADER) continue;
+      const expected = expectedFixedValue(record, field);
+      if (expected !== undefined && cellText(grid.get(line, column)) !== expected) {
+        grid.set(line, column, expected);
+        reverted.push(field);
+      }
+    }
+    if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });
+    const deadEdits: string[] = [];
+    for (const [columnId, column] of layout.dead) {
+      const digest = record.digests[columnId];
+      if (digest !== undefined && cellDigest(grid.get(line, column)) !== digest) deadEdits.push(columnId);
+    }
+    const edits = lineEdits(local, record, live, context);
+    const problems = [
+      ...deadEdits.map(
+        (columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
+      ),
+      ...edits.errors,
+    ];
+    if (problems.length > 0) {
+      plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
+    } else if (Object.keys(edits.values).length > 0) {
+      plan.updates.push({ line, rowId, base: record, edits });
+    } else {
+      plan.unchanged += 1;
+    }
+  }
+  return plan;
+}
