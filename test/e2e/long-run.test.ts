@@ -235,7 +235,8 @@ describe('a pull that needs several executions', () => {
 describe('a push of many edited lines', () => {
   it('sends exactly one PATCH per edited line across executions, none over the limit', async () => {
     const ROWS = 5000;
-    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
+    // 500 waves of PATCHes at 500 ms, plus reading the sheet at 1 ms a cell: well over one budget.
+    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 500, sheetCellMs: 1 } });
     const pulled = w.sim.callFromClient('pullActiveSheet', []);
     expect(summaryOf(pulled)).toMatchObject({ ok: true, continuing: false, added: ROWS });
     // The person pastes a whole column of new amounts (one paste, no script runs).
@@ -284,7 +285,8 @@ describe('a push of many edited lines', () => {
 
   it('the final summary of a continued push counts every line it updated', async () => {
     const ROWS = 5000;
-    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 250, sheetCellMs: 1 } });
+    // 500 waves of PATCHes at 500 ms, plus reading the sheet at 1 ms a cell: well over one budget.
+    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 500, sheetCellMs: 1 } });
     summaryOf(w.sim.callFromClient('pullActiveSheet', []));
     const sheet = w.sim.spreadsheet.getActiveSheet();
     const amountCol = (w.values()[0] as string[]).indexOf('c02_number') + 1;
