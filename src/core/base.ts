@@ -82,8 +82,9 @@ export function extendColumnIds(existing: readonly string[], ids: readonly strin
 export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[]): string {
   let digests = '';
   for (const id of columnIds) {
-    const value = record.digests[id];
-    digests += value === undefined ? MISSING_DIGEST : digestText(value);
+    const value: unknown = record.digests[id];
+    // Only a number is a digest (a plain object would answer "constructor" with a function).
+    digests += typeof value === 'number' ? digestText(value) : MISSING_DIGEST;
   }
   // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
   const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;

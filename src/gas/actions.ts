@@ -2,6 +2,7 @@
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import type { BaseRecord } from '../core/base';
 import { cellDigest, encodeCell, valueDigest } from '../core/codec';
+import type { Digest } from '../core/digest';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
@@ -253,7 +254,8 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
         if (wanted && !wanted.has(line + 2)) continue;
         const record = base.get(rowId);
         if (!record?.conflict) continue;
-        const digests = { ...record.digests };
+        // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
+        const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
         const conflict = record.conflict;
         const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
         for (const columnId of columnIds) {

@@ -89,6 +89,13 @@ describe('base rows', () => {
     expect(decoded).toEqual({ ...record, lMod: 'odd lMod' });
   });
 
+  it('store no digest for a column id an ordinary object inherits, such as constructor', () => {
+    const record = { id: 'r4', lMod: 't1', digests: { title: 5 } as Record<string, number> };
+    const row = encodeBaseRow(record, ['constructor', 'title', 'toString']);
+    expect(row[1]?.split('\t')[1]).toBe(`--------${'5'.padStart(8, '0')}--------`);
+    expect(decodeBaseRow(row, ['constructor', 'title', 'toString'])?.digests).toEqual({ title: 5 });
+  });
+
   it('fit a record with a huge conflict into one cell, dropping the largest theirs values first', () => {
     const big = 'x'.repeat(30_000);
     const record = {
