@@ -2,8 +2,8 @@
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import type { BaseRecord } from '../core/base';
 import { cellDigest, encodeCell, valueDigest } from '../core/codec';
-import type { Digest } from '../core/digest';
 import { liveColumns } from '../core/columns';
+import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
