@@ -256,7 +256,7 @@ export class BaseTable {
   }
 
   /**
-   * The seen marks of this execution as spans of the base's sixth column, for a pull that goes on in
+   * The seen marks of this execution as spans of the base's seen column, for a pull that goes on in
    * another execution (which must know which rows were already seen). Rows without a mark keep theirs.
    */
   takeSeenSpans(): Array<{ start: number; values: string[][] }> {

@@ -1,5 +1,6 @@
 // Reads a linked sheet and its base once, and writes back dirty spans in a constant number of range
-// calls per flush: one per run of adjacent synced columns, plus one plain-text format per text run.
+// calls per flush: one per run of adjacent synced columns, plus one plain-text format call (a
+// RangeList) for all text runs.
 import {
   BASE_HEADER_WIDTH,
   BASE_ID_COLUMN,
