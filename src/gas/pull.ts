@@ -40,6 +40,9 @@ export const PULL_CHUNK_ROWS = 5000;
  */
 export const EAGER_READ_MAX_LINES = 20_000;
 
+/** A fresh pull of a sheet up to this many lines merges and writes them in one chunk. */
+const ONE_CHUNK_MAX_LINES = 2 * PULL_CHUNK_ROWS;
+
 export interface PullProgress {
   pullId: string;
   nextOffset: number;
@@ -223,9 +226,13 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   let pagesFetched = 0;
   let deliveredTo = progress.nextOffset;
   const known = Math.max(base.size, lastRow - 1);
-  // A sheet read whole is merged and written in one chunk: its lines are in memory already.
+  // A small sheet read whole is merged and written in one chunk: its lines are in memory already.
+  // Larger ones go in PULL_CHUNK_ROWS chunks, so the first one measures the cost of writing before
+  // the cautious first guess could stop the listing early.
   const chunkRows =
-    known <= reading.eagerUpTo ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS) : PULL_CHUNK_ROWS;
+    known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
+      ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS)
+      : PULL_CHUNK_ROWS;
   let listing: { done: boolean; nextOffset: number; rowCount: number };
   try {
     listing = client.listTableAndRows(link.tableAppId, link.tableId, setUp, {
