@@ -226,6 +226,36 @@ describe('a later pull', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
+  it('keeps service text literal in a column the person formatted as numbers since the last pull', async () => {
+    const [first, second] = [String(rows[0]?.id), String(rows[1]?.id)];
+    const h = headers();
+    // The whole title column reformatted by hand: a plain-text cell there would parse 00123 as 123.
+    activeSheet()
+      .getRange(2, h.indexOf('title') + 1, rows.length, 1)
+      .setNumberFormat('0.###############');
+    await world.emulator.admin.editRow(CRM, DEALS, first, { title: '00123' }, 'u_bob');
+    await world.emulator.admin.editRow(CRM, DEALS, second, { title: '=1+1' }, 'u_bob');
+    expect(pull()).toMatchObject({ updated: 2 });
+    expect(cell(first, 'title')).toBe('00123');
+    expect(cell(second, 'title')).toBe('=1+1');
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('restores the header notes and styles a person removed', () => {
+    const h = headers();
+    const header = activeSheet().getRange(1, 1, 1, h.length);
+    const notes = header.getNotes();
+    const backgrounds = header.getBackgrounds();
+    const weights = header.getFontWeights();
+    header.clearNote();
+    activeSheet().getRange(1, h.indexOf('title') + 1).setBackground('#ff0000').setFontWeight('normal');
+    pull();
+    expect(header.getNotes()).toEqual(notes);
+    expect(header.getBackgrounds()).toEqual(backgrounds);
+    expect(header.getFontWeights()).toEqual(weights);
+    expect(notes[0]?.[h.indexOf('title')]).toContain('Type: text');
+  });
+
   it('keeps a cell edited in the sheet since the last sync', async () => {
     const id = String(rows[1]?.id);
     typeInto(id, 'status', 'Negotiating');
