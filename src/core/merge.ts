@@ -1,7 +1,6 @@
 // The three-way rules, per row: the base (last agreed), the sheet's line, and the service's row.
 import type { BaseRecord, ConflictRecord } from './base';
 import {
-  type CellValue,
   cellDigest,
   cellRead,
   type DecodeContext,
@@ -15,16 +14,6 @@ import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
-
-export interface PulledRow {
-  /** Cells to write (column id → encoded service value); cells absent here stay as they are. */
-  writes: Map<string, EncodedCell>;
-  base: BaseRecord;
-  outcome: PullOutcome;
-  updated: string[];
-  keptLocal: string[];
-  conflicts: string[];
-}
 
 const columnIdSets = new WeakMap<readonly ColumnSpec[], Set<string>>();
 
@@ -40,7 +29,6 @@ function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
 
 /** Shared results for the common row that needs nothing (never modified by callers). */
 const NONE: string[] = [];
-const NO_WRITES: Map<string, EncodedCell> = new Map();
 const NO_INDEXES: number[] = [];
 const NO_CELLS: EncodedCell[] = [];
 const EMPTY_DIGEST = cellDigest('');
@@ -53,20 +41,6 @@ function pushed<T>(list: T[] | null, item: T): T[] {
 
 function fresh<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
-}
-
-/** 0, 1, 2, ...: the cell positions of values listed in column order. */
-const IDENTITY: number[] = [];
-function identity(count: number): readonly number[] {
-  while (IDENTITY.length < count) IDENTITY.push(IDENTITY.length);
-  return IDENTITY;
-}
-
-/** The local values of a line read through a reader, in column order. */
-function cellsOf(local: (columnId: string) => CellValue, columns: readonly ColumnSpec[]): unknown[] {
-  const cells: unknown[] = [];
-  for (const column of columns) cells.push(local(column.id));
-  return cells;
 }
 
 /** The value of column k in a line's cells: '' for a column the sheet lacks, as LineGrid.get reads it. */
@@ -88,46 +62,7 @@ function hasKeyCount(digests: Record<string, Digest>, count: number): boolean {
 const rowDigests: number[] = [];
 const NO_DIGEST = -1;
 
-/**
- * Merges one service row into its line. `local` is undefined for a row new to the sheet.
- * - changed on the service only: the cell takes the service's value;
- * - changed in the sheet only: the local edit stays (unpushed work is never thrown away);
- * - changed on both to different values: a conflict; the local value stays and the service's is kept
- *   in the base's conflict record until the person resolves it.
- */
-export function mergePulledRow(
-  serviceRow: Readonly<Record<string, unknown>>,
-  local: ((columnId: string) => CellValue) | undefined,
-  base: BaseRecord | undefined,
-  columns: readonly ColumnSpec[],
-  /** Whether the base may hold digests of columns gone from the schema (skips a loop when not). */
-  mayHoldGone = true,
-): PulledRow {
-  const cells = local ? cellsOf(local, columns) : undefined;
-  const merged = mergeCells(serviceRow, cells, identity(columns.length), base, columns, mayHoldGone);
-  let writes = NO_WRITES;
-  if (merged.writeAt.length > 0) {
-    writes = new Map();
-    for (let w = 0; w < merged.writeAt.length; w++) {
-      writes.set(
-        (columns[merged.writeAt[w] as number] as ColumnSpec).id,
-        merged.writeCells[w] as EncodedCell,
-      );
-    }
-  }
-  const record = merged.base;
-  return {
-    writes,
-    // A record of its own, as the caller may add to it.
-    base: merged.same ? { id: record.id, lMod: record.lMod, digests: record.digests } : record,
-    outcome: merged.outcome,
-    updated: merged.updated,
-    keptLocal: merged.keptLocal,
-    conflicts: merged.conflicts,
-  };
-}
-
-/** mergePulledRow's result, with the cells to write listed by column index. */
+/** A merged row: the cells to write listed by column index, the new base record, the outcome. */
 export interface MergedCells {
   /** Indexes (into the column list) of the cells that take the service's value, ascending. */
   writeAt: number[];
@@ -147,9 +82,13 @@ export interface MergedCells {
 }
 
 /**
- * mergePulledRow over a line's cells as read (no reader called per cell): column k's local value is
- * cells[at[k]] ('' for at[k] < 0). `cells` undefined: a row new to the sheet. The lists returned may
- * be shared empty arrays: never modify them.
+ * Merges one service row into its line, read as cells: column k's local value is cells[at[k]] (''
+ * for at[k] < 0); `cells` undefined: a row new to the sheet.
+ * - changed on the service only: the cell takes the service's value;
+ * - changed in the sheet only: the local edit stays (unpushed work is never thrown away);
+ * - changed on both to different values: a conflict; the local value stays and the service's is kept
+ *   in the base's conflict record until the person resolves it.
+ * The lists returned may be shared empty arrays: never modify them.
  */
 export function mergeCells(
   serviceRow: Readonly<Record<string, unknown>>,
@@ -300,19 +239,9 @@ export interface LineEdits {
   errors: string[];
 }
 
-/** The local edits of a line: the columns whose cell no longer matches the base. */
-export function lineEdits(
-  local: (columnId: string) => CellValue,
-  base: BaseRecord,
-  columns: readonly ColumnSpec[],
-  context: DecodeContext,
-): LineEdits {
-  return cellEdits(cellsOf(local, columns), identity(columns.length), base, columns, context);
-}
-
 /**
- * lineEdits over a line's cells as read: column k's value is cells[at[k]] ('' for at[k] < 0). The
- * result of an unedited line is shared and frozen.
+ * The local edits of a line: the columns whose cell no longer matches the base. Column k's value is
+ * cells[at[k]] ('' for at[k] < 0). The result of an unedited line is shared and frozen.
  */
 export function cellEdits(
   cells: readonly unknown[],
@@ -350,16 +279,10 @@ const NO_EDITS: LineEdits = Object.freeze({
   errors: Object.freeze([]) as unknown as string[],
 });
 
-/** The values of a new line (no row id) that are worth creating: its non-empty table cells. */
-export function newLineValues(
-  local: (columnId: string) => CellValue,
-  columns: readonly ColumnSpec[],
-  context: DecodeContext,
-): LineEdits {
-  return newCellValues(cellsOf(local, columns), identity(columns.length), columns, context);
-}
-
-/** newLineValues over a line's cells as read: column k's value is cells[at[k]] ('' for at[k] < 0). */
+/**
+ * The values of a new line (no row id) that are worth creating: its non-empty table cells. Column k's
+ * value is cells[at[k]] ('' for at[k] < 0).
+ */
 export function newCellValues(
   cells: readonly unknown[],
   at: readonly number[],

@@ -8,10 +8,10 @@ import { cellDigest, cellRead, type DecodeContext, encodeCell } from '../../src/
 import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
-import { lineEdits, mergePulledRow, newLineValues } from '../../src/core/merge';
 import { applyServiceRows, emptyPullCounts, indexLines, type PullState } from '../../src/core/pull-engine';
 import { planPush } from '../../src/core/push-engine';
 import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+import { lineEdits, mergePulledRow, newLineValues } from './by-column';
 import * as before from './reference/diff-before';
 
 const context: DecodeContext = {

@@ -3,13 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../src/core/base';
 import { valueDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
-import {
-  baseAfterWrite,
-  lineEdits,
-  mergePulledRow,
-  newLineValues,
-  reconcileEdits,
-} from '../../src/core/merge';
+import { baseAfterWrite, reconcileEdits } from '../../src/core/merge';
+import { lineEdits, mergePulledRow, newLineValues } from './by-column';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },

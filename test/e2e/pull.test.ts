@@ -248,7 +248,10 @@ describe('a later pull', () => {
     const backgrounds = header.getBackgrounds();
     const weights = header.getFontWeights();
     header.clearNote();
-    activeSheet().getRange(1, h.indexOf('title') + 1).setBackground('#ff0000').setFontWeight('normal');
+    activeSheet()
+      .getRange(1, h.indexOf('title') + 1)
+      .setBackground('#ff0000')
+      .setFontWeight('normal');
     pull();
     expect(header.getNotes()).toEqual(notes);
     expect(header.getBackgrounds()).toEqual(backgrounds);
