@@ -23,11 +23,6 @@ import { BaseTable, LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
 import { activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
 
-export interface SheetCounters {
-  sheetCalls: number;
-  cellsWritten: number;
-}
-
 export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
   return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
 }
@@ -66,8 +61,8 @@ export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.S
   return sheet;
 }
 
-/** How a pull reads the sheet and its base. */
-export interface PullReadOptions {
+/** How a sync reads the sheet and its base. */
+export interface SheetReadOptions {
   /** Sheets of at most this many lines are read whole, in one call; larger ones lazily, in spans. */
   eagerUpTo: number;
   /** Whether the base's seen marks are needed (only a pull continuing from an earlier execution). */
@@ -83,7 +78,7 @@ export interface PullReadOptions {
 export function readLinesForPull(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   layoutOf: (headers: unknown[]) => Layout,
-  options: PullReadOptions,
+  options: SheetReadOptions,
   lastRow = sheet.getLastRow(),
 ): { headers: unknown[]; grid: LineGrid } {
   const lastColumn = sheet.getLastColumn();
@@ -106,12 +101,15 @@ export function readLinesForPull(
   return { headers, grid: new LineGrid(lines, lastColumn, { loader, preloaded }) };
 }
 
+/** Reading the base whole, seen marks included (push and resolve). */
+const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen: true };
+
 /**
- * Reads the base for a pull: whole (ids and records, one call) when small, else its ids (and seen
- * marks when needed) with whole records read in spans on demand. A fresh pull has a new pull id, so
- * older seen marks mean nothing to it and are not read.
+ * Reads the base: whole (ids and records, one call) when small, else its ids (and seen marks when
+ * needed) with whole records read in spans on demand. A fresh pull has a new pull id, so older seen
+ * marks mean nothing to it and are not read.
  */
-export function readBaseForPull(link: LinkRecord, options: PullReadOptions): BaseTable {
+export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
   const sheet = baseSheetOf(link, false);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
@@ -155,15 +153,6 @@ export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript
 /** Forgets a base sheet this execution found (it is about to be deleted). */
 export function forgetBaseSheet(link: LinkRecord): void {
   baseSheets.delete(link.baseSheetName);
-}
-
-export function readBase(link: LinkRecord): BaseTable {
-  const sheet = baseSheetOf(link, false);
-  const lastRow = sheet ? sheet.getLastRow() : 0;
-  if (!sheet || lastRow === 0) return new BaseTable([], []);
-  const values = sheet.getRange(1, 1, lastRow, BASE_HEADER_WIDTH).getValues() as unknown[][];
-  const columnIds = parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]);
-  return new BaseTable(values.slice(1), columnIds);
 }
 
 /** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */

@@ -23,10 +23,10 @@ import {
   flushBase,
   flushLines,
   flushSeen,
-  type PullReadOptions,
-  readBaseForPull,
+  readBase,
   readLinesForPull,
   requireLinkedSheet,
+  type SheetReadOptions,
 } from './linked-sheet';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { type LinkRecord, saveLink } from './stores';
@@ -143,7 +143,7 @@ function preparePull(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   base: BaseTable,
   lastRow: number,
-  reading: PullReadOptions,
+  reading: SheetReadOptions,
   progress: PullProgress,
 ): PreparedPull {
   const live = liveColumns(table.columns);
@@ -190,9 +190,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const { client, deadline } = context;
   reportProgress(context, { phase: 'reading the table schema' });
   const sheet = requireLinkedSheet(link);
-  const reading: PullReadOptions = { eagerUpTo: resume ? 0 : EAGER_READ_MAX_LINES, withSeen: !!resume };
+  const reading: SheetReadOptions = { eagerUpTo: resume ? 0 : EAGER_READ_MAX_LINES, withSeen: !!resume };
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
-  const base = readBaseForPull(link, reading);
+  const base = readBase(link, reading);
   const lastRow = sheet.getLastRow();
   const progress: PullProgress = resume
     ? { ...resume, counts: { ...resume.counts } }
