@@ -1,4 +1,5 @@
 // google.script.run rules (§7): what may cross between the sidebar and the server, checked both ways.
+import { isPlainObject } from './realm';
 
 /** A value google.script.run cannot carry; the call fails before (or instead of) reaching a handler. */
 export class ClientCallError extends Error {
@@ -6,16 +7,6 @@ export class ClientCallError extends Error {
     super(message);
     this.name = 'ClientCallError';
   }
-}
-
-function isPlainContainer(v: object): boolean {
-  const proto = Object.getPrototypeOf(v);
-  if (proto === null) return true;
-  return (
-    Object.getPrototypeOf(proto) === null &&
-    typeof proto.constructor === 'function' &&
-    proto.constructor.name === 'Object'
-  );
 }
 
 /**
@@ -59,7 +50,7 @@ export function copyForClient(value: unknown, where: string, path = 'value', sta
       }
       return out;
     }
-    if (!isPlainContainer(obj) || tag !== '[object Object]') {
+    if (!isPlainObject(obj)) {
       throw new ClientCallError(
         `${where}: ${path} is a ${tag.slice(8, -1)} object built with new, which google.script.run cannot pass`,
       );
