@@ -182,9 +182,121 @@ function checkLength(text: string, column: ColumnSpec): Decoded {
   return { ok: true, value: text };
 }
 
-/** Turns an edited cell into the JSON value the service expects for the column, or says why not. */
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+function daysIn(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+/** Checks a date column's text: a real calendar day written YYYY-MM-DD, or says what to write. */
+export function checkIsoDate(text: string, columnId: string): Decoded {
+  const trimmed = text.trim();
+  const match = ISO_DATE.exec(trimmed);
+  if (!match) {
+    return {
+      ok: false,
+      reason: `${columnId}: "${describe(trimmed)}" is not a date the service takes: write it as YYYY-MM-DD, for example 2024-02-29.`,
+    };
+  }
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (month < 1 || month > 12) {
+    return { ok: false, reason: `${columnId}: ${trimmed} has no month ${month} (write YYYY-MM-DD).` };
+  }
+  const days = daysIn(year, month);
+  if (day < 1 || day > days) {
+    return {
+      ok: false,
+      reason: `${columnId}: ${trimmed} is not a day of the calendar (${MONTHS[month - 1]} ${year} has ${days} days).`,
+    };
+  }
+  return { ok: true, value: trimmed };
+}
+
+function checkDate(value: CellValue, column: ColumnSpec, context: DecodeContext): Decoded {
+  if (isDateLike(value)) {
+    const text = context.formatDate(value);
+    if (text.length > 10) {
+      return {
+        ok: false,
+        reason: `${column.id}: ${text} has a time of day; the column holds dates only (write YYYY-MM-DD).`,
+      };
+    }
+    return checkIsoDate(text, column.id);
+  }
+  if (typeof value === 'string') return checkIsoDate(value, column.id);
+  return {
+    ok: false,
+    reason: `${column.id}: "${describe(value)}" is not a date: write it as YYYY-MM-DD, for example 2024-02-29.`,
+  };
+}
+
+/** Checks a decoded JSON value against the column's shape (a list of texts, an object). */
+function checkShape(decoded: Decoded, column: ColumnSpec, shown: CellValue): Decoded {
+  if (!decoded.ok || decoded.value === null) return decoded;
+  const value = decoded.value;
+  if (column.shape === 'text-list') {
+    if (Array.isArray(value) && value.every((each) => typeof each === 'string')) return decoded;
+    return {
+      ok: false,
+      reason: `${column.id}: "${describe(shown)}" is not a list of choices: write them as ["first", "second"].`,
+    };
+  }
+  if (column.shape === 'object') {
+    if (typeof value === 'object' && !Array.isArray(value)) return decoded;
+    return {
+      ok: false,
+      reason: `${column.id}: "${describe(shown)}" is not a JSON object: write it as {"name": "value"}.`,
+    };
+  }
+  return decoded;
+}
+
+function notANumber(value: CellValue, column: ColumnSpec): Decoded {
+  const text = typeof value === 'string' ? value.trim() : '';
+  // A decimal comma (12,5) or thousands separators (1,200.50) as people write them in many locales.
+  if (/^[+-]?\d+,\d+$/.test(text)) {
+    return {
+      ok: false,
+      reason: `${column.id}: "${describe(value)}" is not a number: write decimals with a point (${text.replace(',', '.')}).`,
+    };
+  }
+  if (/^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) {
+    return {
+      ok: false,
+      reason: `${column.id}: "${describe(value)}" is not a number: leave out the thousands commas (${text.replace(/,/g, '')}).`,
+    };
+  }
+  if (isDateLike(value)) return { ok: false, reason: `${column.id}: a date is not a number.` };
+  return { ok: false, reason: `${column.id}: "${describe(value)}" is not a number.` };
+}
+
+/**
+ * Turns an edited cell into the JSON value the service expects for the column, or says why not in
+ * words a person can act on. Every shape the schema states is checked here, before anything is sent:
+ * numbers, TRUE/FALSE, text length, calendar dates (YYYY-MM-DD), lists of texts and JSON objects.
+ */
 export function decodeCell(value: CellValue, column: ColumnSpec, context: DecodeContext): Decoded {
   if (value === null || value === undefined || value === '') return { ok: true, value: null };
+  if (column.shape === 'date') {
+    if (typeof value === 'string' && value.trim() === '') return { ok: true, value: null };
+    const date = checkDate(value, column, context);
+    return date.ok ? checkLength(date.value as string, column) : date;
+  }
+  if (column.kind === 'json') return checkShape(decodeJson(value, column), column, value);
   switch (column.kind) {
     case 'text': {
       if (typeof value === 'string') return checkLength(value, column);
@@ -202,9 +314,13 @@ export function decodeCell(value: CellValue, column: ColumnSpec, context: Decode
       if (typeof value === 'string') {
         const trimmed = value.trim();
         if (trimmed === '') return { ok: true, value: null };
-        if (NUMBER_PATTERN.test(trimmed)) return { ok: true, value: Number(trimmed) };
+        if (NUMBER_PATTERN.test(trimmed)) {
+          const number = Number(trimmed);
+          if (Number.isFinite(number)) return { ok: true, value: number };
+          return { ok: false, reason: `${column.id}: "${describe(value)}" is too large a number.` };
+        }
       }
-      return { ok: false, reason: `${column.id}: "${describe(value)}" is not a number.` };
+      return notANumber(value, column);
     }
     case 'boolean': {
       if (typeof value === 'boolean') return { ok: true, value };
@@ -216,19 +332,20 @@ export function decodeCell(value: CellValue, column: ColumnSpec, context: Decode
       }
       return { ok: false, reason: `${column.id}: "${describe(value)}" is not TRUE or FALSE.` };
     }
-    case 'json': {
-      if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value };
-      if (typeof value === 'string') {
-        try {
-          return { ok: true, value: JSON.parse(value) as JsonValue };
-        } catch {
-          return {
-            ok: false,
-            reason: `${column.id}: "${describe(value)}" is not valid JSON (write text in "double quotes").`,
-          };
-        }
-      }
-      return { ok: false, reason: `${column.id}: a date is not valid JSON; write it as "text".` };
+  }
+}
+
+function decodeJson(value: CellValue, column: ColumnSpec): Decoded {
+  if (typeof value === 'number' || typeof value === 'boolean') return { ok: true, value };
+  if (typeof value === 'string') {
+    try {
+      return { ok: true, value: JSON.parse(value) as JsonValue };
+    } catch {
+      return {
+        ok: false,
+        reason: `${column.id}: "${describe(value)}" is not valid JSON (write text in "double quotes").`,
+      };
     }
   }
+  return { ok: false, reason: `${column.id}: a date is not valid JSON; write it as "text".` };
 }

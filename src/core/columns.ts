@@ -2,6 +2,8 @@
 
 export type ColumnKind = 'text' | 'number' | 'boolean' | 'json';
 
+export type ValueShape = 'date' | 'text-list' | 'object';
+
 /** The parts of a service column the sync uses. */
 export interface ColumnSpec {
   id: string;
@@ -10,6 +12,11 @@ export interface ColumnSpec {
   kind: ColumnKind;
   /** Longest text the service accepts (text columns' `config.max`). */
   maxLength?: number;
+  /**
+   * What the schema says values must look like beyond their JSON type: a calendar date written
+   * YYYY-MM-DD, a list of texts (multi-select), or an object. Checked before sending.
+   */
+  shape?: ValueShape;
   deleted: boolean;
 }
 
@@ -43,6 +50,14 @@ export function kindOf(column: ServiceColumnLike): ColumnKind {
   return 'json';
 }
 
+function shapeOf(column: ServiceColumnLike): ValueShape | undefined {
+  const schema = recordOf(column.cSchema);
+  if (column.type === 'date' || schema.format === 'date') return 'date';
+  if (schema.type === 'array' && recordOf(schema.items).type === 'string') return 'text-list';
+  if (schema.type === 'object') return 'object';
+  return undefined;
+}
+
 export function toColumnSpec(column: ServiceColumnLike): ColumnSpec {
   const max = recordOf(column.config).max;
   const spec: ColumnSpec = {
@@ -53,6 +68,8 @@ export function toColumnSpec(column: ServiceColumnLike): ColumnSpec {
     deleted: column.deleted === true,
   };
   if (typeof max === 'number' && Number.isFinite(max) && max >= 0) spec.maxLength = max;
+  const shape = shapeOf(column);
+  if (shape) spec.shape = shape;
   return spec;
 }
 

@@ -1,13 +1,20 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from './base';
-import { type EncodedCell, encodeCell } from './codec';
+import { type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergeCells } from './merge';
 import { type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
-import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
+import {
+  conflictStatus,
+  duplicateStatus,
+  keptLocalStatus,
+  notPushedStatus,
+  pendingSince,
+  STATUS,
+} from './status';
 
 export interface PullCounts {
   added: number;
@@ -73,6 +80,25 @@ export interface PullState {
   displayFixed?: (field: string, value: unknown) => string;
   /** New lines whose create was sent but not answered: a pull adopts the row it made, never adds it twice. */
   pending?: PendingCreates;
+  /**
+   * Reads edited cells as a push would: a line whose kept edits cannot be sent keeps saying why
+   * (a pull never hides a push's reason behind "local edits not pushed yet").
+   */
+  decode?: DecodeContext;
+}
+
+/** Why the kept local edits of a line cannot be sent, as a push would say it (empty: they can). */
+export function keptEditProblems(state: PullState, line: number, columnIds: readonly string[]): string[] {
+  const problems: string[] = [];
+  if (!state.decode) return problems;
+  for (const columnId of columnIds) {
+    const column = state.live.find((each) => each.id === columnId);
+    const at = state.layout.columns.get(columnId);
+    if (!column || at === undefined) continue;
+    const decoded = decodeCell(state.grid.get(line, at), column, state.decode);
+    if (!decoded.ok) problems.push(decoded.reason);
+  }
+  return problems;
 }
 
 export interface PendingCreates {
@@ -256,10 +282,19 @@ export function applyServiceRows(
         state.counts.updated += 1;
         setStatus(state, currentLine, STATUS.updated);
         break;
-      case 'kept-local':
-        state.counts.keptLocal += 1;
-        setStatus(state, currentLine, keptLocalStatus(merged.keptLocal));
+      case 'kept-local': {
+        const problems = keptEditProblems(state, currentLine, merged.keptLocal);
+        if (problems.length > 0) {
+          state.counts.errors += 1;
+          const learned =
+            merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+          setStatus(state, currentLine, notPushedStatus(problems, learned));
+        } else {
+          state.counts.keptLocal += 1;
+          setStatus(state, currentLine, keptLocalStatus(merged.keptLocal));
+        }
         break;
+      }
       case 'conflict':
         state.counts.conflicts += 1;
         setStatus(state, currentLine, conflictStatus(merged.conflicts));

@@ -8,7 +8,7 @@ import { ID_HEADER, type Layout } from './layout';
 import { cellEdits, type LineEdits, newCellValues } from './merge';
 import { cellsByGet, cellText, type LineIndex } from './pull-engine';
 import type { BaseTable, LineGrid } from './sheet-model';
-import { duplicateStatus, errorStatus, pendingSince } from './status';
+import { duplicateStatus, errorStatus, notPushedStatus, pendingSince } from './status';
 
 export interface UpdatePlan {
   line: number;
@@ -138,7 +138,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
         ),
         ...edits.errors,
       ];
-      plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
+      plan.errors.push({ line, status: notPushedStatus(problems) });
     } else if (Object.keys(edits.values).length > 0) {
       plan.updates.push({ line, rowId, base: record, edits });
     } else {

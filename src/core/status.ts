@@ -1,4 +1,5 @@
-// The words in the status column: what the last pull or push did to each line.
+// The words in the status column: what the last pull or push did to each line, and the one place
+// that reads a status back (issueKind), so no other module parses this wording.
 
 export const STATUS = {
   pulled: '✓ pulled',
@@ -6,11 +7,16 @@ export const STATUS = {
   created: '✓ created',
   pushed: '✓ pushed',
   inSync: '✓ in sync',
+  keepingMine: '✎ keeping mine: pushing',
   removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
 } as const;
 
 export function keptLocalStatus(columnIds: readonly string[]): string {
   return `✎ local edits not pushed yet: ${columnIds.join(', ')}`;
+}
+
+export function readOnlyRestoredStatus(columnIds: readonly string[]): string {
+  return `✎ ${columnIds.join(', ')} is read-only: restored the service's value`;
 }
 
 export function conflictStatus(columnIds: readonly string[]): string {
@@ -19,6 +25,12 @@ export function conflictStatus(columnIds: readonly string[]): string {
 
 export function errorStatus(reason: string): string {
   return `✖ ${reason}`;
+}
+
+/** The reason a line's edits cannot be sent, as a push and a pull both write it. */
+export function notPushedStatus(problems: readonly string[], learned: readonly string[] = []): string {
+  const tail = learned.length > 0 ? ` (${learned.join('; ')})` : '';
+  return errorStatus(`not pushed: ${problems.join('; ')}${tail}`);
 }
 
 export function duplicateStatus(rowId: string, rows: readonly number[]): string {
@@ -42,10 +54,41 @@ export function pendingSince(status: unknown): string | null {
   return match ? (match[1] as string) : null;
 }
 
+/**
+ * What a status says about its line: 'conflict' (changed on both sides), 'removed' (gone from the
+ * service), 'error' (cannot be sent as it is), 'pending' (a create awaiting its answer), 'edited'
+ * (local edits to send), 'ok' (in step), or null for a blank or foreign text.
+ */
+export type StatusKind = 'conflict' | 'removed' | 'error' | 'pending' | 'edited' | 'ok';
+
+export function issueKind(status: unknown): StatusKind | null {
+  if (typeof status !== 'string' || status === '') return null;
+  if (status.startsWith('⚠')) return 'conflict';
+  if (status === STATUS.removed) return 'removed';
+  if (status.startsWith('✖')) return 'error';
+  if (status.startsWith('⏳')) return 'pending';
+  if (status.startsWith('✎')) return 'edited';
+  if (status.startsWith('✓')) return 'ok';
+  return null;
+}
+
+/** The kinds the sidebar lists under "Lines to check". */
+export type ProblemKind = 'conflict' | 'removed' | 'error';
+
+export function problemKind(status: unknown): ProblemKind | null {
+  const kind = issueKind(status);
+  return kind === 'conflict' || kind === 'removed' || kind === 'error' ? kind : null;
+}
+
 export function isProblemStatus(status: unknown): boolean {
-  return typeof status === 'string' && (status.startsWith('⚠') || status.startsWith('✖'));
+  return problemKind(status) !== null;
 }
 
 export function isConflictStatus(status: unknown): boolean {
-  return typeof status === 'string' && status.startsWith('⚠');
+  return issueKind(status) === 'conflict';
+}
+
+/** A status's text without its leading mark, for a list that shows the kind separately. */
+export function statusText(status: string): string {
+  return status.replace(/^[⚠✖✎✓⏳]\s*/, '');
 }

@@ -21,7 +21,7 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import { collectIssues, type PullProgress, pullLink, pullSummaryFields } from './pull';
+import { collectIssues, type IssueTally, type PullProgress, pullLink, pullSummaryFields } from './pull';
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
@@ -116,6 +116,7 @@ export function runOperation(
       let pushCreated = prior.pushCreated ?? 0;
       let pushUpdated = prior.pushUpdated ?? 0;
       let finished = true;
+      let tally: IssueTally | null = null;
       if (phase === 'push') {
         const pushed = pushLink(context, link);
         const sentEarlier = pushCreated + pushUpdated;
@@ -126,6 +127,7 @@ export function runOperation(
         summary.conflicts = pushed.counts.conflicts;
         summary.errors = pushed.counts.errors;
         summary.issues = pushed.issues;
+        tally = pushed.tally;
         finished = pushed.finished;
         if (finished && operation === 'sync') phase = 'pull';
       }
@@ -142,10 +144,13 @@ export function runOperation(
         if (operation === 'pull') summary.unchanged = fields.unchanged;
         summary.updated += fields.updated;
         summary.issues = pulled.issues;
+        tally = pulled.tally ?? null;
         finished = pulled.finished;
         pullProgress = pulled.progress;
         halted = pulled.haltedBy ?? null;
       }
+      // The counts say what "Lines to check" lists: every line whose status shows a problem.
+      if (tally) applyTally(summary, tally);
       if (resuming) deleteTriggerById(resuming.triggerId);
       if (finished) {
         clearJob(link.sheetId);
@@ -184,6 +189,12 @@ export function runOperation(
   options.beforeLog?.(summary);
   finishRun(link, summary, origin, !options.scheduled);
   return summary;
+}
+
+function applyTally(summary: SyncSummary, tally: IssueTally): void {
+  summary.errors = tally.error;
+  summary.conflicts = tally.conflict;
+  summary.removedOnService = tally.removed;
 }
 
 function pullCountsOf(totals: Record<string, number>): PullCounts {
@@ -279,7 +290,7 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
         delete settled.conflict;
         base.set(settled);
         if (layout.status !== undefined)
-          grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : '✎ keeping mine: pushing');
+          grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : STATUS.keepingMine);
         summary.updated += 1;
       }
       flushLines(sheet, grid, layout, live);

@@ -1,37 +1,51 @@
 // Linking a sheet (by its id, not its name) to a table of a table app, and ending the link.
 import { SyncError } from '../core/errors';
 import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
+import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { baseSheetOf, findSheetById, forgetBaseSheet } from './linked-sheet';
+import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
+import { LOG_SHEET } from './run-log';
 import { removeScheduleTrigger } from './schedule-triggers';
 import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
-const ID_PATTERN = /^[A-Za-z0-9_.:-]{1,200}$/;
+/** Base sheets are named this plus the linked sheet's id. */
+const BASE_SHEET_PREFIX = '_tas_base_';
 
-/** Accepts an id or a pasted link that contains `/tableApps/<id>` (or ends with the id). */
+/** Accepts an id or a pasted link that contains it (see core/table-app-ref); throws what to paste instead. */
 export function extractTableAppId(input: string): string {
-  const text = String(input ?? '').trim();
-  const fromPath = /tableApps\/([^/?#\s]+)/i.exec(text);
-  const candidate = fromPath ? decodeURIComponent(fromPath[1] as string) : text.replace(/[/?#].*$/, '');
-  if (!ID_PATTERN.test(candidate)) {
-    throw new SyncError(
-      'CONFIG',
-      'That is not a table app id or link: copy the table app’s link from the service and paste it here.',
-    );
-  }
-  return candidate;
+  const ref = parseTableAppRef(input);
+  if (!ref.ok) throw new SyncError('CONFIG', ref.reason);
+  return ref.tableAppId;
+}
+
+/**
+ * Why a sheet is the add-on's own (the Sync log, the Members sheet, a hidden base sheet) and must
+ * not be linked, or null for a sheet of the person's.
+ */
+export function addOnSheetReason(sheet: GoogleAppsScript.Spreadsheet.Sheet): string | null {
+  const name = sheet.getName();
+  if (name === LOG_SHEET) return `"${name}" is the add-on's log of runs`;
+  if (name === MEMBERS_SHEET) return `"${name}" holds the account members the add-on imports`;
+  if (name.startsWith(BASE_SHEET_PREFIX) || sheet.isSheetHidden())
+    return `"${name}" is a hidden sheet the add-on keeps for its own records`;
+  return null;
 }
 
 export function listTables(input: { tableAppId: string }): TableAppInfo {
   const connection = requireConnection();
-  const appId = extractTableAppId(input?.tableAppId);
+  const ref = parseTableAppRef(input?.tableAppId);
+  if (!ref.ok) throw new SyncError('CONFIG', ref.reason);
+  const appId = ref.tableAppId;
   const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
   return {
     id: String(app.id ?? appId),
     name: String(app.name ?? ''),
+    understood: ref.understood,
+    tableIdHint: ref.tableId ?? null,
     tables: (app.tables ?? []).map((table) => ({
       id: String(table.id),
       name: String(table.name ?? table.id),
@@ -87,7 +101,15 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   const connection = requireConnection();
   const appId = extractTableAppId(input?.tableAppId);
   const tableId = String(input?.tableId ?? '').trim();
-  if (!ID_PATTERN.test(tableId)) throw new SyncError('CONFIG', 'Choose a table of the table app.');
+  if (!isUsableId(tableId)) throw new SyncError('CONFIG', 'Choose a table of the table app.');
+  const active = activeSpreadsheet().getActiveSheet();
+  const ownSheet = input?.newSheet ? null : addOnSheetReason(active);
+  if (ownSheet) {
+    throw new SyncError(
+      'SHEET',
+      `${ownSheet}; linking it would mix table rows into it. Choose "A new sheet", or go to one of your sheets first.`,
+    );
+  }
   const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
   const table = (app.tables ?? []).find((each) => String(each.id) === tableId);
   if (!table)
@@ -124,7 +146,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
           fixedFields: ['id', 'lMod'],
           linkedAt: new Date().toISOString(),
           lastSyncAt: null,
-          baseSheetName: `_tas_base_${sheetId}`,
+          baseSheetName: `${BASE_SHEET_PREFIX}${sheetId}`,
           goneColumnIds: [],
           owner: Session.getActiveUser().getEmail() || null,
           schedule: null,

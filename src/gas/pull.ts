@@ -16,8 +16,9 @@ import {
   type PullState,
 } from '../core/pull-engine';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
+import { type ProblemKind, pendingSince, problemKind, statusText } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
+import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds, prepareHeaders } from './headers';
 import {
   flushBase,
@@ -55,6 +56,8 @@ export interface PullResult {
   haltedBy?: SyncError;
   progress: PullProgress;
   issues: LineIssue[];
+  /** Every problem line of the sheet by kind, once the pull finished. */
+  tally?: IssueTally;
   layout: Layout;
 }
 
@@ -74,25 +77,38 @@ export function assertIdColumn(layout: Layout, lines: number, baseRows: number):
   );
 }
 
-/** Lines whose status shows a conflict, an error or a removed row: the sidebar lists them. */
-export function collectIssues(state: Pick<PullState, 'grid' | 'layout'>, limit = 200): LineIssue[] {
+/** How many lines of each kind the status column lists: the summary's counts match "Lines to check". */
+export type IssueTally = Record<ProblemKind, number>;
+
+export function emptyTally(): IssueTally {
+  return { conflict: 0, removed: 0, error: 0 };
+}
+
+/**
+ * Lines whose status shows a conflict, an error or a removed row: the sidebar lists them (up to
+ * `limit`); `tally`, when given, counts every such line of the sheet.
+ */
+export function collectIssues(
+  state: Pick<PullState, 'grid' | 'layout'>,
+  limit = 200,
+  tally?: IssueTally,
+): LineIssue[] {
   const issues: LineIssue[] = [];
   const statusColumn = state.layout.status;
   const idColumn = state.layout.fixed.get('id');
   if (statusColumn === undefined) return issues;
-  for (let line = 0; line < state.grid.length && issues.length < limit; line++) {
+  for (let line = 0; line < state.grid.length; line++) {
+    if (issues.length >= limit && !tally) break;
     const status = state.grid.get(line, statusColumn);
-    if (!isProblemStatus(status)) continue;
-    const text = String(status);
+    const kind = problemKind(status);
+    if (kind === null) continue;
+    if (tally) tally[kind] += 1;
+    if (issues.length >= limit) continue;
     issues.push({
       row: line + 2,
       rowId: idColumn === undefined ? '' : String(state.grid.get(line, idColumn)),
-      kind: isConflictStatus(text)
-        ? 'conflict'
-        : text.includes('removed on the service')
-          ? 'removed'
-          : 'error',
-      message: text.replace(/^[⚠✖]\s*/, ''),
+      kind,
+      message: statusText(String(status)),
     });
   }
   return issues;
@@ -166,6 +182,7 @@ function preparePull(
     index: indexLines(grid, layout),
     pullId: progress.pullId,
     counts: progress.counts,
+    decode: spreadsheetDecodeContext(),
   };
   const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
   if (pending) state.pending = pending;
@@ -278,7 +295,8 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
   link.lastSyncAt = new Date().toISOString();
   saveLink(link);
-  return { finished: true, progress, issues: collectIssues(state), layout };
+  const tally = emptyTally();
+  return { finished: true, progress, issues: collectIssues(state, 200, tally), tally, layout };
 }
 
 export function pullSummaryFields(

@@ -20,13 +20,13 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
-import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../core/status';
+import { conflictStatus, errorStatus, pendingStatus, readOnlyRestoredStatus, STATUS } from '../core/status';
 import type { LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
-import { assertIdColumn, collectIssues } from './pull';
+import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from './pull';
 import type { LinkRecord } from './stores';
 
 /** Writes per wave; the sheet and base are written after every wave. */
@@ -47,6 +47,8 @@ export interface PushResult {
   finished: boolean;
   counts: PushCounts;
   issues: LineIssue[];
+  /** Every problem line of the sheet by kind. */
+  tally: IssueTally;
 }
 
 function decodeContext(): DecodeContext {
@@ -103,7 +105,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   };
   for (const error of plan.errors) setStatus(error.line, error.status);
   for (const revert of plan.reverted) {
-    setStatus(revert.line, `✎ ${revert.fields.join(', ')} is read-only: restored the service's value`);
+    setStatus(revert.line, readOnlyRestoredStatus(revert.fields));
   }
   const flush = (): void => {
     const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
@@ -348,7 +350,8 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     flush();
   }
   flush(); // error statuses and restored read-only cells, even when nothing was sent
-  return { finished, counts, issues: collectIssues({ grid, layout }) };
+  const tally = emptyTally();
+  return { finished, counts, issues: collectIssues({ grid, layout }, 200, tally), tally };
 }
 
 export type { BaseRecord };

@@ -30,6 +30,10 @@ export interface TableChoice {
 export interface TableAppInfo {
   id: string;
   name: string;
+  /** What was read from the pasted text, said back to the person. */
+  understood: string;
+  /** A table the pasted link named, if any. */
+  tableIdHint: string | null;
   tables: TableChoice[];
 }
 

@@ -1,0 +1,15 @@
+// How edited cells are read for sending: dates typed into cells are written in the spreadsheet's zone.
+import type { DecodeContext } from '../core/codec';
+import { activeSpreadsheet } from './active';
+
+/** A DecodeContext that formats a cell's Date the way a person typed it (spreadsheet time zone). */
+export function spreadsheetDecodeContext(): DecodeContext {
+  const timeZone = activeSpreadsheet().getSpreadsheetTimeZone();
+  return {
+    formatDate(date) {
+      const value = new Date(date.getTime());
+      const hasTime = Utilities.formatDate(value, timeZone, 'HH:mm:ss') !== '00:00:00';
+      return Utilities.formatDate(value, timeZone, hasTime ? "yyyy-MM-dd'T'HH:mm:ss" : 'yyyy-MM-dd');
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// The status column's words and the one reader of them (issueKind).
+import { describe, expect, it } from 'vitest';
+import {
+  conflictStatus,
+  duplicateStatus,
+  errorStatus,
+  issueKind,
+  keptLocalStatus,
+  notPushedStatus,
+  pendingStatus,
+  problemKind,
+  readOnlyRestoredStatus,
+  STATUS,
+  statusText,
+} from '../../src/core/status';
+
+describe('issueKind', () => {
+  it('reads back every status the add-on writes', () => {
+    expect(issueKind(conflictStatus(['amount']))).toBe('conflict');
+    expect(issueKind(STATUS.removed)).toBe('removed');
+    expect(issueKind(notPushedStatus(['amount: "abc" is not a number.']))).toBe('error');
+    expect(issueKind(duplicateStatus('r1', [2, 3]))).toBe('error');
+    expect(issueKind(errorStatus('not created: x'))).toBe('error');
+    expect(issueKind(pendingStatus('pending:abc'))).toBe('pending');
+    expect(issueKind(keptLocalStatus(['amount']))).toBe('edited');
+    expect(issueKind(readOnlyRestoredStatus(['lMod']))).toBe('edited');
+    expect(issueKind(STATUS.keepingMine)).toBe('edited');
+    for (const ok of [STATUS.pulled, STATUS.updated, STATUS.created, STATUS.pushed, STATUS.inSync])
+      expect(issueKind(ok)).toBe('ok');
+    expect(issueKind('')).toBeNull();
+    expect(issueKind('my own note')).toBeNull();
+    expect(issueKind(42)).toBeNull();
+  });
+
+  it('an error that mentions removal is still an error, not a removed row', () => {
+    expect(issueKind(errorStatus('not pushed: title removed on the service?'))).toBe('error');
+    expect(problemKind(keptLocalStatus(['a']))).toBeNull();
+  });
+
+  it('a pull’s learning is added to a push’s reason, which stays first', () => {
+    const status = notPushedStatus(['amount: "abc" is not a number.'], ['title updated from the service']);
+    expect(status).toBe('✖ not pushed: amount: "abc" is not a number. (title updated from the service)');
+    expect(statusText(status)).toBe(
+      'not pushed: amount: "abc" is not a number. (title updated from the service)',
+    );
+  });
+});
