@@ -14,6 +14,8 @@ export interface ConflictRecord {
   theirs: Record<string, unknown>;
   /** The service's cell digests of the conflicting columns (always complete). */
   digests?: Record<string, Digest>;
+  /** Who changed the row on the service last (its lModBy user id), shown when a person decides. */
+  by?: string;
 }
 
 /** A base cell stays under Sheets' 50,000 characters per cell. */
@@ -142,6 +144,7 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
       if (conflict.digests && typeof conflict.digests === 'object') {
         record.conflict.digests = conflict.digests as Record<string, Digest>;
       }
+      if (typeof conflict.by === 'string') record.conflict.by = conflict.by;
     }
   }
   if (typeof row[2] === 'string' && row[2] !== '') record.seen = row[2];

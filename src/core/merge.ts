@@ -206,11 +206,13 @@ export function mergeCells(
     record = { id, lMod: serviceLMod, digests };
     if (conflicts !== null) {
       record.lMod = base?.lMod ?? '';
-      record.conflict = {
+      const conflict: ConflictRecord = {
         lMod: serviceLMod,
         theirs: theirs ?? fresh<unknown>(),
         digests: theirDigests ?? fresh<Digest>(),
-      } satisfies ConflictRecord;
+      };
+      if (typeof serviceRow.lModBy === 'string' && serviceRow.lModBy !== '') conflict.by = serviceRow.lModBy;
+      record.conflict = conflict;
     }
   }
   let outcome: PullOutcome = 'unchanged';

@@ -8,7 +8,7 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
-import type { Operation, SyncSummary } from '../shared/types';
+import type { Operation, ProgressInfo, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
@@ -21,7 +21,14 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import { collectIssues, type IssueTally, type PullProgress, pullLink, pullSummaryFields } from './pull';
+import {
+  collectIssues,
+  emptyTally,
+  type IssueTally,
+  type PullProgress,
+  pullLink,
+  pullSummaryFields,
+} from './pull';
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
@@ -80,6 +87,8 @@ function describe(summary: SyncSummary, continuation: 'trigger' | 'manual' | nul
 export interface RunOptions {
   scheduled: boolean;
   job?: JobRecord | null;
+  /** Show the result as a toast (runs from the menu; the sidebar shows results itself). */
+  toast?: boolean;
   /** Last words on the summary before it is logged (e.g. that a schedule paused itself). */
   beforeLog?: (summary: SyncSummary) => void;
 }
@@ -105,6 +114,7 @@ export function runOperation(
       const resuming = job && job.operation === operation ? job : null;
       // A continuation belongs to the run it continues: a manual pull stays manual in the log.
       if (resuming) origin = resuming.scheduled ? 'scheduled' : 'manual';
+      if (resuming) context.progress.execution = resuming.executions + 1;
       const prior = resuming ? resuming.totals : {};
       let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
       let pullProgress: PullProgress | undefined =
@@ -187,7 +197,8 @@ export function runOperation(
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
   if (summary.ok) summary.message = describe(summary, continuation);
   options.beforeLog?.(summary);
-  finishRun(link, summary, origin, !options.scheduled);
+  const progress = context ? (context as OperationContext).progress : null;
+  finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
   return summary;
 }
 
@@ -207,18 +218,29 @@ function finishRun(
   link: LinkRecord,
   summary: SyncSummary,
   origin: 'manual' | 'scheduled',
-  interactive: boolean,
+  toast: boolean,
+  continuing: ProgressInfo | null,
 ): void {
-  saveProgress(link.sheetId, null);
+  // A run that continues in the next execution keeps its numbers on show until that one reports.
+  saveProgress(
+    link.sheetId,
+    continuing ? { ...continuing, phase: 'waiting for the next execution', continuing: true } : null,
+  );
   try {
     saveSummary(link.sheetId, summary);
     appendRunLog(link, summary, origin);
   } catch {
     // The summary is still returned; a full property store or a protected log never hides it.
   }
-  if (interactive) {
+  // From the menu the toast is the only place a result shows; the sidebar shows its own.
+  if (toast) {
     activeSpreadsheet().toast(summary.message, summary.ok ? 'Table App Sync' : 'Table App Sync: not done', 8);
   }
+}
+
+/** Runs an operation on the active sheet from the add-on's menu: its result shows as a toast. */
+export function runActiveSheetFromMenu(operation: 'pull' | 'push' | 'sync'): SyncSummary {
+  return runOperation(operation, activeLink(), { scheduled: false, toast: true });
 }
 
 function activeLink(): LinkRecord {
@@ -295,7 +317,9 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
       }
       flushLines(sheet, grid, layout, live);
       flushBase(link, base);
-      summary.issues = collectIssues({ grid, layout });
+      const tally = emptyTally();
+      summary.issues = collectIssues({ grid, layout }, 200, tally);
+      applyTally(summary, tally);
     });
   } catch (error) {
     summary.ok = false;
@@ -318,6 +342,7 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
   summary.message = summary.updated
     ? `Took the service's values on ${summary.updated} line(s).`
     : 'No conflicts to resolve on this sheet.';
-  activeSpreadsheet().toast(summary.message, 'Table App Sync', 6);
+  // The last run's summary is what the sidebar shows when reopened: settled lines are gone from it.
+  saveSummary(link.sheetId, summary);
   return summary;
 }

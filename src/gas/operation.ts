@@ -94,20 +94,38 @@ export function newContext(
     deadline,
     operation,
     sheetId,
-    progress: {
-      operation,
-      phase: 'starting',
-      pagesFetched: 0,
-      linesWritten: 0,
-      requestsLeft: null,
-      percent: null,
-      updatedAt: new Date().toISOString(),
-    },
+    progress: startingProgress(operation),
   };
 }
 
+/** The progress of a run that has just started (no numbers yet). */
+export function startingProgress(operation: Operation, execution = 1): ProgressInfo {
+  return {
+    operation,
+    phase: 'starting',
+    pagesFetched: 0,
+    rowsFetched: 0,
+    rowsExpected: null,
+    linesWritten: 0,
+    updatesSent: 0,
+    updatesTotal: null,
+    createsSent: 0,
+    createsTotal: null,
+    requestsLeft: null,
+    percent: null,
+    secondsLeft: null,
+    execution,
+    continuing: false,
+    updatedAt: new Date().toISOString(),
+  };
+}
+
+/** Saves the run's progress for the sidebar, with the time left in this execution. */
 export function reportProgress(context: OperationContext, change: Partial<ProgressInfo>): void {
-  Object.assign(context.progress, change, { updatedAt: new Date().toISOString() });
+  Object.assign(context.progress, change, {
+    secondsLeft: Math.max(0, Math.round(context.deadline.left() / 1000)),
+    updatedAt: new Date().toISOString(),
+  });
   saveProgress(context.sheetId, context.progress);
 }
 

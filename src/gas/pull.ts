@@ -223,7 +223,6 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   };
 
   let rows: Array<Record<string, unknown>> = [];
-  let linesWritten = 0;
   let msPerRow = FIRST_GUESS_MS_PER_ROW;
   const flushChunk = (): void => {
     if (!prepared) return;
@@ -233,10 +232,13 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     const count = rows.length;
     applyServiceRows(state, rows);
     rows = [];
-    linesWritten += flushLines(sheet, state.grid, state.layout, state.live);
+    const written = flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
     if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
-    reportProgress(context, { phase: 'writing lines', linesWritten });
+    reportProgress(context, {
+      phase: 'writing lines',
+      linesWritten: context.progress.linesWritten + written,
+    });
   };
   const timeToWrite = (count: number): number => count * msPerRow * 1.3 + SAFETY_MS;
 
@@ -261,7 +263,11 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
         deliveredTo = offset + page.length;
         for (const row of page) rows.push(row as Record<string, unknown>);
         if (rows.length >= chunkRows) flushChunk();
-        reportProgress(context, { pagesFetched });
+        reportProgress(context, {
+          pagesFetched,
+          rowsFetched: deliveredTo,
+          rowsExpected: known > 0 ? Math.max(known, deliveredTo) : null,
+        });
       },
       shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
     });

@@ -243,6 +243,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
           lMod: String(serviceRow.lMod),
           theirs: reconciled.theirs,
           digests: reconciled.theirDigests,
+          ...(typeof serviceRow.lModBy === 'string' ? { by: serviceRow.lModBy } : {}),
         };
         update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, conflict);
         base.set(update.base);
@@ -266,7 +267,12 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       break;
     }
     const wave = toSend.slice(start, start + WRITE_WAVE);
-    reportProgress(context, { phase: 'sending edits', requestsLeft: toSend.length - start });
+    reportProgress(context, {
+      phase: 'sending edits',
+      requestsLeft: toSend.length - start,
+      updatesSent: start,
+      updatesTotal: toSend.length,
+    });
     const results = client.updateRows(
       link.tableAppId,
       link.tableId,
@@ -318,7 +324,12 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       return token;
     });
     flush();
-    reportProgress(context, { phase: 'creating rows', requestsLeft: plan.creates.length - start });
+    reportProgress(context, {
+      phase: 'creating rows',
+      requestsLeft: plan.creates.length - start,
+      createsSent: start,
+      createsTotal: plan.creates.length,
+    });
     const results = client.createRows(
       link.tableAppId,
       link.tableId,

@@ -2,9 +2,9 @@
 // linked open the sidebar at the link step instead of failing.
 import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
-import { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './actions';
+import { resolveConflicts, runActiveSheetFromMenu } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { linkInfo } from './link';
+import { addOnSheetReason, linkInfo } from './link';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
 
@@ -63,19 +63,23 @@ function fromMenu(run: () => SyncSummary): void {
 }
 
 export function menuPull(): void {
-  fromMenu(pullActiveSheet);
+  fromMenu(() => runActiveSheetFromMenu('pull'));
 }
 
 export function menuPush(): void {
-  fromMenu(pushActiveSheet);
+  fromMenu(() => runActiveSheetFromMenu('push'));
 }
 
 export function menuSync(): void {
-  fromMenu(syncActiveSheet);
+  fromMenu(() => runActiveSheetFromMenu('sync'));
 }
 
 export function menuResolveTheirs(): void {
-  fromMenu(() => resolveConflicts({ keep: 'theirs' }));
+  fromMenu(() => {
+    const summary = resolveConflicts({ keep: 'theirs' });
+    activeSpreadsheet().toast(summary.message, summary.ok ? MENU_TITLE : `${MENU_TITLE}: not done`, 8);
+    return summary;
+  });
 }
 
 export function menuHelp(): void {
@@ -108,7 +112,7 @@ export function getState(): SidebarState {
   const link = loadLink(sheetId);
   return {
     connection: stored ? stored.info : null,
-    sheet: { id: sheetId, name: sheet.getName() },
+    sheet: { id: sheetId, name: sheet.getName(), addOnSheet: addOnSheetReason(sheet) },
     link: linkInfo(link),
     lastSummary: link ? loadSummary(sheetId) : null,
     progress: link ? loadProgress(sheetId) : null,

@@ -94,9 +94,23 @@ export interface ProgressInfo {
   operation: Operation;
   phase: string;
   pagesFetched: number;
+  /** Service rows fetched so far by this run (across its executions). */
+  rowsFetched: number;
+  /** The table's row count as far as known (the last pull's), or null before any pull. */
+  rowsExpected: number | null;
   linesWritten: number;
+  updatesSent: number;
+  updatesTotal: number | null;
+  createsSent: number;
+  createsTotal: number | null;
   requestsLeft: number | null;
   percent: number | null;
+  /** Seconds left in this execution's time budget when the progress was saved. */
+  secondsLeft: number | null;
+  /** 1 for the first execution of the run; more when it continued after Apps Script's 6 minutes. */
+  execution: number;
+  /** This execution stopped; the run continues in the next one (a one-shot trigger or the next run). */
+  continuing: boolean;
   updatedAt: string;
 }
 
@@ -125,7 +139,8 @@ export interface ScheduleOptions {
 
 export interface SidebarState {
   connection: ConnectionInfo | null;
-  sheet: { id: number; name: string };
+  /** The active sheet; `addOnSheet` says why it is the add-on's own (not linkable), else null. */
+  sheet: { id: number; name: string; addOnSheet: string | null };
   link: LinkInfo | null;
   lastSummary: SyncSummary | null;
   progress: ProgressInfo | null;
@@ -148,4 +163,25 @@ export interface LinkOptionsInput {
   /** Optional fixed fields to show besides id and lMod: cOn, createdBy, lModBy, indexId, position, state. */
   fixedFields?: string[];
   showEmails?: boolean;
+}
+
+/** One cell in conflict: the sheet's value and the service's, as text a person reads. */
+export interface ConflictCell {
+  columnId: string;
+  columnName: string;
+  mine: string;
+  /** null when the service's value was too large to keep; Take theirs brings it in by a pull. */
+  theirs: string | null;
+}
+
+/** A line in conflict, with who changed the row on the service and when. */
+export interface ConflictLine {
+  /** 1-based sheet row. */
+  row: number;
+  rowId: string;
+  /** "Bob Baker <bob@acme.test>", the person's id when the members list does not name them, or null. */
+  changedBy: string | null;
+  /** ISO time of the service's change (its lMod). */
+  changedAt: string;
+  cells: ConflictCell[];
 }

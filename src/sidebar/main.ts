@@ -1,10 +1,13 @@
 // The sidebar: connect, link, pull/push/sync with progress and conflicts, schedule, unlink.
 // Plain DOM; every text from the service or the sheet is set with textContent.
-import type { LineIssue, ProgressInfo, SidebarState, SyncSummary, TableAppInfo } from '../shared/types';
+import { describeProgress } from '../core/progress';
+import type { ConflictLine, LineIssue, SidebarState, SyncSummary, TableAppInfo } from '../shared/types';
 import { byId, el, show, when } from './dom';
 import { run } from './server';
 
 const POLL_MS = 1500;
+/** While a run waits for its next execution, the sidebar looks again this often. */
+const CONTINUING_POLL_MS = 10_000;
 const app = byId('app');
 const status = byId('status');
 const errorBox = byId('error');
@@ -95,6 +98,8 @@ function render(current: SidebarState): void {
     byId('connected-as').textContent = `Connected as ${`${firstName} ${lastName}`.trim()} <${email}>`;
   }
   byId('this-sheet-label').textContent = `This sheet (“${current.sheet.name}”)`;
+  renderOwnSheet(current);
+  renderContinuing(current);
   if (current.link) {
     const { tableAppName, tableName, sheetName, lastSyncAt } = current.link;
     byId('link-info').textContent =
@@ -108,11 +113,37 @@ function render(current: SidebarState): void {
   }
 }
 
-function describeProgress(progress: ProgressInfo): string {
-  const parts = [`${progress.pagesFetched} pages fetched`, `${progress.linesWritten} lines written`];
-  if (progress.requestsLeft !== null) parts.push(`${progress.requestsLeft} requests left`);
-  const percent = progress.percent === null ? '' : ` (${Math.round(progress.percent)} %)`;
-  return `${progress.phase}${percent}: ${parts.join(', ')}…`;
+/** The add-on's own sheets (Sync log, Members) cannot be linked: only "A new sheet" is offered. */
+function renderOwnSheet(current: SidebarState): void {
+  const own = current.sheet.addOnSheet;
+  const thisSheet = byId('link-form').querySelector<HTMLInputElement>('input[name="target"][value="this"]');
+  const newSheet = byId('link-form').querySelector<HTMLInputElement>('input[name="target"][value="new"]');
+  if (thisSheet && newSheet) {
+    thisSheet.disabled = own !== null;
+    if (own !== null) newSheet.checked = true;
+  }
+  const hint = byId('own-sheet-hint');
+  hint.textContent = own ? `${own}, so the table goes into a new sheet.` : '';
+  show(hint, own !== null);
+}
+
+let continuingTimer: number | null = null;
+
+/** A run that continues in its next execution shows its numbers, and the sidebar looks again later. */
+function renderContinuing(current: SidebarState): void {
+  const progress = byId('progress');
+  const waiting = current.progress?.continuing === true ? current.progress : null;
+  if (!busy) {
+    progress.textContent = waiting ? describeProgress(waiting) : '';
+    show(progress, waiting !== null);
+  }
+  if (continuingTimer !== null) window.clearTimeout(continuingTimer);
+  continuingTimer = null;
+  if (waiting) {
+    continuingTimer = window.setTimeout(() => {
+      if (!busy) void refresh().catch(() => undefined);
+    }, CONTINUING_POLL_MS);
+  }
 }
 
 function issueLabel(issue: LineIssue): string {
@@ -122,6 +153,7 @@ function issueLabel(issue: LineIssue): string {
   return `Row ${issue.row}: ${message}`;
 }
 
+/** The last run's result: the one place it shows (no banner, no toast from the sidebar). */
 function renderSummary(summary: SyncSummary | null): void {
   show(byId('summary'), summary !== null);
   if (!summary) return;
@@ -130,7 +162,8 @@ function renderSummary(summary: SyncSummary | null): void {
   text.className = summary.ok ? '' : 'error';
   const list = byId('issues');
   list.textContent = '';
-  for (const issue of summary.issues) {
+  const others = summary.issues.filter((issue) => issue.kind !== 'conflict');
+  for (const issue of others) {
     const button = el('button', { type: 'button', 'data-row': String(issue.row) }, issueLabel(issue));
     button.title = 'Select this line in the sheet';
     button.addEventListener(
@@ -141,11 +174,80 @@ function renderSummary(summary: SyncSummary | null): void {
     item.append(button);
     list.append(item);
   }
-  show(byId('issues-box'), summary.issues.length > 0);
-  show(
-    byId('resolve'),
-    summary.issues.some((issue) => issue.kind === 'conflict'),
-  );
+  show(byId('issues-box'), others.length > 0);
+  const conflicts = summary.issues.filter((issue) => issue.kind === 'conflict');
+  show(byId('conflicts-box'), conflicts.length > 0);
+  if (conflicts.length === 0) byId('conflicts').textContent = '';
+  show(byId('resolve'), conflicts.length > 1);
+}
+
+/** One card per line in conflict: both values, who changed it on the service and when, and its choices. */
+function renderConflicts(lines: ConflictLine[]): void {
+  const list = byId('conflicts');
+  list.textContent = '';
+  for (const line of lines) {
+    const item = el('li', { class: 'conflict-line', 'data-row': String(line.row) });
+    const heading = el('h4', {}, `Row ${line.row}`);
+    const who = line.changedBy ? `Changed on the service by ${line.changedBy}` : 'Changed on the service';
+    const select = el(
+      'button',
+      { type: 'button', class: 'link', 'aria-label': `Select row ${line.row}` },
+      'Select',
+    );
+    select.addEventListener(
+      'click',
+      guarded(() => selectRow(line.row)),
+    );
+    const table = el('table');
+    const head = el('tr');
+    head.append(
+      el('th', { scope: 'col' }, 'Column'),
+      el('th', { scope: 'col' }, 'Yours'),
+      el('th', { scope: 'col' }, 'Theirs'),
+    );
+    table.append(head);
+    for (const cell of line.cells) {
+      const row = el('tr');
+      row.append(
+        el(
+          'th',
+          { scope: 'row' },
+          cell.columnName === cell.columnId ? cell.columnId : `${cell.columnName} (${cell.columnId})`,
+        ),
+        el('td', { class: 'mine' }, cell.mine === '' ? '(empty)' : cell.mine),
+        el(
+          'td',
+          { class: 'theirs' },
+          cell.theirs === null ? '(too long to show)' : cell.theirs === '' ? '(empty)' : cell.theirs,
+        ),
+      );
+      table.append(row);
+    }
+    const buttons = el('div', { class: 'buttons' });
+    const mine = el('button', { type: 'button', 'aria-label': `Keep mine on row ${line.row}` }, 'Keep mine');
+    const theirs = el(
+      'button',
+      { type: 'button', 'aria-label': `Take theirs on row ${line.row}` },
+      'Take theirs',
+    );
+    mine.addEventListener(
+      'click',
+      guarded(() => resolve('mine', [line.row])),
+    );
+    theirs.addEventListener(
+      'click',
+      guarded(() => resolve('theirs', [line.row])),
+    );
+    buttons.append(mine, theirs, select);
+    item.append(heading, el('p', { class: 'hint' }, `${who} on ${when(line.changedAt)}.`), table, buttons);
+    list.append(item);
+  }
+}
+
+async function loadConflicts(summary: SyncSummary | null): Promise<void> {
+  if (!summary || !summary.issues.some((issue) => issue.kind === 'conflict')) return;
+  const lines = await run('getConflicts');
+  renderConflicts(lines);
 }
 
 function renderSchedule(current: SidebarState): void {
@@ -193,14 +295,23 @@ async function connect(event: Event): Promise<void> {
   }
   keyInput.value = '';
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say(`Connected as ${info.firstName} ${info.lastName}.`);
+  // The account line says who is connected; the status line has nothing to add.
+  say('');
   focusFirst();
 }
 
+async function askDisconnect(): Promise<void> {
+  show(byId('disconnect-box'), true);
+  byId('disconnect-cancel').focus();
+}
+
 async function disconnect(): Promise<void> {
+  show(byId('disconnect-box'), false);
   if ((await step('Disconnecting…', 'Could not disconnect', () => run('disconnect'))) === undefined) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say('Disconnected. Your key was removed from this account.');
+  say(
+    'Disconnected. Your API key was deleted from this add-on for your Google account; it still works on the service until you revoke it there.',
+  );
   focusFirst();
 }
 
@@ -208,6 +319,11 @@ async function findTables(event: Event): Promise<void> {
   event.preventDefault();
   const tableAppId = byId<HTMLInputElement>('app-id').value.trim();
   show(byId('replace-box'), false);
+  // A new lookup replaces the last one: nothing of the previous app stays on screen if this one fails.
+  found = null;
+  byId('table-list').textContent = '';
+  show(byId('link-form'), false);
+  show(byId('understood'), false);
   if (!tableAppId) {
     fail('No table app', new Error('Paste the table app’s link or id, then choose Show its tables.'));
     byId('app-id').focus();
@@ -218,12 +334,14 @@ async function findTables(event: Event): Promise<void> {
   );
   if (!info) return;
   found = info;
+  byId('understood').textContent = `Understood: ${info.understood}.`;
+  show(byId('understood'), true);
   byId('tables-legend').textContent = `Tables of ${info.name || info.id}`;
   const list = byId('table-list');
   list.textContent = '';
   info.tables.forEach((table, index) => {
     const input = el('input', { type: 'radio', name: 'table', value: table.id });
-    input.checked = index === 0;
+    input.checked = info.tableIdHint ? table.id === info.tableIdHint : index === 0;
     const columns = `${table.columnCount} ${table.columnCount === 1 ? 'column' : 'columns'}`;
     const label = el('label', { class: 'choice' });
     label.append(
@@ -238,7 +356,8 @@ async function findTables(event: Event): Promise<void> {
   say(
     `${info.tables.length} ${info.tables.length === 1 ? 'table' : 'tables'} in ${info.name || info.id}. Choose one.`,
   );
-  byId<HTMLInputElement>('table-list').querySelector<HTMLInputElement>('input')?.focus();
+  if (state) renderOwnSheet(state);
+  byId('table-list').querySelector<HTMLInputElement>('input:checked')?.focus();
 }
 
 function chosenTable(): string | null {
@@ -288,9 +407,15 @@ async function link(options: { replace?: boolean; newSheet?: boolean }): Promise
 
 type SyncName = 'pullActiveSheet' | 'pushActiveSheet' | 'syncActiveSheet';
 
-/** Runs a sync operation, polling getState for progress while it runs. */
+/**
+ * Runs a sync operation, polling getState for its progress (numbers) while it runs. The last run's
+ * result and any old error go away when it starts; its own result shows in one place, "Last run".
+ */
 async function operate(label: string, call: () => Promise<SyncSummary>): Promise<void> {
   const progress = byId('progress');
+  show(byId('summary'), false);
+  progress.textContent = label;
+  show(progress, true);
   let running = true;
   const poll = async (): Promise<void> => {
     while (running) {
@@ -298,10 +423,7 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
       if (!running) break;
       try {
         const now = await run('getState');
-        if (running && now.progress) {
-          progress.textContent = describeProgress(now.progress);
-          show(progress, true);
-        }
+        if (running && now.progress) progress.textContent = describeProgress(now.progress);
       } catch {
         // Progress is a courtesy: the operation's own result or failure is what counts.
       }
@@ -319,18 +441,20 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
   if (!summary) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
   renderSummary(summary);
-  if (summary.ok) say(summary.message);
-  else fail('Not done', new Error(summary.message));
+  say('');
+  await step('Reading the conflicts…', 'Could not read the conflicts', () => loadConflicts(summary));
+  say('');
 }
 
 function syncAction(name: SyncName, label: string): () => Promise<void> {
   return () => operate(label, () => run(name));
 }
 
-async function resolve(keep: 'mine' | 'theirs'): Promise<void> {
-  const rows = (state?.lastSummary?.issues ?? [])
-    .filter((issue) => issue.kind === 'conflict')
-    .map((issue) => issue.row);
+/** Settles conflicts: the lines given, or every line in conflict. */
+async function resolve(keep: 'mine' | 'theirs', only?: number[]): Promise<void> {
+  const rows =
+    only ??
+    (state?.lastSummary?.issues ?? []).filter((issue) => issue.kind === 'conflict').map((issue) => issue.row);
   const label = keep === 'mine' ? 'Keeping your values…' : 'Taking the service’s values…';
   await operate(label, () => run('resolveConflicts', rows.length ? { keep, sheetRows: rows } : { keep }));
 }
@@ -371,7 +495,13 @@ async function resumeSchedule(): Promise<void> {
   say('The schedule runs again.');
 }
 
+async function askUnlink(): Promise<void> {
+  show(byId('unlink-confirm-box'), true);
+  byId('unlink-cancel').focus();
+}
+
 async function unlink(): Promise<void> {
+  show(byId('unlink-confirm-box'), false);
   if ((await step('Unlinking…', 'Could not unlink the sheet', () => run('unlinkActiveSheet'))) === undefined)
     return;
   found = null;
@@ -427,7 +557,12 @@ function on(id: string, type: string, handler: (event: Event) => Promise<void>):
 }
 
 on('connect-form', 'submit', connect);
-on('disconnect', 'click', disconnect);
+on('disconnect', 'click', askDisconnect);
+on('disconnect-confirm', 'click', disconnect);
+on('disconnect-cancel', 'click', async () => {
+  show(byId('disconnect-box'), false);
+  byId('disconnect').focus();
+});
 on('refresh-profile', 'click', refreshProfile);
 on('members-form', 'submit', importMembers);
 on('options-form', 'submit', saveOptions);
@@ -446,10 +581,16 @@ on('take-theirs', 'click', () => resolve('theirs'));
 on('schedule-form', 'submit', saveSchedule);
 on('schedule-remove', 'click', removeSchedule);
 on('schedule-resume', 'click', resumeSchedule);
-on('unlink', 'click', unlink);
+on('unlink', 'click', askUnlink);
+on('unlink-confirm', 'click', unlink);
+on('unlink-cancel', 'click', async () => {
+  show(byId('unlink-confirm-box'), false);
+  byId('unlink').focus();
+});
 
 guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', refresh);
   const loaded = state as SidebarState | null;
   if (loaded) say(loaded.connection ? '' : 'Connect with your service address and API key.');
+  if (loaded?.link) await step('', 'Could not read the conflicts', () => loadConflicts(loaded.lastSummary));
 })(new Event('load'));

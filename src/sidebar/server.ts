@@ -1,5 +1,6 @@
 // A typed promise wrapper over google.script.run: one call per server function, every failure an Error.
 import type {
+  ConflictLine,
   ConnectionInfo,
   LinkInfo,
   LinkInput,
@@ -16,6 +17,7 @@ import type {
 /** The server functions the sidebar may call (the trampolines of dist/Code.js), with their contracts. */
 export interface ServerFunctions {
   getState(): SidebarState;
+  getConflicts(): ConflictLine[];
   saveConnection(input: SaveConnectionInput): ConnectionInfo;
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;

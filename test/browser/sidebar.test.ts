@@ -118,10 +118,28 @@ describe('the sidebar', () => {
     expect(JSON.stringify(h.rpcs.map((rpc) => rpc.value ?? null))).not.toContain(aliceKey());
     await checkScreen('connected');
 
-    await page.getByRole('button', { name: 'Disconnect' }).click();
+    // The account line is the one place that says who is connected.
+    expect(await page.locator('#status').textContent()).toBe('');
+    expect(await page.getByText(/Connected as/).count()).toBe(1);
+
+    // Disconnect asks first; Cancel keeps the connection.
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await idle(page);
+    expect(await page.locator('#disconnect-box').isVisible()).toBe(true);
+    await checkScreen('disconnect-confirm');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await idle(page);
+    expect(await page.locator('#disconnect-box').isVisible()).toBe(false);
+    expect(h.rpcs.some((rpc) => rpc.fn === 'disconnect')).toBe(false);
+    await page.getByRole('button', { name: 'Disconnect', exact: true }).click();
+    await idle(page);
+    await page.getByRole('button', { name: 'Yes, disconnect' }).click();
     await idle(page);
     expect(await page.locator('#connect').isVisible()).toBe(true);
     expect(await page.locator('#api-key').inputValue()).toBe('');
+    expect(await page.locator('#status').textContent()).toBe(
+      'Disconnected. Your API key was deleted from this add-on for your Google account; it still works on the service until you revoke it there.',
+    );
   });
 
   it('lists the tables of a pasted table app link with their column counts, and links one', async () => {
@@ -201,7 +219,7 @@ describe('the sidebar', () => {
     await checkScreen('pushed');
   });
 
-  it('shows a conflict, selects its line, and resolves it both ways', async () => {
+  it('shows each conflict with both values, who changed it and when, and resolves it per line', async () => {
     await connectAndLink();
     await operate(page, 'Pull');
     const [mineRow, theirsRow] = (await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals)).slice(2, 4) as [
@@ -219,56 +237,86 @@ describe('the sidebar', () => {
         SAMPLE.users.bob,
       );
     }
+    const changedAt = (await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals)).find(
+      (row) => row.id === mineRow.id,
+    )?.lMod as string;
 
     const summary = await operate(page, 'Pull');
     expect(summary).toMatch(/2 in conflict/);
-    const issues = page.locator('#issues button');
-    await expect.poll(() => issues.count()).toBe(2);
+    const cards = page.locator('#conflicts li.conflict-line');
+    await expect.poll(() => cards.count()).toBe(2);
     const mineLine = cell('Sheet1', mineRow.id, 'status').row;
     const theirsLine = cell('Sheet1', theirsRow.id, 'status').row;
-    expect(await issues.nth(0).textContent()).toMatch(
-      new RegExp(`^Row ${mineLine}: conflict: status changed here and on the service`),
+    const first = cards.nth(0);
+    expect(await first.locator('h4').textContent()).toBe(`Row ${mineLine}`);
+    const localTime = await page.evaluate((iso) => new Date(iso).toLocaleString(), changedAt);
+    expect(await first.locator('p').textContent()).toBe(
+      `Changed on the service by Bob Baker <bob@acme.test> on ${localTime}.`,
     );
-    expect(await page.getByRole('button', { name: 'Keep mine', exact: true }).isVisible()).toBe(true);
+    expect(await first.locator('tr').nth(1).textContent()).toBe(
+      `Status (status)alice ${mineRow.id}bob ${mineRow.id}`,
+    );
+    expect(await page.locator('#issues-box').isVisible()).toBe(false);
     await checkScreen('conflict');
 
-    await issues.nth(0).click();
+    await first.getByRole('button', { name: `Select row ${mineLine}` }).click();
     await idle(page);
     expect(h.rpcs.filter((rpc) => rpc.fn === 'selectSheetRow').map((rpc) => rpc.args)).toEqual([
       [{ row: mineLine }],
     ]);
     expect(await page.locator('#status').textContent()).toContain(`Row ${mineLine} is selected`);
 
-    // Keep mine settles every line in conflict, naming them in the call.
+    // Keep mine on one line settles only that line.
+    h.rpcs.length = 0;
+    await operate(page, 'Keep mine', mineLine);
+    expect(h.rpcs.find((rpc) => rpc.fn === 'resolveConflicts')?.args).toEqual([
+      { keep: 'mine', sheetRows: [mineLine] },
+    ]);
+    let rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    expect(rows.find((row) => row.id === mineRow.id)?.status).toBe(`alice ${mineRow.id}`);
+    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`bob ${theirsRow.id}`);
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cards.nth(0).locator('h4').textContent()).toBe(`Row ${theirsLine}`);
+    await checkScreen('kept-mine-one');
+
+    // Reopened, the sidebar shows what is left, no more.
+    await page.reload();
+    await idle(page);
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cards.nth(0).locator('h4').textContent()).toBe(`Row ${theirsLine}`);
+
+    await operate(page, 'Take theirs', theirsLine);
+    expect(cell('Sheet1', theirsRow.id, 'status').shown).toBe(`bob ${theirsRow.id}`);
+    rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`bob ${theirsRow.id}`);
+    expect(await page.locator('#conflicts-box').isVisible()).toBe(false);
+    await page.reload();
+    await idle(page);
+    expect(await page.locator('#conflicts-box').isVisible()).toBe(false);
+    expect(await cards.count()).toBe(0);
+    await checkScreen('took-theirs');
+
+    // Two fresh conflicts, settled together with "for all".
+    for (const row of [mineRow, theirsRow]) {
+      const at = cell('Sheet1', row.id, 'status');
+      h.sim.personEdit('Sheet1', at.row, at.col, `alice again ${row.id}`);
+      await h.emulator.admin.editRow(
+        SAMPLE.apps.crm,
+        SAMPLE.tables.deals,
+        row.id,
+        { status: `bob again ${row.id}` },
+        SAMPLE.users.bob,
+      );
+    }
+    expect(await operate(page, 'Pull')).toMatch(/2 in conflict/);
     h.rpcs.length = 0;
     await operate(page, 'Keep mine');
     expect(h.rpcs.find((rpc) => rpc.fn === 'resolveConflicts')?.args).toEqual([
       { keep: 'mine', sheetRows: [mineLine, theirsLine] },
     ]);
-    let rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
-    expect(rows.find((row) => row.id === mineRow.id)?.status).toBe(`alice ${mineRow.id}`);
-    expect(cell('Sheet1', mineRow.id, 'status').shown).toBe(`alice ${mineRow.id}`);
-    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`alice ${theirsRow.id}`);
-    await checkScreen('kept-mine');
-
-    // A fresh conflict on the other line, settled the other way.
-
-    const again = cell('Sheet1', theirsRow.id, 'status');
-    h.sim.personEdit('Sheet1', again.row, again.col, 'alice again');
-    await h.emulator.admin.editRow(
-      SAMPLE.apps.crm,
-      SAMPLE.tables.deals,
-      theirsRow.id,
-      { status: 'bob again' },
-      SAMPLE.users.bob,
-    );
-    expect(await operate(page, 'Pull')).toMatch(/1 in conflict/);
-    await operate(page, 'Take theirs');
-    expect(cell('Sheet1', theirsRow.id, 'status').shown).toBe('bob again');
     rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
-    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe('bob again');
-    expect(await page.locator('#issues-box').isVisible()).toBe(false);
-    await checkScreen('took-theirs');
+    expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`alice again ${theirsRow.id}`);
+    expect(await page.locator('#conflicts-box').isVisible()).toBe(false);
   });
 
   it('shows a table app whose name is HTML as text', async () => {
@@ -301,21 +349,36 @@ describe('the sidebar', () => {
 
     await page.getByRole('button', { name: 'Unlink this sheet' }).click();
     await idle(page);
+    expect(await page.locator('#unlink-confirm-box').isVisible()).toBe(true);
+    expect(await page.locator('#sync').isVisible()).toBe(true);
+    await checkScreen('unlink-confirm');
+    await page.getByRole('button', { name: 'Yes, unlink' }).click();
+    await idle(page);
     expect(await page.locator('#link').isVisible()).toBe(true);
     expect(await page.locator('#sync').isVisible()).toBe(false);
   });
 
   it('shows progress and disables the buttons while a pull runs', async () => {
     await connectAndLink();
+    await operate(page, 'Pull');
     // The simulator answers each call at once, so this journey holds the pull back in the browser's
     // network layer and answers the polls with a progress record, as a long pull on Google would.
     const progress = {
       operation: 'pull',
-      phase: 'Fetching rows',
-      pagesFetched: 2,
+      phase: 'fetching rows',
+      pagesFetched: 24,
+      rowsFetched: 2400,
+      rowsExpected: 5000,
       linesWritten: 500,
+      updatesSent: 0,
+      updatesTotal: null,
+      createsSent: 0,
+      createsTotal: null,
       requestsLeft: 3,
       percent: 40,
+      secondsLeft: 212,
+      execution: 1,
+      continuing: false,
       updatedAt: new Date().toISOString(),
     };
     let polls = 0;
@@ -341,14 +404,18 @@ describe('the sidebar', () => {
     await page.getByRole('button', { name: 'Pull', exact: true }).click();
     await expect
       .poll(() => page.locator('#progress').textContent(), { timeout: 8_000 })
-      .toContain('2 pages fetched, 500 lines written, 3 requests left');
+      .toBe(
+        'Fetching rows: 2,400 of about 5,000 rows fetched, 500 lines written. 3 min 32 s left in this execution.',
+      );
+    // The last run's result is not on show while a new run goes.
+    expect(await page.locator('#summary').isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Push', exact: true }).isDisabled()).toBe(true);
     expect(await page.locator('#status').textContent()).toBe('Pulling…');
     await checkScreen('pulling');
     await idle(page);
     expect(await page.locator('#progress').isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Push', exact: true }).isEnabled()).toBe(true);
-    expect(await page.locator('#summary-text').textContent()).toMatch(/^Pulled: \d+ added/);
+    expect(await page.locator('#summary-text').textContent()).toMatch(/^Pulled: \d+ unchanged/);
     await page.unrouteAll({ behavior: 'wait' });
   });
 

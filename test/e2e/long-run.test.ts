@@ -157,7 +157,16 @@ describe('a pull that needs several executions', () => {
     const pendingTriggers = w.sim.triggers();
     expect(pendingTriggers).toHaveLength(1);
     expect(pendingTriggers[0]?.everyMs).toBeUndefined();
-    expect(w.call<{ lastSummary: Summary }>('getState').lastSummary.continuing).toBe(true);
+    const between = w.call<{ lastSummary: Summary; progress: Record<string, unknown> | null }>('getState');
+    expect(between.lastSummary.continuing).toBe(true);
+    // Between executions the sidebar shows how far the run got and that it goes on by itself.
+    expect(between.progress).toMatchObject({
+      continuing: true,
+      execution: 1,
+      phase: 'waiting for the next execution',
+    });
+    expect(between.progress?.rowsFetched).toBeGreaterThan(0);
+    expect(between.progress?.rowsFetched).toBeLessThan(3000);
 
     const rest = runContinuations(w, 10);
     const executions = [first, ...rest];
@@ -168,6 +177,7 @@ describe('a pull that needs several executions', () => {
 
     const final = w.call<{ lastSummary: Summary; progress: unknown }>('getState');
     expect(final.lastSummary).toMatchObject({ ok: true, continuing: false, operation: 'pull', added: 3000 });
+    expect(final.progress).toBeNull();
     const lines = logLines(w);
     expect(lines.map((line) => line[LOG.outcome])).toEqual(
       [...executions.slice(1).map(() => 'continuing'), 'ok'].slice(-executions.length),

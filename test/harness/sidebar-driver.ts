@@ -36,12 +36,18 @@ export async function linkTable(
   await idle(scope);
 }
 
-/** Clicks Pull, Push, Sync, Keep mine or Take theirs and waits for the summary. */
+/**
+ * Clicks Pull, Push, Sync, or Keep mine / Take theirs (for all lines, or on one row) and waits for
+ * the summary.
+ */
 export async function operate(
   scope: SidebarScope,
   button: 'Pull' | 'Push' | 'Sync' | 'Keep mine' | 'Take theirs',
+  row?: number,
 ): Promise<string> {
-  await scope.getByRole('button', { name: button, exact: true }).click();
+  const resolving = button === 'Keep mine' || button === 'Take theirs';
+  const name = !resolving ? button : row === undefined ? `${button} for all` : `${button} on row ${row}`;
+  await scope.getByRole('button', { name, exact: true }).click();
   await idle(scope);
   return (await scope.locator('#summary-text').textContent()) ?? '';
 }

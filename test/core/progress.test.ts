@@ -1,0 +1,82 @@
+// Progress in words with numbers, as the sidebar shows it while a run goes.
+import { describe, expect, it } from 'vitest';
+import { describeProgress } from '../../src/core/progress';
+import type { ProgressInfo } from '../../src/shared/types';
+
+const base: ProgressInfo = {
+  operation: 'pull',
+  phase: 'fetching rows',
+  pagesFetched: 0,
+  rowsFetched: 0,
+  rowsExpected: null,
+  linesWritten: 0,
+  updatesSent: 0,
+  updatesTotal: null,
+  createsSent: 0,
+  createsTotal: null,
+  requestsLeft: null,
+  percent: null,
+  secondsLeft: null,
+  execution: 1,
+  continuing: false,
+  updatedAt: '2024-03-01T09:00:00.000Z',
+};
+
+describe('describeProgress', () => {
+  it('says the phase alone before there are numbers', () => {
+    expect(describeProgress({ ...base, phase: 'reading the table schema' })).toBe(
+      'Reading the table schema.',
+    );
+  });
+
+  it('gives rows fetched of the total once known, and lines written, and the time left', () => {
+    expect(
+      describeProgress({
+        ...base,
+        pagesFetched: 3,
+        rowsFetched: 300,
+        rowsExpected: 12000,
+        linesWritten: 1,
+        secondsLeft: 45,
+      }),
+    ).toBe('Fetching rows: 300 of about 12,000 rows fetched, 1 line written. 45 s left in this execution.');
+    // A table that grew past the last count: no "of" that would read wrong.
+    expect(
+      describeProgress({ ...base, pagesFetched: 1, rowsFetched: 1, rowsExpected: 0, secondsLeft: 90 }),
+    ).toBe('Fetching rows: 1 row fetched. 1 min 30 s left in this execution.');
+  });
+
+  it('gives updates and creates sent of their totals', () => {
+    expect(
+      describeProgress({
+        ...base,
+        operation: 'push',
+        phase: 'creating rows',
+        updatesSent: 40,
+        updatesTotal: 40,
+        createsSent: 10,
+        createsTotal: 25,
+        secondsLeft: 120,
+        execution: 2,
+      }),
+    ).toBe(
+      'Creating rows: 40 of 40 updates sent, 10 of 25 new rows created. 2 min left in this execution (execution 2).',
+    );
+  });
+
+  it('says a run continues in the next execution', () => {
+    expect(
+      describeProgress({
+        ...base,
+        phase: 'waiting for the next execution',
+        rowsFetched: 20000,
+        pagesFetched: 200,
+        rowsExpected: 50000,
+        linesWritten: 20000,
+        continuing: true,
+      }),
+    ).toBe(
+      'Waiting for the next execution: 20,000 of about 50,000 rows fetched, 20,000 lines written. Continues in the next execution (Apps Script stops each one after 6 minutes).',
+    );
+  });
+});
