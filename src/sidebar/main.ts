@@ -262,7 +262,7 @@ function renderSchedule(current: SidebarState): void {
   if (schedule) byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
   const what = schedule ? { pull: 'Pulls', push: 'Pushes', sync: 'Syncs' }[schedule.mode] : '';
   const last = schedule?.lastRunAt
-    ? ` Last run ${when(schedule.lastRunAt)}: ${schedule.lastOutcome ?? 'no outcome'}.`
+    ? ` Last run ${when(schedule.lastRunAt)}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
     : '';
   byId('schedule-info').textContent = schedule
     ? `${what} ${schedule.label.toLowerCase()}.${last}`

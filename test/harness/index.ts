@@ -17,7 +17,7 @@ import {
   startEmulator,
 } from '../../emulators/table-service/index';
 import { CLIENT_SHIM } from './client-shim';
-import { SPREADSHEET_PAGE } from './spreadsheet-page';
+import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = path.join(ROOT, 'dist');
@@ -95,6 +95,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const emulator = await startEmulator({ data: 'sample', ...options.emulator });
   const rpcs: RpcRecord[] = [];
   const violations: string[] = [];
+  /** Alerts the page has shown and the person has closed. */
+  let alertsSeen = 0;
   let sim = newSimulator();
   let selectedRow: number | null = null;
 
@@ -109,6 +111,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const set = created.run(SET_PROPERTY_FN, [DEMO_BASE_URL_PROPERTY, emulator.url]);
       if (!set.ok) throw new Error(`Could not set ${DEMO_BASE_URL_PROPERTY}: ${set.error?.message}`);
     }
+    // Sheets runs onOpen when the spreadsheet opens: that builds the Extensions menu.
+    const opened = created.run('onOpen');
+    if (!opened.ok) throw new Error(`onOpen failed: ${opened.error?.message}`);
+    alertsSeen = 0;
     return created;
   }
 
@@ -151,10 +157,57 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return answer;
   }
 
+  /** The table the active sheet is linked to, from the add-on's document properties. */
+  function activeLink(): { tableAppId: string; tableId: string } | null {
+    const sheetId = sim.spreadsheet.getActiveSheet().getSheetId();
+    const text = sim.properties('document')[`tas.link.${sheetId}`];
+    if (!text) return null;
+    const link = JSON.parse(text) as { tableAppId: string; tableId: string };
+    return { tableAppId: link.tableAppId, tableId: link.tableId };
+  }
+
+  async function serviceColumns(): Promise<Array<{ id: string; name: string; type: string }>> {
+    const link = activeLink();
+    if (!link) return [];
+    const state = await emulator.admin.state();
+    const table = state.apps
+      .find((app) => app.id === link.tableAppId)
+      ?.tables.find((each) => each.id === link.tableId);
+    return (table?.columns ?? [])
+      .filter((column) => !column.deleted)
+      .map((column) => ({ id: column.id, name: column.name, type: column.type }));
+  }
+
+  /** A value typed in the playground's form, as the column's JSON type wants it. */
+  function serviceValue(text: string, type: string): unknown {
+    if (text === '') return null;
+    if (type === 'number') return Number(text);
+    if (type === 'checkbox') return /^(true|yes|1)$/i.test(text.trim());
+    if (type === 'multiSelect' || type === 'json') {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return type === 'multiSelect' ? text.split(',').map((part) => part.trim()) : text;
+      }
+    }
+    return text;
+  }
+
   function grid(): unknown {
     const active = sim.spreadsheet.getActiveSheet();
     const toast = sim.ui.toasts[sim.ui.toasts.length - 1];
+    const menu = sim.ui.menus.find((each) => each.addon);
     return {
+      menu: menu ? { name: menu.name, items: menu.items } : null,
+      alerts: sim.ui.alerts.slice(alertsSeen).map((alert) => ({ title: alert.title, prompt: alert.prompt })),
+      toasts: sim.ui.toasts.length,
+      now: new Date(sim.clock.now()).toISOString(),
+      timeZone: sim.spreadsheet.getSpreadsheetTimeZone(),
+      linked: activeLink() !== null,
+      users: emulator.users.map((user) => ({
+        id: user.userId,
+        name: `${user.firstName} ${user.lastName}`.trim(),
+      })),
       spreadsheetName: sim.spreadsheet.getName(),
       sheets: sim.spreadsheet
         .getSheets()
@@ -170,6 +223,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const url = new URL(request.url ?? '/', 'http://harness');
     const route = `${request.method} ${url.pathname}`;
     if (route === 'GET /') return send(response, 200, 'text/html; charset=utf-8', SPREADSHEET_PAGE);
+    if (route === 'GET /favicon.ico') return send(response, 200, 'image/svg+xml', FAVICON);
+    if (route === 'GET /service/columns') return sendJson(response, 200, await serviceColumns());
     if (route === 'GET /sidebar') return send(response, 200, 'text/html; charset=utf-8', sidebarHtml());
     if (route === 'GET /grid') return sendJson(response, 200, grid());
     if (request.method !== 'POST') return send(response, 404, 'text/plain', 'not found');
@@ -199,6 +254,60 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       return sendJson(response, 200, { ok: sheet !== null });
     }
     if (route === 'POST /host/close') return sendJson(response, 200, { ok: true });
+    if (route === 'POST /menu') {
+      // A person choosing an item of Extensions › Table App Sync: an execution of that function.
+      const fn = String(body.fn ?? '');
+      const menu = sim.ui.menus.find((each) => each.addon);
+      if (!menu?.items.some((item) => item.fn === fn))
+        return sendJson(response, 404, { ok: false, error: `No menu item runs ${fn}` });
+      const sidebarsBefore = sim.ui.sidebars.length;
+      const result = sim.run(fn);
+      return sendJson(response, 200, {
+        ok: result.ok,
+        error: result.ok ? null : (result.error?.message ?? 'failed'),
+        sidebarOpened: sim.ui.sidebars.length > sidebarsBefore,
+      });
+    }
+    if (route === 'POST /alerts/seen') {
+      alertsSeen = sim.ui.alerts.length;
+      return sendJson(response, 200, { ok: true });
+    }
+    if (route === 'POST /clock/advance') {
+      const minutes = Number(body.minutes);
+      if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
+        return sendJson(response, 400, { ok: false, error: 'minutes: a number from 1 to 10080' });
+      const results = sim.advanceAndFire(minutes * 60_000);
+      return sendJson(response, 200, {
+        ok: true,
+        now: new Date(sim.clock.now()).toISOString(),
+        fired: results.length,
+        failed: results.filter((result) => !result.ok).length,
+      });
+    }
+    if (route === 'POST /service/edit') {
+      // Another person changing a row on the service (the emulator's admin route, as that user).
+      const link = activeLink();
+      if (!link) return sendJson(response, 200, { ok: false, error: 'Link this sheet to a table first.' });
+      const columnId = String(body.columnId ?? '');
+      const column = (await serviceColumns()).find((each) => each.id === columnId);
+      if (!column)
+        return sendJson(response, 200, { ok: false, error: `The table has no column ${columnId}.` });
+      try {
+        const row = await emulator.admin.editRow(
+          link.tableAppId,
+          link.tableId,
+          String(body.rowId ?? ''),
+          { [columnId]: serviceValue(String(body.text ?? ''), column.type) as never },
+          String(body.asUserId ?? ''),
+        );
+        return sendJson(response, 200, { ok: true, lMod: row.lMod });
+      } catch (error) {
+        return sendJson(response, 200, {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
     return send(response, 404, 'text/plain', 'not found');
   }
 

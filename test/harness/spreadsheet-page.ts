@@ -1,4 +1,10 @@
-// The demo page: the simulated spreadsheet (tabs, an editable grid, header notes, status column) beside the sidebar.
+// The playground page: the simulated spreadsheet (an Extensions menu with the add-on's items, tabs, an
+// editable grid, header notes, status column, alerts and toasts) beside the sidebar, with playground
+// controls Sheets does not have: the simulated clock and changing a row on the service as someone else.
+
+/** The page's icon (served at /favicon.ico so the browser finds one). */
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#188038"/><path d="M4 4h8v2H4zm0 3h8v2H4zm0 3h8v2H4z" fill="#fff"/></svg>';
 
 /** HTML of `/`. The grid comes from `/grid`; edits go to `/edit`; every value is set as text. */
 export const SPREADSHEET_PAGE = String.raw`<!doctype html>
@@ -6,19 +12,37 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
 <head>
 <meta charset="utf-8">
 <title>Table App Sync — playground</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
 <style>
   * { box-sizing: border-box; }
-  body { margin: 0; font: 13px Arial, sans-serif; color: #202124; display: flex; height: 100vh; overflow: hidden; }
+  body { margin: 0; font: 13px Arial, sans-serif; color: #202124; display: flex; flex-direction: column; height: 100vh; overflow: hidden; }
+  #top { border-bottom: 1px solid #dadce0; padding: 6px 12px 0; }
+  #top h1 { font-size: 17px; margin: 0 0 2px; font-weight: normal; }
+  #menubar { display: flex; gap: 2px; position: relative; }
+  #menubar > button { font: inherit; background: none; border: 0; padding: 4px 8px; border-radius: 4px; cursor: pointer; }
+  #menubar > button[aria-expanded="true"], #menubar > button:hover { background: #e8eaed; }
+  #extensions-menu { position: absolute; top: 100%; left: 0; z-index: 20; background: #fff; border: 1px solid #dadce0; box-shadow: 0 2px 6px rgba(0,0,0,.25); min-width: 260px; padding: 6px 0; }
+  #extensions-menu .menu-title { padding: 4px 16px; color: #5f6368; font-size: 12px; }
+  #extensions-menu button { display: block; width: 100%; text-align: left; font: inherit; background: none; border: 0; padding: 6px 16px 6px 28px; cursor: pointer; }
+  #extensions-menu button:hover, #extensions-menu button:focus { background: #e8eaed; outline: none; }
+  #extensions-menu hr { border: 0; border-top: 1px solid #dadce0; margin: 4px 0; }
+  #tools { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; padding: 6px 12px; background: #fef7e0; border-bottom: 1px solid #f9ab00; }
+  #tools strong { font-weight: bold; }
+  #tools button { font: inherit; padding: 3px 10px; border: 1px solid #80868b; border-radius: 4px; background: #fff; cursor: pointer; }
+  #tool-result { color: #137333; }
+  #tool-result.error { color: #c5221f; }
+  #workspace { flex: 1; display: flex; min-height: 0; }
   #sheet { flex: 1; display: flex; flex-direction: column; min-width: 0; }
-  header { padding: 8px 12px; border-bottom: 1px solid #dadce0; display: flex; gap: 16px; align-items: baseline; flex-wrap: wrap; }
-  header h1 { font-size: 16px; margin: 0; }
-  #toast { color: #137333; }
-  #grid-wrap { flex: 1; overflow: auto; }
-  table { border-collapse: collapse; }
-  th, td { border: 1px solid #e0e0e0; padding: 2px 6px; white-space: nowrap; max-width: 220px; overflow: hidden; text-overflow: ellipsis; height: 22px; }
-  thead th { position: sticky; top: 0; background: #f8f9fa; color: #5f6368; font-weight: normal; z-index: 2; }
-  tbody th { background: #f8f9fa; color: #5f6368; font-weight: normal; position: sticky; left: 0; z-index: 1; min-width: 36px; }
+  #hint { color: #5f6368; padding: 4px 12px; }
+  #grid-wrap { flex: 1; overflow: auto; position: relative; }
+  table { border-collapse: separate; border-spacing: 0; }
+  th, td { border-right: 1px solid #e0e0e0; border-bottom: 1px solid #e0e0e0; padding: 2px 6px; white-space: nowrap; max-width: 220px; overflow: hidden; text-overflow: ellipsis; height: 22px; background: #fff; }
+  /* Row numbers and column letters stay in view; cells scroll beneath them, never over them. */
+  thead th { position: sticky; top: 0; background: #f8f9fa; color: #5f6368; font-weight: normal; z-index: 3; }
+  thead th:first-child { left: 0; z-index: 5; }
+  tbody th { background: #f8f9fa; color: #5f6368; font-weight: normal; position: sticky; left: 0; z-index: 2; min-width: 36px; }
   tr.frozen td { background: #e8f0fe; font-weight: bold; position: sticky; top: 23px; z-index: 1; }
+  tr.frozen th { top: 23px; z-index: 4; }
   td[title] { text-decoration: underline dotted; }
   td.status { color: #5f6368; font-style: italic; }
   td.status.conflict, td.status.error { color: #c5221f; font-style: normal; font-weight: bold; }
@@ -29,24 +53,73 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   nav button { font: inherit; border: 1px solid transparent; background: none; padding: 4px 10px; cursor: pointer; }
   nav button[aria-current="true"] { background: #fff; border-color: #dadce0; color: #1a73e8; font-weight: bold; }
   #sidebar-pane { width: 300px; border-left: 1px solid #dadce0; display: flex; flex-direction: column; }
-  #sidebar-pane h2 { font-size: 14px; margin: 0; padding: 8px 12px; border-bottom: 1px solid #dadce0; }
+  #sidebar-pane h2 { font-size: 14px; margin: 0; padding: 8px 12px; border-bottom: 1px solid #dadce0; display: flex; justify-content: space-between; }
+  #sidebar-pane h2 button { font: inherit; border: 0; background: none; cursor: pointer; }
   iframe { border: 0; width: 300px; flex: 1; }
+  #toast-box { position: fixed; left: 16px; bottom: 48px; max-width: 460px; background: #323232; color: #fff; padding: 10px 14px; border-radius: 4px; box-shadow: 0 2px 6px rgba(0,0,0,.3); z-index: 30; }
+  #toast-title { font-weight: bold; display: block; }
+  dialog { border: 0; border-radius: 8px; box-shadow: 0 4px 16px rgba(0,0,0,.35); max-width: 520px; padding: 20px 24px; }
+  dialog h2 { font-size: 16px; margin: 0 0 10px; font-weight: normal; }
+  dialog p { white-space: pre-wrap; margin: 0 0 16px; line-height: 1.5; max-height: 60vh; overflow: auto; }
+  dialog label { display: block; margin: 8px 0 2px; font-weight: bold; }
+  dialog select, dialog input { width: 100%; font: inherit; padding: 4px; }
+  dialog .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
+  dialog button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #80868b; background: #fff; cursor: pointer; }
+  dialog button.primary { background: #1a73e8; border-color: #1a73e8; color: #fff; }
+  #edit-error { color: #c5221f; }
 </style>
 </head>
 <body>
+<div id="top">
+  <h1 id="title">Spreadsheet</h1>
+  <div id="menubar" role="menubar" aria-label="Spreadsheet menus">
+    <button type="button" id="extensions" role="menuitem" aria-haspopup="menu" aria-expanded="false">Extensions</button>
+    <div id="extensions-menu" role="menu" aria-labelledby="extensions" hidden></div>
+  </div>
+</div>
+<section id="tools" aria-label="Playground controls (not part of Google Sheets)">
+  <strong>Playground</strong>
+  <span>Simulated time: <time id="clock"></time></span>
+  <button type="button" id="advance-minute">Advance 1 minute</button>
+  <button type="button" id="advance-hour">Advance 1 hour</button>
+  <button type="button" id="service-edit">Change a row on the service…</button>
+  <span id="tool-result" role="status"></span>
+</section>
+<div id="workspace">
 <section id="sheet" aria-label="Simulated spreadsheet">
-  <header><h1 id="title">Spreadsheet</h1><span id="hint">Click a cell (or focus it and press Enter) to type; Enter saves, Escape cancels.</span><span id="toast" role="status"></span></header>
+  <span id="hint">Click a cell (or focus it and press Enter) to type; Enter saves, Escape cancels.</span>
   <div id="grid-wrap"><table id="grid" aria-label="Active sheet"></table></div>
   <nav id="tabs" aria-label="Sheets"></nav>
 </section>
 <aside id="sidebar-pane" aria-label="Add-on sidebar">
-  <h2>Table App Sync</h2>
+  <h2><span>Table App Sync</span><button type="button" id="close-sidebar" aria-label="Close the sidebar">✕</button></h2>
   <iframe id="sidebar" title="Table App Sync sidebar" src="/sidebar"></iframe>
 </aside>
+</div>
+<div id="toast-box" role="status" aria-live="polite" hidden><span id="toast-title"></span><span id="toast"></span></div>
+<dialog id="alert-dialog" aria-labelledby="alert-title">
+  <h2 id="alert-title"></h2>
+  <p id="alert-prompt"></p>
+  <div class="buttons"><button type="button" class="primary" id="alert-ok">OK</button></div>
+</dialog>
+<dialog id="edit-dialog" aria-labelledby="edit-title">
+  <form id="edit-form" method="dialog">
+    <h2 id="edit-title">Change a row on the service</h2>
+    <p class="hint">As another person would in the service's own app: the sheet learns of it at the next pull (or sees a conflict if you edited the same cell).</p>
+    <label for="edit-row">Row</label><select id="edit-row"></select>
+    <label for="edit-column">Column</label><select id="edit-column"></select>
+    <label for="edit-value">New value</label><input id="edit-value" autocomplete="off">
+    <label for="edit-user">Changed by</label><select id="edit-user"></select>
+    <p id="edit-error" role="alert"></p>
+    <div class="buttons"><button type="button" id="edit-cancel">Cancel</button><button type="submit" class="primary" id="edit-submit">Change on the service</button></div>
+  </form>
+</dialog>
 <script>
 'use strict';
 var current = null;
 var editing = false;
+var toastsShown = null;
+var toastTimer = null;
 
 function letters(n) {
   var s = '';
@@ -61,15 +134,27 @@ function text(tag, value, attrs) {
   return el;
 }
 
+function post(path, body) {
+  return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body || {}) })
+    .then(function (r) { return r.json(); });
+}
+
 function refresh() {
   if (editing) return Promise.resolve();
   return fetch('/grid').then(function (r) { return r.json(); }).then(render);
 }
 
+function reloadSidebar() {
+  document.getElementById('sidebar').contentWindow.location.reload();
+}
+
 function render(data) {
   current = data;
   document.getElementById('title').textContent = data.spreadsheetName;
-  document.getElementById('toast').textContent = data.toast ? data.toast : '';
+  document.getElementById('clock').textContent = new Date(data.now).toLocaleString([], { timeZone: data.timeZone === 'Etc/UTC' ? 'UTC' : data.timeZone, dateStyle: 'medium', timeStyle: 'short' }) + ' (' + data.timeZone + ')';
+  renderMenu(data.menu);
+  renderToast(data);
+  renderAlerts(data.alerts);
   var tabs = document.getElementById('tabs');
   tabs.textContent = '';
   data.sheets.forEach(function (sheet) {
@@ -102,7 +187,7 @@ function render(data) {
       var td = text('td', shown, { tabindex: '0', 'data-cell': letters(c2) + r });
       var note = snap.notes[r - 1] && snap.notes[r - 1][c2 - 1];
       if (note) td.setAttribute('title', note);
-      if (c2 - 1 === statusCol && r > 1) td.className = 'status ' + String(shown).split(/[\s:]/)[0].toLowerCase();
+      if (c2 - 1 === statusCol && r > 1) td.className = 'status ' + statusKind(String(shown));
       td.addEventListener('click', startEdit);
       td.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === 'F2') { e.preventDefault(); startEdit.call(this); } });
       tr.appendChild(td);
@@ -111,6 +196,176 @@ function render(data) {
   }
   grid.appendChild(body);
 }
+
+function statusKind(shown) {
+  if (shown.charAt(0) === '\u26A0') return 'conflict';
+  if (shown.charAt(0) === '\u2716') return 'error';
+  return '';
+}
+
+// ---------- Extensions menu ----------
+
+function renderMenu(menu) {
+  var box = document.getElementById('extensions-menu');
+  box.textContent = '';
+  if (!menu) { box.appendChild(text('div', 'No add-on menu (onOpen did not run).', { class: 'menu-title' })); return; }
+  box.appendChild(text('div', menu.name, { class: 'menu-title', role: 'presentation' }));
+  menu.items.forEach(function (item) {
+    if (item.caption === '---') { box.appendChild(text('hr', null, { role: 'separator' })); return; }
+    var b = text('button', item.caption, { type: 'button', role: 'menuitem', 'data-fn': item.fn });
+    b.addEventListener('click', function () { closeMenu(); runMenu(item); });
+    box.appendChild(b);
+  });
+}
+
+function openMenu() {
+  var box = document.getElementById('extensions-menu');
+  box.hidden = false;
+  document.getElementById('extensions').setAttribute('aria-expanded', 'true');
+  var first = box.querySelector('button');
+  if (first) first.focus();
+}
+
+function closeMenu() {
+  document.getElementById('extensions-menu').hidden = true;
+  document.getElementById('extensions').setAttribute('aria-expanded', 'false');
+}
+
+function runMenu(item) {
+  toolSay('Running ' + item.caption + '…', false);
+  return post('/menu', { fn: item.fn }).then(function (answer) {
+    toolSay(answer.ok ? '' : item.caption + ' failed: ' + answer.error, !answer.ok);
+    if (answer.sidebarOpened) { document.getElementById('sidebar-pane').hidden = false; reloadSidebar(); }
+    return refresh();
+  });
+}
+
+document.getElementById('extensions').addEventListener('click', function () {
+  if (document.getElementById('extensions-menu').hidden) openMenu(); else closeMenu();
+});
+document.getElementById('extensions-menu').addEventListener('keydown', function (e) {
+  var items = Array.prototype.slice.call(this.querySelectorAll('button'));
+  var at = items.indexOf(document.activeElement);
+  if (e.key === 'Escape') { closeMenu(); document.getElementById('extensions').focus(); }
+  if (e.key === 'ArrowDown' && items.length) { e.preventDefault(); items[(at + 1) % items.length].focus(); }
+  if (e.key === 'ArrowUp' && items.length) { e.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
+});
+document.addEventListener('click', function (e) {
+  if (!document.getElementById('menubar').contains(e.target)) closeMenu();
+});
+document.getElementById('close-sidebar').addEventListener('click', function () {
+  document.getElementById('sidebar-pane').hidden = true;
+});
+
+// ---------- toasts and alerts ----------
+
+function renderToast(data) {
+  var box = document.getElementById('toast-box');
+  if (toastsShown === null) toastsShown = data.toasts;
+  if (data.toasts > toastsShown && data.toast) {
+    toastsShown = data.toasts;
+    var at = data.toast.indexOf(': ');
+    var title = at > 0 ? data.toast.slice(0, at) : '';
+    document.getElementById('toast-title').textContent = title;
+    document.getElementById('toast').textContent = at > 0 ? data.toast.slice(at + 2) : data.toast;
+    box.hidden = false;
+    if (toastTimer) clearTimeout(toastTimer);
+    toastTimer = setTimeout(function () { box.hidden = true; }, 10000);
+  }
+}
+
+function renderAlerts(alerts) {
+  var dialog = document.getElementById('alert-dialog');
+  if (!alerts.length || dialog.open) return;
+  var alert = alerts[0];
+  document.getElementById('alert-title').textContent = alert.title;
+  document.getElementById('alert-prompt').textContent = alert.prompt;
+  dialog.showModal();
+  document.getElementById('alert-ok').focus();
+}
+
+document.getElementById('alert-ok').addEventListener('click', function () {
+  document.getElementById('alert-dialog').close();
+  post('/alerts/seen').then(refresh);
+});
+
+// ---------- playground tools ----------
+
+function toolSay(message, isError) {
+  var el = document.getElementById('tool-result');
+  el.textContent = message;
+  el.className = isError ? 'error' : '';
+}
+
+function advance(minutes, label) {
+  toolSay('Advancing ' + label + '…', false);
+  return post('/clock/advance', { minutes: minutes }).then(function (answer) {
+    if (!answer.ok) { toolSay(answer.error, true); return; }
+    var runs = answer.fired === 0 ? 'no scheduled run was due' : answer.fired + (answer.fired === 1 ? ' scheduled run' : ' scheduled runs') + ' fired' + (answer.failed ? ' (' + answer.failed + ' failed)' : '');
+    toolSay('Advanced ' + label + ': ' + runs + '.', answer.failed > 0);
+    // The sidebar shows a run's result when it is opened again.
+    if (answer.fired > 0) reloadSidebar();
+    return refresh();
+  });
+}
+
+document.getElementById('advance-minute').addEventListener('click', function () { advance(1, '1 minute'); });
+document.getElementById('advance-hour').addEventListener('click', function () { advance(60, '1 hour'); });
+
+function option(value, label) {
+  var o = text('option', label, { value: value });
+  return o;
+}
+
+document.getElementById('service-edit').addEventListener('click', function () {
+  if (!current || !current.linked) { toolSay('Link this sheet to a table first: the change goes to its table.', true); return; }
+  fetch('/service/columns').then(function (r) { return r.json(); }).then(function (columns) {
+    var snap = current.active;
+    var headers = snap.rows[0] || [];
+    var idCol = headers.indexOf('id');
+    var titleCol = headers.indexOf('title');
+    var rows = document.getElementById('edit-row');
+    rows.textContent = '';
+    for (var r = 2; r <= snap.rows.length; r++) {
+      var id = snap.rows[r - 1][idCol];
+      if (!id) continue;
+      var label = 'Row ' + r + ' · ' + (titleCol >= 0 ? snap.rows[r - 1][titleCol] : id);
+      rows.appendChild(option(id, label.length > 60 ? label.slice(0, 57) + '…' : label));
+    }
+    var cols = document.getElementById('edit-column');
+    cols.textContent = '';
+    columns.forEach(function (column) { cols.appendChild(option(column.id, column.name + ' (' + column.id + ', ' + column.type + ')')); });
+    var users = document.getElementById('edit-user');
+    users.textContent = '';
+    current.users.forEach(function (user) { users.appendChild(option(user.id, user.name + ' (' + user.id + ')')); });
+    if (current.users.length > 1) users.selectedIndex = 1;
+    document.getElementById('edit-value').value = '';
+    document.getElementById('edit-error').textContent = '';
+    document.getElementById('edit-dialog').showModal();
+    rows.focus();
+  });
+});
+
+document.getElementById('edit-cancel').addEventListener('click', function () { document.getElementById('edit-dialog').close(); });
+document.getElementById('edit-form').addEventListener('submit', function (e) {
+  e.preventDefault();
+  var rowSelect = document.getElementById('edit-row');
+  var rowLabel = rowSelect.options[rowSelect.selectedIndex] ? rowSelect.options[rowSelect.selectedIndex].textContent : '';
+  var body = {
+    rowId: rowSelect.value,
+    columnId: document.getElementById('edit-column').value,
+    text: document.getElementById('edit-value').value,
+    asUserId: document.getElementById('edit-user').value,
+  };
+  post('/service/edit', body).then(function (answer) {
+    if (!answer.ok) { document.getElementById('edit-error').textContent = answer.error; return; }
+    document.getElementById('edit-dialog').close();
+    var who = document.getElementById('edit-user');
+    toolSay('Changed ' + body.columnId + ' of ' + rowLabel.split(' · ')[0] + ' on the service as ' + who.options[who.selectedIndex].textContent + '. Pull or Sync to see it.', false);
+  });
+});
+
+// ---------- cells ----------
 
 function rawOf(cell) {
   var m = /^([A-Z]+)(\d+)$/.exec(cell);
@@ -140,9 +395,8 @@ function startEdit() {
     editing = false;
     var cell = td.getAttribute('data-cell');
     var after = save
-      ? fetch('/edit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheetId: current.active.id, row: at.row, col: at.col, text: input.value }) })
-          .then(function (r) { return r.json(); })
-          .then(function (answer) { if (!answer.ok) alert(answer.error); })
+      ? post('/edit', { sheetId: current.active.id, row: at.row, col: at.col, text: input.value })
+          .then(function (answer) { if (!answer.ok) toolSay(answer.error, true); })
       : Promise.resolve();
     after.then(refresh).then(function () {
       var again = document.querySelector('[data-cell="' + cell + '"]');
@@ -157,9 +411,9 @@ function startEdit() {
 }
 
 function activate(id) {
-  fetch('/activate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ sheetId: id }) })
+  post('/activate', { sheetId: id })
     .then(refresh)
-    .then(function () { document.getElementById('sidebar').contentWindow.location.reload(); });
+    .then(reloadSidebar);
 }
 
 window.addEventListener('message', function (e) {

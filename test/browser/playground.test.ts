@@ -1,0 +1,202 @@
+// The playground as a person meets the add-on in Sheets (issue 17, point 6): the Extensions menu with
+// every item, alerts and toasts, the simulated clock firing a schedule, a row changed on the service by
+// someone else (a conflict and a merge), the grid's row numbers when scrolled sideways, no 404s.
+import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { artifact, launchBrowser } from '../harness/browser';
+import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+
+let h: Harness;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let sidebar: FrameLocator;
+let notFound: string[];
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startHarness({ prefillBaseUrl: true }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+beforeEach(async () => {
+  await h.reset();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  page = await context.newPage();
+  notFound = [];
+  page.on('response', (response) => {
+    if (response.status() === 404) notFound.push(response.url());
+  });
+  await page.goto(`${h.url}/`);
+  sidebar = page.frameLocator('#sidebar');
+  await idle(sidebar);
+});
+
+afterEach(async () => {
+  await context.close();
+  expect(notFound, 'requests answered 404 (favicon included)').toEqual([]);
+  expect(h.violations).toEqual([]);
+});
+
+async function connectAndLink(): Promise<void> {
+  await connect(sidebar, h.keys[SAMPLE.users.alice] as string);
+  await findTables(sidebar, SAMPLE.apps.crm);
+  await linkTable(sidebar, 'Deals');
+}
+
+/** Chooses Extensions › Table App Sync › <caption>, as a person would. */
+async function menu(caption: string): Promise<void> {
+  await page.getByRole('menuitem', { name: 'Extensions' }).click();
+  await page.locator('#extensions-menu').getByRole('menuitem', { name: caption, exact: true }).click();
+  await expect.poll(() => page.locator('#tool-result').textContent()).not.toMatch(/^Running/);
+}
+
+function sheetCell(row: number, header: string): { col: number; shown: string } {
+  const snapshot = h.sim.snapshotSheet(h.sim.spreadsheet.getActiveSheet().getSheetId());
+  const col = (snapshot.rows[0] ?? []).indexOf(header);
+  return { col: col + 1, shown: snapshot.rows[row - 1]?.[col] ?? '' };
+}
+
+describe('the playground', () => {
+  it('has an Extensions menu with every item of the add-on, and shows its alerts', async () => {
+    await page.getByRole('menuitem', { name: 'Extensions' }).click();
+    const items = page.locator('#extensions-menu button');
+    const expected = h.sim.ui.menus
+      .find((each) => each.addon)
+      ?.items.filter((item) => item.caption !== '---')
+      .map((item) => item.caption);
+    expect(expected).toContain('Check this spreadsheet');
+    expect(await items.allTextContents()).toEqual(expected);
+    await page.screenshot({ path: artifact('playground-menu.png') });
+
+    await page.locator('#extensions-menu').getByRole('menuitem', { name: 'Help', exact: true }).click();
+    const alert = page.locator('#alert-dialog');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await page.locator('#alert-title').textContent()).toBe('Table App Sync');
+    expect(await page.locator('#alert-prompt').textContent()).toContain('Open the sidebar and connect');
+    await page.screenshot({ path: artifact('playground-help-alert.png') });
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => alert.isVisible()).toBe(false);
+
+    await menu('Check this spreadsheet');
+    await expect.poll(() => alert.isVisible()).toBe(true);
+    expect(await page.locator('#alert-title').textContent()).toMatch(/checks (passed|failed)/);
+    await page.screenshot({ path: artifact('playground-self-check.png') });
+    await page.getByRole('button', { name: 'OK' }).click();
+    await expect.poll(() => alert.isVisible()).toBe(false);
+    // Closed alerts stay closed when the page refreshes.
+    await page.reload();
+    await idle(page.frameLocator('#sidebar'));
+    expect(await alert.isVisible()).toBe(false);
+  });
+
+  it('runs Pull and Push from the menu, with the result as a toast', async () => {
+    await connectAndLink();
+    await menu('Pull');
+    const toast = page.locator('#toast-box');
+    await expect.poll(() => toast.isVisible()).toBe(true);
+    expect(await page.locator('#toast-title').textContent()).toBe('Table App Sync');
+    expect(await page.locator('#toast').textContent()).toMatch(/^Pulled: 25 added/);
+    await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(20);
+    await page.screenshot({ path: artifact('playground-menu-pull-toast.png') });
+
+    const status = sheetCell(1, 'status').col;
+    h.sim.personEdit(h.sim.spreadsheet.getActiveSheet().getName(), 2, status, 'sent from the menu');
+    await menu('Push');
+    await expect.poll(() => page.locator('#toast').textContent()).toMatch(/^Pushed: 1 updated/);
+  });
+
+  it('advances the clock and fires the due schedule', async () => {
+    await connectAndLink();
+    await sidebar.locator('#schedule-every').selectOption({ label: 'Every hour' });
+    await sidebar.locator('#schedule-mode').selectOption('pull');
+    await sidebar.getByRole('button', { name: 'Save schedule' }).click();
+    await idle(sidebar);
+    const before = await page.locator('#clock').textContent();
+
+    await page.getByRole('button', { name: 'Advance 1 minute' }).click();
+    await expect
+      .poll(() => page.locator('#tool-result').textContent())
+      .toBe('Advanced 1 minute: no scheduled run was due.');
+    await page.getByRole('button', { name: 'Advance 1 hour' }).click();
+    await expect
+      .poll(() => page.locator('#tool-result').textContent())
+      .toBe('Advanced 1 hour: 1 scheduled run fired.');
+    expect(await page.locator('#clock').textContent()).not.toBe(before);
+    // The scheduled pull filled the sheet and logged itself; the sidebar, reopened, says so.
+    await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(20);
+    expect(h.sim.snapshotSheet('Sync log').rows.length).toBe(2);
+    await idle(sidebar);
+    await expect
+      .poll(() => sidebar.locator('#schedule-info').textContent())
+      .toMatch(/Last run .*: Pulled: 25 added/);
+    await page.screenshot({ path: artifact('playground-clock-schedule.png') });
+  });
+
+  it('changes a row on the service as another person: a merge, then a conflict', async () => {
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    const sheetName = h.sim.spreadsheet.getActiveSheet().getName();
+
+    const changeOnService = async (row: number, column: string, value: string): Promise<void> => {
+      await page.getByRole('button', { name: 'Change a row on the service…' }).click();
+      const dialog = page.locator('#edit-dialog');
+      await expect.poll(() => dialog.isVisible()).toBe(true);
+      await dialog.locator('#edit-row').selectOption({ index: row - 2 });
+      await dialog.locator('#edit-column').selectOption(column);
+      await dialog.locator('#edit-value').fill(value);
+      expect(await dialog.locator('#edit-user option:checked').textContent()).toBe('Bob Baker (u_bob)');
+      await page.screenshot({ path: artifact('playground-service-edit.png') });
+      await dialog.getByRole('button', { name: 'Change on the service' }).click();
+      await expect.poll(() => dialog.isVisible()).toBe(false);
+    };
+
+    // A merge: Bob changes one cell, the person another one of the same line.
+    await changeOnService(2, 'status', 'won by bob');
+    expect(await page.locator('#tool-result').textContent()).toMatch(
+      /^Changed status of Row 2 on the service as Bob Baker \(u_bob\)\. Pull or Sync to see it\.$/,
+    );
+    h.sim.personEdit(sheetName, 2, sheetCell(1, 'notes').col, 'alice note');
+    expect(await operate(sidebar, 'Sync')).toMatch(/^Synced: 2 updated/);
+    expect(sheetCell(2, 'status').shown).toBe('won by bob');
+    expect(sheetCell(2, 'notes').shown).toBe('alice note');
+
+    // A conflict: both change the same cell; the sidebar names Bob and both values.
+    await changeOnService(3, 'status', 'lost by bob');
+    h.sim.personEdit(sheetName, 3, sheetCell(1, 'status').col, 'open by alice');
+    expect(await operate(sidebar, 'Pull')).toMatch(/1 in conflict/);
+    const card = sidebar.locator('#conflicts li.conflict-line');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.locator('p').textContent()).toMatch(
+      /^Changed on the service by Bob Baker <bob@acme\.test> on /,
+    );
+    expect(await card.locator('td.mine').textContent()).toBe('open by alice');
+    expect(await card.locator('td.theirs').textContent()).toBe('lost by bob');
+    await page.screenshot({ path: artifact('playground-conflict.png') });
+  });
+
+  it('keeps row numbers above the cells when the grid is scrolled sideways', async () => {
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    const wrap = page.locator('#grid-wrap');
+    await wrap.evaluate((element) => {
+      element.scrollLeft = 400;
+    });
+    const covered = await page.evaluate(() => {
+      const found: string[] = [];
+      for (const row of ['1', '2', '5']) {
+        const header = document.querySelector(`#grid tbody tr[data-row="${row}"] th`) as HTMLElement;
+        const box = header.getBoundingClientRect();
+        const top = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        if (top !== header) found.push(`row ${row}: ${top?.tagName} ${top?.textContent?.slice(0, 20)}`);
+      }
+      return found;
+    });
+    expect(covered).toEqual([]);
+    await page.screenshot({ path: artifact('playground-scrolled-sideways.png') });
+  });
+});
