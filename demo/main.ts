@@ -23,7 +23,9 @@ console.log(
     `  API key of ${alice ? `${alice.firstName} ${alice.lastName}` : 'alice'}: ${harness.keys[SAMPLE.users.alice]}`,
     `  Table app id:         ${SAMPLE.apps.crm}  (tables ${SAMPLE.tables.deals}, ${SAMPLE.tables.contacts})`,
     '',
-    'Connect, link the Deals table, Pull, edit a cell in the grid, Push. Ctrl-C stops.',
+    'Connect, link the Deals table, Pull, edit a cell in the grid, Push.',
+    'Extensions › Table App Sync has the add-on menu; "Advance 1 hour" moves the simulated clock',
+    '(due schedules fire); "Change a row on the service…" edits as another person. Ctrl-C stops.',
     '',
   ].join('\n'),
 );

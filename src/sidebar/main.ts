@@ -170,7 +170,7 @@ function renderSummary(summary: SyncSummary | null): void {
       'click',
       guarded(() => selectRow(issue.row)),
     );
-    const item = el('li', { class: `issue ${issue.kind}` });
+    const item = el('li', { class: `issue issue-${issue.kind}` });
     item.append(button);
     list.append(item);
   }

@@ -319,6 +319,75 @@ describe('the sidebar', () => {
     expect(await page.locator('#conflicts-box').isVisible()).toBe(false);
   });
 
+  it('understands a link of the service, says so, and clears the list when a lookup fails', async () => {
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(page, `https://tables.example.com/${SAMPLE.apps.crm}/${SAMPLE.tables.contacts}`);
+    expect(await page.locator('#understood').textContent()).toBe(
+      `Understood: table app ${SAMPLE.apps.crm}, table ${SAMPLE.tables.contacts} (from the link).`,
+    );
+    expect(await page.locator('#table-list input:checked').getAttribute('value')).toBe(
+      SAMPLE.tables.contacts,
+    );
+    await checkScreen('link-understood');
+
+    await findTables(page, 'https://tables.example.com/ta_gone');
+    expect(await errorText(page)).toMatch(/^Could not read the table app\. /);
+    expect(await page.locator('#link-form').isVisible()).toBe(false);
+    expect(await page.locator('#table-list').textContent()).toBe('');
+    expect(await page.locator('#understood').isVisible()).toBe(false);
+    expect(await page.getByRole('button', { name: 'Link', exact: true }).count()).toBe(0);
+    // No blank line above the banner: the empty status line takes no room.
+    const gap = await page.evaluate(() => {
+      const error = document.getElementById('error')?.getBoundingClientRect().top ?? 0;
+      const body = parseFloat(getComputedStyle(document.body).paddingTop);
+      return error - body;
+    });
+    expect(gap).toBeLessThanOrEqual(1);
+    await checkScreen('link-failed');
+
+    await findTables(page, 'https://tables.example.com/');
+    expect(await errorText(page)).toContain('is the service’s address, not a table app');
+  });
+
+  it('offers only a new sheet when the active sheet is the add-on’s own', async () => {
+    const log = h.sim.spreadsheet.insertSheet('Sync log');
+    h.sim.spreadsheet.setActiveSheet(log);
+    await page.reload();
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(page, SAMPLE.apps.crm);
+    expect(await page.locator('input[name="target"][value="this"]').isDisabled()).toBe(true);
+    expect(await page.locator('input[name="target"][value="new"]').isChecked()).toBe(true);
+    expect(await page.locator('#own-sheet-hint').textContent()).toBe(
+      '"Sync log" is the add-on\'s log of runs, so the table goes into a new sheet.',
+    );
+    await checkScreen('link-own-sheet');
+    await linkTable(page, 'Deals', 'new');
+    expect(h.sim.spreadsheet.getActiveSheet().getName()).toBe('Deals');
+    expect(h.sim.snapshotSheet('Sync log').rows).toEqual([]);
+  });
+
+  it('keeps the reason a line is not sent through a pull, and lists every such line', async () => {
+    await connectAndLink();
+    await operate(page, 'Pull');
+    const rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
+    const date = cell('Sheet1', rows[0]!.id, 'closeDate');
+    const amount = cell('Sheet1', rows[1]!.id, 'amount');
+    h.sim.personEdit('Sheet1', date.row, date.col, '31/02/2024');
+    h.sim.personEdit('Sheet1', amount.row, amount.col, '12,5');
+    const reasons = [
+      `Row ${date.row}: error: not pushed: closeDate: "31/02/2024" is not a date the service takes: write it as YYYY-MM-DD, for example 2024-02-29.`,
+      `Row ${amount.row}: error: not pushed: amount: "12,5" is not a number: write decimals with a point (12.5).`,
+    ];
+    expect(await operate(page, 'Push')).toMatch(/2 with errors/);
+    expect(await page.locator('#issues button').allTextContents()).toEqual(reasons);
+    for (const button of ['Pull', 'Sync'] as const) {
+      expect(await operate(page, button)).toMatch(/2 with errors/);
+      expect(await page.locator('#issues button').allTextContents()).toEqual(reasons);
+    }
+    expect(rows[0]!.closeDate).toBe((await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals))[0]!.closeDate);
+    await checkScreen('reasons-kept');
+  });
+
   it('shows a table app whose name is HTML as text', async () => {
     await connect(page, aliceKey(), h.emulator.url);
     await findTables(page, SAMPLE.apps.ops);

@@ -1,0 +1,85 @@
+// Linking (issue 17, point 4): any link of the service that contains the table app id is understood,
+// and the add-on's own sheets (Sync log, Members, hidden base sheets) are never linked.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CRM, DEALS, startWorld, type World } from './world';
+
+let world: World;
+
+beforeAll(async () => {
+  world = await startWorld();
+  world.connect();
+});
+afterAll(async () => world?.close());
+
+function refusal(fn: string, ...args: unknown[]): string {
+  const result = world.sim.callFromClient(fn, args);
+  expect(result.ok, `${fn} should refuse`).toBe(false);
+  return result.error?.message ?? '';
+}
+
+describe('linking', () => {
+  it.each([
+    [CRM, 'table app ta_crm', null],
+    [`https://tables.example.com/${CRM}`, 'table app ta_crm (from the link)', null],
+    [
+      `https://tables.example.com/${CRM}/${DEALS}`,
+      'table app ta_crm, table tbl_deals (from the link)',
+      DEALS,
+    ],
+    [
+      `https://tables.example.com/api/public/tableApps/${CRM}/tables/${DEALS}`,
+      'table app ta_crm, table tbl_deals (from the link)',
+      DEALS,
+    ],
+  ])('lists the tables for %s and says what it understood', (text, understood, hint) => {
+    const info = world.call<{
+      id: string;
+      understood: string;
+      tableIdHint: string | null;
+      tables: unknown[];
+    }>('listTables', { tableAppId: text });
+    expect(info).toMatchObject({ id: CRM, understood, tableIdHint: hint });
+    expect(info.tables.length).toBeGreaterThan(0);
+  });
+
+  it('says what to paste for a link without a table app', () => {
+    expect(refusal('listTables', { tableAppId: 'https://tables.example.com/' })).toContain(
+      'is the service’s address, not a table app',
+    );
+  });
+
+  it('refuses to link the Sync log, the Members sheet or a base sheet, and changes none of them', () => {
+    world.linkAndPull();
+    const members = world.call<{ sheetName: string }>('importAccountMembers', {});
+    const spreadsheet = world.sim.spreadsheet;
+    for (const name of ['Sync log', members.sheetName]) {
+      const sheet = spreadsheet.getSheetByName(name);
+      if (!sheet) throw new Error(`no sheet ${name}`);
+      spreadsheet.setActiveSheet(sheet);
+      const before = JSON.stringify(world.values(name));
+      const message = refusal('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true });
+      expect(message).toContain(`"${name}"`);
+      expect(message).toContain('Choose "A new sheet"');
+      expect(JSON.stringify(world.values(name))).toBe(before);
+      expect(world.call<{ sheet: { addOnSheet: string | null } }>('getState').sheet.addOnSheet).toContain(
+        name,
+      );
+    }
+    const base = spreadsheet.getSheets().find((sheet) => sheet.getName().startsWith('_tas_base_'));
+    expect(base?.isSheetHidden()).toBe(true);
+    if (base) {
+      spreadsheet.setActiveSheet(base);
+      expect(refusal('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true })).toContain(
+        'hidden sheet the add-on keeps',
+      );
+    }
+    // "A new sheet" is still open to a person standing on the log.
+    spreadsheet.setActiveSheet(spreadsheet.getSheetByName('Sync log') as never);
+    const linked = world.call<{ sheetName: string }>('linkActiveSheet', {
+      tableAppId: CRM,
+      tableId: DEALS,
+      newSheet: true,
+    });
+    expect(linked.sheetName).not.toBe('Sync log');
+  });
+});
