@@ -10,6 +10,7 @@ import type { BaseTable, LineGrid } from './sheet-model';
 import {
   conflictStatus,
   duplicateStatus,
+  isProblemStatus,
   keptLocalStatus,
   notPushedStatus,
   pendingSince,
@@ -39,7 +40,6 @@ export interface LineIndex {
 // String methods called with .call in per-line code: a method looked up on cells of many string
 // representations is not inlined by V8 (see charCodeAt in digest.ts).
 const trim = String.prototype.trim;
-const startsWith = String.prototype.startsWith;
 
 export function cellText(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -302,10 +302,7 @@ export function applyServiceRows(
       case 'unchanged':
         state.counts.unchanged += 1;
         // Clear stale warnings (a conflict settled by hand, a row back on the service).
-        if (
-          typeof previousStatus === 'string' &&
-          (startsWith.call(previousStatus, '⚠') || startsWith.call(previousStatus, '✖'))
-        ) {
+        if (isProblemStatus(previousStatus)) {
           setStatus(state, currentLine, STATUS.inSync);
         }
         break;

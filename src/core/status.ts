@@ -61,15 +61,31 @@ export function pendingSince(status: unknown): string | null {
  */
 export type StatusKind = 'conflict' | 'removed' | 'error' | 'pending' | 'edited' | 'ok';
 
+// Called with .call on every line a pull reads: a method looked up on strings of many
+// representations is not inlined by V8 (see charCodeAt in digest.ts).
+const charCodeAt = String.prototype.charCodeAt;
+const CONFLICT_MARK = 0x26a0; // ⚠
+const ERROR_MARK = 0x2716; // ✖
+const PENDING_MARK = 0x23f3; // ⏳
+const EDITED_MARK = 0x270e; // ✎
+const OK_MARK = 0x2713; // ✓
+
 export function issueKind(status: unknown): StatusKind | null {
   if (typeof status !== 'string' || status === '') return null;
-  if (status.startsWith('⚠')) return 'conflict';
-  if (status === STATUS.removed) return 'removed';
-  if (status.startsWith('✖')) return 'error';
-  if (status.startsWith('⏳')) return 'pending';
-  if (status.startsWith('✎')) return 'edited';
-  if (status.startsWith('✓')) return 'ok';
-  return null;
+  switch (charCodeAt.call(status, 0)) {
+    case CONFLICT_MARK:
+      return 'conflict';
+    case ERROR_MARK:
+      return status === STATUS.removed ? 'removed' : 'error';
+    case PENDING_MARK:
+      return 'pending';
+    case EDITED_MARK:
+      return 'edited';
+    case OK_MARK:
+      return 'ok';
+    default:
+      return null;
+  }
 }
 
 /** The kinds the sidebar lists under "Lines to check". */
@@ -88,7 +104,16 @@ export function isConflictStatus(status: unknown): boolean {
   return issueKind(status) === 'conflict';
 }
 
-/** A status's text without its leading mark, for a list that shows the kind separately. */
+/** A status's text without its leading mark. */
 export function statusText(status: string): string {
   return status.replace(/^[⚠✖✎✓⏳]\s*/, '');
+}
+
+/**
+ * How "Lines to check" words a problem line's status: its kind first ("error: not pushed: …",
+ * "conflict: status changed here and …", "removed on the service (…)").
+ */
+export function issueMessage(status: string): string {
+  const text = statusText(status);
+  return problemKind(status) === 'error' ? `error: ${text}` : text;
 }

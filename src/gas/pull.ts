@@ -16,7 +16,7 @@ import {
   type PullState,
 } from '../core/pull-engine';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import { type ProblemKind, pendingSince, problemKind, statusText } from '../core/status';
+import { issueMessage, type ProblemKind, pendingSince, problemKind } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds, prepareHeaders } from './headers';
@@ -108,7 +108,7 @@ export function collectIssues(
       row: line + 2,
       rowId: idColumn === undefined ? '' : String(state.grid.get(line, idColumn)),
       kind,
-      message: statusText(String(status)),
+      message: issueMessage(String(status)),
     });
   }
   return issues;

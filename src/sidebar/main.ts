@@ -147,10 +147,7 @@ function renderContinuing(current: SidebarState): void {
 }
 
 function issueLabel(issue: LineIssue): string {
-  const kind = { conflict: 'conflict', error: 'error', removed: 'removed on the service' }[issue.kind];
-  // Status texts usually start with their kind already ("conflict: amount changed here and …").
-  const message = issue.message.toLowerCase().startsWith(kind) ? issue.message : `${kind}: ${issue.message}`;
-  return `Row ${issue.row}: ${message}`;
+  return `Row ${issue.row}: ${issue.message}`;
 }
 
 /** The last run's result: the one place it shows (no banner, no toast from the sidebar). */

@@ -5,6 +5,7 @@ import {
   duplicateStatus,
   errorStatus,
   issueKind,
+  issueMessage,
   keptLocalStatus,
   notPushedStatus,
   pendingStatus,
@@ -42,6 +43,16 @@ describe('issueKind', () => {
     expect(status).toBe('✖ not pushed: amount: "abc" is not a number. (title updated from the service)');
     expect(statusText(status)).toBe(
       'not pushed: amount: "abc" is not a number. (title updated from the service)',
+    );
+  });
+
+  it('words a problem line with its kind first', () => {
+    expect(issueMessage(notPushedStatus(['x']))).toBe('error: not pushed: x');
+    expect(issueMessage(conflictStatus(['status']))).toBe(
+      'conflict: status changed here and on the service — choose Keep mine or Take theirs',
+    );
+    expect(issueMessage(STATUS.removed)).toBe(
+      'removed on the service (kept here; delete the line if you no longer need it)',
     );
   });
 });
