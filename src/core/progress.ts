@@ -53,7 +53,8 @@ export function describeProgress(progress: ProgressInfo): string {
   const numbers = parts.length > 0 ? `: ${parts.join(', ')}` : '';
   const execution = progress.execution > 1 ? ` (execution ${progress.execution})` : '';
   if (progress.continuing) {
-    return `${phase}${numbers}. Continues in the next execution (Apps Script stops each one after 6 minutes).`;
+    const sofar = parts.length > 0 ? `So far ${parts.join(', ')}. ` : '';
+    return `${sofar}The run continues in its next execution (Apps Script stops each one after 6 minutes).`;
   }
   const left =
     progress.secondsLeft === null

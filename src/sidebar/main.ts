@@ -128,12 +128,14 @@ function renderOwnSheet(current: SidebarState): void {
 }
 
 let continuingTimer: number | null = null;
+/** A run started from this sidebar is under way: its own progress line is on show. */
+let operating = false;
 
 /** A run that continues in its next execution shows its numbers, and the sidebar looks again later. */
 function renderContinuing(current: SidebarState): void {
   const progress = byId('progress');
   const waiting = current.progress?.continuing === true ? current.progress : null;
-  if (!busy) {
+  if (!operating) {
     progress.textContent = waiting ? describeProgress(waiting) : '';
     show(progress, waiting !== null);
   }
@@ -170,6 +172,17 @@ function renderSummary(summary: SyncSummary | null): void {
     const item = el('li', { class: `issue issue-${issue.kind}` });
     item.append(button);
     list.append(item);
+  }
+  // The list stops at the first lines; the counts in the summary cover every line of the sheet.
+  const listed = summary.errors + summary.removedOnService;
+  if (listed > others.length && others.length > 0) {
+    list.append(
+      el(
+        'li',
+        { class: 'hint' },
+        `…and ${listed - others.length} more: the first ${others.length} are listed.`,
+      ),
+    );
   }
   show(byId('issues-box'), others.length > 0);
   const conflicts = summary.issues.filter((issue) => issue.kind === 'conflict');
@@ -245,6 +258,16 @@ async function loadConflicts(summary: SyncSummary | null): Promise<void> {
   if (!summary || !summary.issues.some((issue) => issue.kind === 'conflict')) return;
   const lines = await run('getConflicts');
   renderConflicts(lines);
+  if (summary.conflicts > lines.length && lines.length > 0) {
+    byId('conflicts').append(
+      el(
+        'li',
+        { class: 'hint' },
+        `…and ${summary.conflicts - lines.length} more lines in conflict: settle these, or all of them below.`,
+      ),
+    );
+    show(byId('resolve'), true);
+  }
 }
 
 function renderSchedule(current: SidebarState): void {
@@ -410,6 +433,7 @@ type SyncName = 'pullActiveSheet' | 'pushActiveSheet' | 'syncActiveSheet';
  */
 async function operate(label: string, call: () => Promise<SyncSummary>): Promise<void> {
   const progress = byId('progress');
+  operating = true;
   show(byId('summary'), false);
   progress.textContent = label;
   show(progress, true);
@@ -432,6 +456,7 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
       return await call();
     } finally {
       running = false;
+      operating = false;
       show(progress, false);
     }
   });
@@ -449,9 +474,12 @@ function syncAction(name: SyncName, label: string): () => Promise<void> {
 
 /** Settles conflicts: the lines given, or every line in conflict. */
 async function resolve(keep: 'mine' | 'theirs', only?: number[]): Promise<void> {
-  const rows =
-    only ??
-    (state?.lastSummary?.issues ?? []).filter((issue) => issue.kind === 'conflict').map((issue) => issue.row);
+  // "For all" names the lines the person was shown; when the list was cut short, every line in conflict.
+  const summary = state?.lastSummary;
+  const shown = (summary?.issues ?? [])
+    .filter((issue) => issue.kind === 'conflict')
+    .map((issue) => issue.row);
+  const rows = only ?? (summary && summary.conflicts > shown.length ? [] : shown);
   const label = keep === 'mine' ? 'Keeping your values…' : 'Taking the service’s values…';
   await operate(label, () => run('resolveConflicts', rows.length ? { keep, sheetRows: rows } : { keep }));
 }

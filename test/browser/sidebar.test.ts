@@ -488,6 +488,49 @@ describe('the sidebar', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
+  it('shows how far a run got when it continues in the next execution', async () => {
+    await connectAndLink();
+    const waiting = {
+      operation: 'pull',
+      phase: 'waiting for the next execution',
+      pagesFetched: 120,
+      rowsFetched: 12000,
+      rowsExpected: 50000,
+      linesWritten: 10000,
+      updatesSent: 0,
+      updatesTotal: null,
+      createsSent: 0,
+      createsTotal: null,
+      requestsLeft: null,
+      percent: null,
+      secondsLeft: 0,
+      execution: 1,
+      continuing: true,
+      updatedAt: new Date().toISOString(),
+    };
+    // A long pull's first execution has ended; getState carries its saved progress until the next reports.
+    await page.route('**/rpc', async (route) => {
+      const call = route.request().postDataJSON() as { fn: string };
+      if (call.fn !== 'getState') return route.continue();
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { ok: boolean; value: Record<string, unknown> };
+      return route.fulfill({
+        response: answer,
+        json: { ...body, value: { ...body.value, progress: waiting } },
+      });
+    });
+    await page.reload();
+    await idle(page);
+    await expect
+      .poll(() => page.locator('#progress').textContent())
+      .toBe(
+        'So far 12,000 of about 50,000 rows fetched, 10,000 lines written. The run continues in its next execution (Apps Script stops each one after 6 minutes).',
+      );
+    expect(await page.getByRole('button', { name: 'Pull', exact: true }).isEnabled()).toBe(true);
+    await checkScreen('continuing');
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
   it('checks the key, imports the account members, and shows createdBy as e-mails', async () => {
     await connectAndLink();
     await page.getByRole('button', { name: 'Check my key' }).click();

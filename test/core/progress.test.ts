@@ -76,7 +76,7 @@ describe('describeProgress', () => {
         continuing: true,
       }),
     ).toBe(
-      'Waiting for the next execution: 20,000 of about 50,000 rows fetched, 20,000 lines written. Continues in the next execution (Apps Script stops each one after 6 minutes).',
+      'So far 20,000 of about 50,000 rows fetched, 20,000 lines written. The run continues in its next execution (Apps Script stops each one after 6 minutes).',
     );
   });
 });
