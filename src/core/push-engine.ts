@@ -8,7 +8,7 @@ import { ID_HEADER, type Layout } from './layout';
 import { cellEdits, type LineEdits, newCellValues } from './merge';
 import { cellsByGet, cellText, type LineIndex } from './pull-engine';
 import type { BaseTable, LineGrid } from './sheet-model';
-import { duplicateStatus, errorStatus, notPushedStatus, pendingSince } from './status';
+import { duplicateStatus, notCreatedStatus, notPushedStatus, pendingSince, unknownRowStatus } from './status';
 
 export interface UpdatePlan {
   line: number;
@@ -74,7 +74,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     if (rowId === '') {
       const values = newCellValues(cells ?? cellsByGet(grid, line, at), at, live, context);
       if (values.errors.length > 0) {
-        plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
+        plan.errors.push({ line, status: notCreatedStatus(values.errors) });
       } else if (Object.keys(values.values).length > 0) {
         const status = statusColumn === undefined ? '' : grid.get(line, statusColumn);
         plan.creates.push({
@@ -101,9 +101,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     if (!record) {
       plan.errors.push({
         line,
-        status: errorStatus(
-          `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
-        ),
+        status: unknownRowStatus(rowId),
       });
       continue;
     }

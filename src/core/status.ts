@@ -33,6 +33,18 @@ export function notPushedStatus(problems: readonly string[], learned: readonly s
   return errorStatus(`not pushed: ${problems.join('; ')}${tail}`);
 }
 
+/** A new line that could not be created, and why. */
+export function notCreatedStatus(problems: readonly string[]): string {
+  return errorStatus(`not created: ${problems.join('; ')}`);
+}
+
+/** A line whose id is unknown to the base: it cannot be matched to a row of this table. */
+export function unknownRowStatus(rowId: string): string {
+  return errorStatus(
+    `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+  );
+}
+
 export function duplicateStatus(rowId: string, rows: readonly number[]): string {
   return `✖ row id ${rowId} is on rows ${rows.join(' and ')}; neither is sent until one is removed`;
 }

@@ -20,7 +20,14 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
-import { conflictStatus, errorStatus, pendingStatus, readOnlyRestoredStatus, STATUS } from '../core/status';
+import {
+  conflictStatus,
+  notCreatedStatus,
+  notPushedStatus,
+  pendingStatus,
+  readOnlyRestoredStatus,
+  STATUS,
+} from '../core/status';
 import type { LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
@@ -300,7 +307,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         setStatus(update.line, STATUS.removed);
         counts.errors += 1;
       } else {
-        setStatus(update.line, errorStatus(`not pushed: ${result.error.message}`));
+        setStatus(update.line, notPushedStatus([result.error.message]));
         counts.errors += 1;
       }
     });
@@ -354,7 +361,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         counts.errors += 1; // stays pending: the next push finds the row or sends it again
       } else {
         base.delete(token);
-        setStatus(create.line, errorStatus(`not created: ${result.error.message}`));
+        setStatus(create.line, notCreatedStatus([result.error.message]));
         counts.errors += 1;
       }
     });

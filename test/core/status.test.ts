@@ -7,12 +7,14 @@ import {
   issueKind,
   issueMessage,
   keptLocalStatus,
+  notCreatedStatus,
   notPushedStatus,
   pendingStatus,
   problemKind,
   readOnlyRestoredStatus,
   STATUS,
   statusText,
+  unknownRowStatus,
 } from '../../src/core/status';
 
 describe('issueKind', () => {
@@ -22,6 +24,8 @@ describe('issueKind', () => {
     expect(issueKind(notPushedStatus(['amount: "abc" is not a number.']))).toBe('error');
     expect(issueKind(duplicateStatus('r1', [2, 3]))).toBe('error');
     expect(issueKind(errorStatus('not created: x'))).toBe('error');
+    expect(issueKind(notCreatedStatus(['title: too long']))).toBe('error');
+    expect(issueKind(unknownRowStatus('r_1'))).toBe('error');
     expect(issueKind(pendingStatus('pending:abc'))).toBe('pending');
     expect(issueKind(keptLocalStatus(['amount']))).toBe('edited');
     expect(issueKind(readOnlyRestoredStatus(['lMod']))).toBe('edited');
