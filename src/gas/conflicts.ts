@@ -1,13 +1,14 @@
 // The conflicts of the active sheet in detail, for a person to decide line by line: both values,
 // who changed the row on the service and when.
 import type { User } from '../api/types';
-import { encodeCell, isDateLike } from '../core/codec';
+import { type DecodeContext, encodeCell, isDateLike } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import { readLayout } from '../core/layout';
 import { indexLines } from '../core/pull-engine';
 import { isConflictStatus } from '../core/status';
 import type { ConflictLine } from '../shared/types';
 import { activeSheetId } from './active';
+import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds } from './headers';
 import { readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { clientFor, requireConnection, requireLink } from './operation';
@@ -16,9 +17,10 @@ import { createUrlFetchPort } from './url-fetch-port';
 /** Lines listed at most: more conflicts than this are settled with "for all". */
 export const MAX_CONFLICT_LINES = 50;
 
-function shown(value: unknown): string {
+/** A cell as the person sees it: a date typed into a cell in the spreadsheet's time zone. */
+function shown(value: unknown, dates: DecodeContext): string {
   if (value === null || value === undefined) return '';
-  if (isDateLike(value)) return new Date(value.getTime()).toISOString().slice(0, 10);
+  if (isDateLike(value)) return dates.formatDate(value);
   return String(value);
 }
 
@@ -43,6 +45,7 @@ export function getConflicts(): ConflictLine[] {
   const base = readBase(link);
   const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
   const index = indexLines(grid, layout);
+  const dates = spreadsheetDecodeContext();
   const lines: ConflictLine[] = [];
   for (const [rowId, line] of index.lineById) {
     if (lines.length >= MAX_CONFLICT_LINES) break;
@@ -58,7 +61,7 @@ export function getConflicts(): ConflictLine[] {
       cells.push({
         columnId: column.id,
         columnName: column.name,
-        mine: at === undefined ? '' : shown(grid.get(line, at)),
+        mine: at === undefined ? '' : shown(grid.get(line, at), dates),
         theirs: known ? String(encodeCell(conflict.theirs[column.id], column.kind).read) : null,
       });
     }
