@@ -374,7 +374,7 @@ export class AppsScriptSimulator {
       code = readFileSync(file, 'utf8');
     }
     this.functionNames = checkScript(code);
-    this.script = new vm.Script(code, { filename: 'Code.gs' });
+    this.script = new vm.Script(builtinBindings(code) + code, { filename: 'Code.gs' });
     const timeZone = options.timeZone ?? readManifestTimeZone(distDir) ?? 'Etc/UTC';
     this._costs = resolveCosts(options.costs);
     this.clock = new SimClock(
@@ -782,6 +782,51 @@ export class AppsScriptSimulator {
     if (authMode !== 'NONE') event.source = this.spreadsheet;
     return event;
   }
+}
+
+/**
+ * ECMAScript built-ins a script reads in hot loops. In a `node:vm` context every read of a global
+ * goes through the context's property interceptor, about 100x slower than in Node or on Google's V8
+ * (measured: a loop calling Math.imul 1e7 times, 3.4 s against 30 ms), which would inflate the
+ * script's measured time. Script-level `let` bindings of the same objects are read at full speed.
+ */
+const HOT_BUILTINS = [
+  'Math',
+  'JSON',
+  'Object',
+  'Array',
+  'String',
+  'Number',
+  'Boolean',
+  'Date',
+  'RegExp',
+  'Error',
+  'TypeError',
+  'RangeError',
+  'Map',
+  'Set',
+  'WeakMap',
+  'Symbol',
+  'Reflect',
+  'parseInt',
+  'parseFloat',
+  'isNaN',
+  'isFinite',
+  'encodeURIComponent',
+  'decodeURIComponent',
+];
+
+/**
+ * One line (no newline: line numbers of the code stay as they are) binding the hot built-ins the
+ * code does not declare itself; read per execution after the simulated Date is installed.
+ */
+function builtinBindings(code: string): string {
+  const names = HOT_BUILTINS.filter(
+    (name) => !new RegExp(`\\b(var|let|const|function|class)\\s+${name}\\b`).test(code),
+  );
+  // A "use strict" prologue must stay first to count: repeat it before the bindings.
+  const strict = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use strict\1/.test(code);
+  return `${strict ? '"use strict"; ' : ''}let ${names.map((name) => `${name} = globalThis.${name}`).join(', ')}; `;
 }
 
 function describeError(e: unknown): { name: string; message: string; stack?: string } {

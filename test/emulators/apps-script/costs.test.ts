@@ -166,3 +166,22 @@ describe("the script's own JavaScript time", () => {
     expect(result.stats.scriptMs).toBeGreaterThan(300_000);
   });
 });
+
+describe('built-ins read at full speed (script-level bindings)', () => {
+  it('keep strict mode, the simulated Date and the code’s own declarations', () => {
+    const strict = make(
+      '"use strict";\nfunction strictMode() { try { undeclaredName = 1; return false; } catch (e) { return true; } }\nfunction f() { return [strictMode(), new Date().getTime(), Math.max(1, 2)]; }',
+    );
+    expect(strict.run('f').value).toEqual([true, T0, 2]);
+    const sloppy = make('function f() { undeclaredName = 1; return typeof undeclaredName; }');
+    expect(sloppy.run('f').value).toBe('number');
+    const own = make(
+      'var JSON = { stringify: function () { return "mine"; } };\nfunction f() { return JSON.stringify(1); }',
+    );
+    expect(own.run('f').value).toBe('mine');
+  });
+  it('keep line numbers in stack traces', () => {
+    const sim = make('"use strict";\n\nfunction f() { throw new Error("here"); }');
+    expect(sim.run('f').error?.stack).toMatch(/Code\.gs:3/);
+  });
+});
