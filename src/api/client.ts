@@ -82,6 +82,13 @@ export interface ListAllOptions {
   expectedTotal?: number;
   /** Overrides the client's deadline for this listing. */
   deadline?: () => number;
+  /**
+   * An extra page read at an offset far ahead, riding in a page wave: before each wave `at()` names
+   * the offset (undefined: none); each new offset is read once, and `found(offset, rows)` hears how
+   * many rows are there before the wave's schema and pages are delivered, and may throw to end the
+   * listing (e.g. a table too large for the sheet, before anything is written).
+   */
+  probe?: { at(): number | undefined; found(offset: number, rows: number): void };
 }
 
 /** Outcome of a listing. */
@@ -604,6 +611,7 @@ export class TableClient {
     let pageRequests = 0;
     const deadline = options.deadline ?? this.deadline;
     const result = (done: boolean): ListAllResult => ({ rowCount, pageRequests, nextOffset: offset, done });
+    let probedAt: number | undefined;
 
     for (;;) {
       let count = 1;
@@ -630,8 +638,21 @@ export class TableClient {
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
+      // A probe far past this wave's pages rides along (the wave's other requests set its time).
+      const probeAt = options.probe?.at();
+      const probing = probeAt !== undefined && probeAt !== probedAt && probeAt >= offset + count * step;
+      if (probing) pages.push(make(probeAt));
       const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
       let outcomes = answered as Outcome<ListPage<T>>[];
+      if (probing) {
+        const probed = outcomes.pop();
+        // A failed probe is asked again with the next wave; the pages decide the listing.
+        pageRequests += 1;
+        if (probed?.ok) {
+          probedAt = probeAt;
+          options.probe?.found(probeAt, probed.value.items.length);
+        }
+      }
       if (lead) {
         const first = answered[0];
         if (first === undefined) throw new SyncError('INTERNAL', 'The table was not read.');

@@ -1,6 +1,15 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
 
 import type { Table } from '../api/types';
+import {
+  assertTableFits,
+  cellsForRows,
+  largestTableRows,
+  NEW_SHEET_COLUMNS,
+  SMALLEST_FOOTPRINT,
+  SPREADSHEET_CELL_LIMIT,
+  type TableFootprint,
+} from '../core/capacity';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { type Layout, readLayout } from '../core/layout';
@@ -18,6 +27,7 @@ import {
 import type { BaseTable, LineGrid } from '../core/sheet-model';
 import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
+import { activeSpreadsheet } from './active';
 import { goneColumnIds, prepareHeaders } from './headers';
 import {
   flushBase,
@@ -179,6 +189,26 @@ function preparePull(
 }
 
 /**
+ * The table's footprint as the spreadsheet really has it (grid widths, other sheets' cells): asked
+ * only near the cell limit, where it decides (two waits a sheet).
+ */
+function workbookFootprint(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  link: LinkRecord,
+  width: number,
+): TableFootprint {
+  const footprint: TableFootprint = { sheetColumns: width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
+  const linkedId = sheet.getSheetId();
+  for (const each of activeSpreadsheet().getSheets()) {
+    const columns = each.getMaxColumns();
+    if (each.getSheetId() === linkedId) footprint.sheetColumns = Math.max(width, columns);
+    else if (each.getName() === link.baseSheetName) footprint.baseColumns = columns;
+    else footprint.otherCells += each.getMaxRows() * columns;
+  }
+  return footprint;
+}
+
+/**
  * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every
  * PULL_CHUNK_ROWS rows. A fresh pull of a sheet of up to EAGER_READ_MAX_LINES lines reads it and its
  * base whole; otherwise only the id and status columns are read up front, whole lines only when a
@@ -200,9 +230,27 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
+  // A table too large for the spreadsheet is refused before anything is written: by probe reads
+  // riding in the page waves at the first row that cannot fit (in the first wave whatever the
+  // columns, from the second on for this table's columns), at the schema with the size known from
+  // the last pull, and before each chunk is written.
+  let footprint: TableFootprint | undefined;
+  let probeAt = resume ? undefined : largestTableRows(SMALLEST_FOOTPRINT);
   const setUp = (table: Table): void => {
     prepared = preparePull(context, link, table, sheet, base, lastRow, reading, progress);
+    footprint = { sheetColumns: prepared.state.layout.width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
+    assertTableFits(known, true, footprint);
+    if (!resume) probeAt = largestTableRows(footprint);
     reportProgress(context, { phase: 'fetching rows' });
+  };
+  let listingDone = false;
+  const assertChunkFits = (): void => {
+    if (!footprint || !prepared) return;
+    const rows = Math.max(deliveredTo, known);
+    let exact = footprint;
+    if (cellsForRows(rows, footprint) > SPREADSHEET_CELL_LIMIT / 2)
+      exact = workbookFootprint(sheet, link, prepared.state.layout.width);
+    assertTableFits(rows, !listingDone, exact, linesWritten);
   };
 
   let rows: Array<Record<string, unknown>> = [];
@@ -212,6 +260,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     if (!prepared) return;
     const { state } = prepared;
     if (rows.length === 0 && state.grid.dirtyCount === 0) return;
+    assertChunkFits();
     const started = Date.now();
     const count = rows.length;
     applyServiceRows(state, rows);
@@ -247,7 +296,14 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
         reportProgress(context, { pagesFetched });
       },
       shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
+      probe: {
+        at: () => probeAt,
+        found(offset, count) {
+          if (count > 0) assertTableFits(offset + count, true, footprint ?? SMALLEST_FOOTPRINT);
+        },
+      },
     });
+    listingDone = listing.done;
   } catch (error) {
     const failure = asSyncError(error);
     if (failure.code !== 'QUOTA' || !prepared) throw error;

@@ -410,6 +410,45 @@ describe('TableClient', () => {
       expect(port.requests.length).toBeLessThanOrEqual(8);
     });
 
+    it('sends a probe once per new offset, in a page wave, and hears it before the wave is delivered', () => {
+      const port = new FakePort().on('get', ROWS, listing(1000, 'rows+hasMore'));
+      const heard: string[] = [];
+      let probeAt: number | undefined = 50_000;
+      const { rows } = collect(clientOf(port), {
+        probe: {
+          at: () => probeAt,
+          found: (offset, count) => {
+            heard.push(`probe ${offset} ${count}`);
+            probeAt = 900;
+          },
+        },
+        onPage: (page, offset) => void heard.push(`page ${offset} ${page.length}`),
+      });
+      expect(rows).toHaveLength(1000);
+      // Sent with the first wave (4 pages + probe); 900 lies inside the second wave's pages: not sent.
+      expect(port.waves).toEqual([5, 8]);
+      expect(heard.slice(0, 2)).toEqual(['probe 50000 0', 'page 0 100']);
+      expect(heard.filter((entry) => entry.startsWith('probe'))).toHaveLength(1);
+    });
+
+    it('a probe that throws ends the listing before its wave is delivered', () => {
+      const port = new FakePort().on('get', ROWS, listing(3000, 'rows+hasMore'));
+      const pages: number[] = [];
+      const error = thrown(() =>
+        clientOf(port).listAllRows('A1', 'T1', {
+          probe: {
+            at: () => (pages.length > 0 ? 2000 : undefined),
+            found: (_offset, count) => {
+              if (count > 0) throw new SyncError('SHEET', 'too large');
+            },
+          },
+          onPage: (_page, offset) => void pages.push(offset),
+        }),
+      );
+      expect(error.message).toBe('too large');
+      expect(pages).toEqual([0, 100, 200, 300]);
+    });
+
     it('never sends a wave larger than maxParallel', () => {
       const port = new FakePort().on('get', ROWS, listing(3000, 'bare'));
       collect(clientOf(port), { maxParallel: 4 });
