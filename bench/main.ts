@@ -7,9 +7,17 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CostModel, type CostProfileName, sheetCallKind } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
+import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
 import type { DiffFigures } from './diff-micro';
 import { type BenchOptions, costsOf, parseOptions } from './options';
-import { evaluateTargets, formatNaive, formatTable, formatTargets, limitOf } from './report';
+import {
+  evaluateTargets,
+  formatNaive,
+  formatTable,
+  formatTargets,
+  limitOf,
+  REQUIRED_LINE_CELLS,
+} from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
 import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
 
@@ -66,6 +74,25 @@ export function describeCosts(costs: CostModel): string {
     `Spreadsheet ${costs.sheetWaitMs} ms a waiting call, ${costs.sheetDeferredMs} ms a queued one, ` +
     `${costs.cellWriteMs} ms a cell written, ${costs.cellReadMs} ms a cell read; ` +
     `script JavaScript time x${costs.cpuFactor}`
+  );
+}
+
+/** The largest table of this many columns one spreadsheet holds (src/core/capacity.ts). */
+function largestTableLine(columns: number): string {
+  const width = columns + REQUIRED_LINE_CELLS;
+  // A new spreadsheet: the linked sheet keeps Google's 26-column grid, the base sheet too, and the
+  // Sync log sheet takes 1,000 x 26 cells.
+  const fresh = largestTableRows({
+    sheetColumns: Math.max(width, NEW_SHEET_COLUMNS),
+    baseColumns: NEW_SHEET_COLUMNS,
+    otherCells: 1000 * NEW_SHEET_COLUMNS,
+  });
+  const trimmed = largestTableRows({ sheetColumns: width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 });
+  const n = (rows: number): string => rows.toLocaleString('en-US');
+  return (
+    `Largest table that fits (${columns} columns, 10,000,000 cells a spreadsheet): ${n(fresh)} rows in a new ` +
+    `spreadsheet (26-column grids, Sync log sheet); ${n(trimmed)} rows with the linked sheet trimmed to its ` +
+    `${width} columns and no other sheet. Larger tables are refused before anything is written.`
   );
 }
 
@@ -213,6 +240,8 @@ async function main(options: BenchOptions): Promise<void> {
         return `  ${r.spec.name.padEnd(24)} ${total} waiting: ${waits.map(([m, c]) => `${m} ${c}`).join(', ')}; queued: ${queued.map(([m, c]) => `${m} ${c}`).join(', ')}`;
       }),
       '',
+      largestTableLine(options.columns),
+      '',
       'Targets:',
       formatTargets(targets),
       '',
@@ -234,6 +263,7 @@ async function main(options: BenchOptions): Promise<void> {
           scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
           diff,
           targets,
+          largestTable: largestTableLine(options.columns),
         },
         null,
         2,

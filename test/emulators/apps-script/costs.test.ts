@@ -114,6 +114,15 @@ describe('Spreadsheet calls', () => {
   });
 });
 
+/** A time source that finds `step` ms more of this process's time at every reading. */
+function ticking(step: number): () => number {
+  let cpu = 0;
+  return () => {
+    cpu += step;
+    return cpu;
+  };
+}
+
 describe("the script's own JavaScript time", () => {
   const code = `
     function twoReadings() { var a = Date.now(); var b = Date.now(); return b - a; }
@@ -126,22 +135,19 @@ describe("the script's own JavaScript time", () => {
       for (;;) { Date.now(); try { SpreadsheetApp.flush(); } catch (e) { return e.message; } }
     }`;
   it('counts times the profile factor between two readings of the clock', () => {
-    let cpu = 0;
     const sim = make(code, {
       costs: 'central',
       countRealTime: true,
       // Every reading finds 100 ms more of this process's time.
-      scriptTimeSource: () => (cpu += 100),
+      scriptTimeSource: ticking(100),
     });
     expect(sim.run('twoReadings').value).toBe(120);
-    expect(
-      make(code, { costs: 'central', scriptTimeSource: () => (cpu += 100) }).run('twoReadings').value,
-    ).toBe(0);
+    expect(make(code, { costs: 'central', scriptTimeSource: ticking(100) }).run('twoReadings').value).toBe(0);
     expect(
       make(code, {
         costs: { profile: 'central', cpuFactor: 0 },
         countRealTime: true,
-        scriptTimeSource: () => (cpu += 100),
+        scriptTimeSource: ticking(100),
       }).run('twoReadings').value,
     ).toBe(0);
   });
@@ -159,8 +165,7 @@ describe("the script's own JavaScript time", () => {
     expect(sim.run('aroundFetch', ['http://127.0.0.1:1/']).value).toBe(400);
   });
   it('counts toward the execution limit', () => {
-    let cpu = 0;
-    const sim = make(code, { costs: 'central', countRealTime: true, scriptTimeSource: () => (cpu += 5_000) });
+    const sim = make(code, { costs: 'central', countRealTime: true, scriptTimeSource: ticking(5_000) });
     const result = sim.run('spin');
     expect(result.killed).toBe(true);
     expect(result.stats.scriptMs).toBeGreaterThan(300_000);
