@@ -190,7 +190,7 @@ function preparePull(
 
 /**
  * The table's footprint as the spreadsheet really has it (grid widths, other sheets' cells): asked
- * only near the cell limit, where it decides (two waits a sheet).
+ * once an execution, only near the cell limit where it decides (a few waiting calls a sheet).
  */
 function workbookFootprint(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -244,13 +244,13 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     reportProgress(context, { phase: 'fetching rows' });
   };
   let listingDone = false;
+  let exact: TableFootprint | undefined;
   const assertChunkFits = (): void => {
     if (!footprint || !prepared) return;
     const rows = Math.max(deliveredTo, known);
-    let exact = footprint;
-    if (cellsForRows(rows, footprint) > SPREADSHEET_CELL_LIMIT / 2)
+    if (!exact && cellsForRows(rows, footprint) > SPREADSHEET_CELL_LIMIT / 2)
       exact = workbookFootprint(sheet, link, prepared.state.layout.width);
-    assertTableFits(rows, !listingDone, exact, linesWritten);
+    assertTableFits(rows, !listingDone, exact ?? footprint, linesWritten);
   };
 
   let rows: Array<Record<string, unknown>> = [];
