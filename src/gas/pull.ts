@@ -267,6 +267,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     rows = [];
     linesWritten += flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
+    // Apps Script queues writes until something waits for the spreadsheet: without a flush their cost
+    // would land after this measure (at the end of the run, past the budget the stop check keeps).
+    SpreadsheetApp.flush();
     if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
     reportProgress(context, { phase: 'writing lines', linesWritten });
   };
