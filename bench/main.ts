@@ -5,10 +5,19 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { type CostModel, type CostProfileName, sheetCallKind } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
+import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
 import type { DiffFigures } from './diff-micro';
-import { type BenchOptions, parseOptions } from './options';
-import { evaluateTargets, formatNaive, formatTable, formatTargets, limitOf } from './report';
+import { type BenchOptions, costsOf, parseOptions } from './options';
+import {
+  evaluateTargets,
+  formatNaive,
+  formatTable,
+  formatTargets,
+  limitOf,
+  REQUIRED_LINE_CELLS,
+} from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
 import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
 
@@ -18,6 +27,8 @@ const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 function log(text: string): void {
   process.stderr.write(`${text}\n`);
 }
+
+const seconds = (ms: number): string => (ms / 1000).toFixed(1);
 
 function label(rows: number): string {
   return rows >= 1000 && rows % 1000 === 0 ? `${rows / 1000}k` : String(rows);
@@ -53,9 +64,42 @@ function child<T>(file: string, args: string[]): Promise<T> {
   });
 }
 
+/** One line stating every figure of a cost model. */
+export function describeCosts(costs: CostModel): string {
+  const cap = Number.isFinite(costs.fetchAllConcurrency)
+    ? `${costs.fetchAllConcurrency} at a time`
+    : 'no cap';
+  return (
+    `HTTP ${costs.httpLatencyMs} ms a request, fetchAll rounds x${costs.fetchAllFactor} (${cap}); ` +
+    `Spreadsheet ${costs.sheetWaitMs} ms a waiting call, ${costs.sheetDeferredMs} ms a queued one, ` +
+    `${costs.cellWriteMs} ms a cell written, ${costs.cellReadMs} ms a cell read; ` +
+    `script JavaScript time x${costs.cpuFactor}`
+  );
+}
+
+/** The largest table of this many columns one spreadsheet holds (src/core/capacity.ts). */
+function largestTableLine(columns: number): string {
+  const width = columns + REQUIRED_LINE_CELLS;
+  // A new spreadsheet: the linked sheet keeps Google's 26-column grid, the base sheet too, and the
+  // Sync log sheet takes 1,000 x 26 cells.
+  const fresh = largestTableRows({
+    sheetColumns: Math.max(width, NEW_SHEET_COLUMNS),
+    baseColumns: NEW_SHEET_COLUMNS,
+    otherCells: 1000 * NEW_SHEET_COLUMNS,
+  });
+  const trimmed = largestTableRows({ sheetColumns: width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 });
+  const n = (rows: number): string => rows.toLocaleString('en-US');
+  return (
+    `Largest table that fits (${columns} columns, 10,000,000 cells a spreadsheet): ${n(fresh)} rows in a new ` +
+    `spreadsheet (26-column grids, Sync log sheet); ${n(trimmed)} rows with the linked sheet trimmed to its ` +
+    `${width} columns and no other sheet. Larger tables are refused before anything is written.`
+  );
+}
+
 async function main(options: BenchOptions): Promise<void> {
   const started = performance.now();
-  const bulk = options.sizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
+  const allSizes = [...new Set([...options.sizes, ...options.pessimisticSizes])];
+  const bulk = allSizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
   const building =
     bulk.length > 0
       ? `Building the ${bulk.map(label).join(', ')}-row table(s) in bulk, starting`
@@ -69,11 +113,6 @@ async function main(options: BenchOptions): Promise<void> {
     const { faults } = await emulator.admin.faults();
     if (Object.keys(faults).length > 0)
       throw new Error(`The emulator has faults on: ${JSON.stringify(faults)}`);
-    const costs = {
-      httpLatencyMs: options.latencyMs,
-      sheetCallMs: options.sheetCallMs,
-      sheetCellMs: options.sheetCellMs,
-    };
     const apiKey = emulator.keys.u_alice;
     if (!apiKey) throw new Error('The emulator gave no key for u_alice');
     const seed = async (tableId: string, rows: number): Promise<void> => {
@@ -94,8 +133,9 @@ async function main(options: BenchOptions): Promise<void> {
       rows: number,
       edits = 0,
       creates = 0,
+      profile: CostProfileName = options.profile,
     ): ScenarioSpec => ({
-      name,
+      name: profile === options.profile ? name : `${name} (${profile})`,
       kind,
       impl,
       tableId,
@@ -104,11 +144,13 @@ async function main(options: BenchOptions): Promise<void> {
       creates,
       emulatorUrl: emulator.url,
       apiKey,
-      costs,
-      countRealTime: options.countRealTime,
+      profile,
+      costs: costsOf(options, profile),
     });
+    for (const rows of allSizes.filter((size) => size <= SEED_TABLE_MAX_ROWS)) {
+      await seed(benchTableId(rows), rows);
+    }
     for (const rows of options.sizes) {
-      if (rows <= SEED_TABLE_MAX_ROWS) await seed(benchTableId(rows), rows);
       specs.push(spec(`pull ${label(rows)}`, 'pull', 'ours', benchTableId(rows), rows));
       if (options.naiveSizes.includes(rows))
         specs.push(spec(`pull ${label(rows)}`, 'pull', 'naive', benchTableId(rows), rows));
@@ -135,6 +177,14 @@ async function main(options: BenchOptions): Promise<void> {
       }
     }
 
+    if (options.profile !== 'pessimistic') {
+      for (const rows of options.pessimisticSizes) {
+        specs.push(
+          spec(`pull ${label(rows)}`, 'pull', 'ours', benchTableId(rows), rows, 0, 0, 'pessimistic'),
+        );
+      }
+    }
+
     const results: ScenarioResult[] = [];
     for (const each of specs) {
       const t = performance.now();
@@ -156,13 +206,14 @@ async function main(options: BenchOptions): Promise<void> {
     const targets = evaluateTargets(ours, diff, options);
     const realSeconds = (performance.now() - started) / 1000;
     const assumptions =
-      `HTTP ${options.latencyMs} ms per request (a fetchAll wave costs one, its slowest member), ` +
-      `Spreadsheet ${options.sheetCallMs} ms per call + ${options.sheetCellMs} ms per cell read or written, ` +
-      `${options.countRealTime ? 'real time counted' : 'real time not counted (emulator adds no latency)'}; ` +
+      `profile ${options.profile}: ${describeCosts(costsOf(options))}; ` +
       `limit waves: ${options.pageWave} pages, ${options.writeWave} writes; tables ${options.columns} columns, hostile values on`;
     const text = [
       '',
       `Table App Sync benchmark (${options.quick ? 'quick' : 'full'}): ${assumptions}`,
+      ...(specs.some((each) => each.profile !== options.profile)
+        ? [`  (pessimistic) rows: ${describeCosts(costsOf(options, 'pessimistic'))}`]
+        : []),
       '',
       formatTable(ours, naive, options),
       '',
@@ -170,14 +221,26 @@ async function main(options: BenchOptions): Promise<void> {
       formatNaive(naive),
       `  naive runs at: ${options.naiveSizes.map(label).join(', ') || 'none'} rows (n/r: not run; it has no continuation, so larger pulls only die at the 6-minute limit)`,
       '',
-      'Where the Spreadsheet calls go (ours, top 4):',
+      'Where the simulated time goes (ours; s):',
       ...ours.map(
         (r) =>
-          `  ${r.spec.name.padEnd(14)} ${Object.entries(r.sheetCallsByMethod)
-            .slice(0, 4)
-            .map(([m, c]) => `${m} ${c}`)
-            .join(', ')}`,
+          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${seconds(limitOf(r, options).simulatedMs)}: HTTP ${seconds(limitOf(r, options).httpMs)}, Spreadsheet ${seconds(limitOf(r, options).sheetMs)})`,
       ),
+      '',
+      'Where the Spreadsheet calls go (ours): calls that wait for the spreadsheet, then the most frequent queued ones:',
+      ...ours.map((r) => {
+        const entries = Object.entries(r.sheetCallsByMethod);
+        const kind = (key: string): string => {
+          const [cls = '', method = ''] = key.split('.');
+          return sheetCallKind(cls, method);
+        };
+        const waits = entries.filter(([key]) => kind(key) === 'wait');
+        const queued = entries.filter(([key]) => kind(key) === 'deferred').slice(0, 3);
+        const total = waits.reduce((n, [, c]) => n + c, 0);
+        return `  ${r.spec.name.padEnd(24)} ${total} waiting: ${waits.map(([m, c]) => `${m} ${c}`).join(', ')}; queued: ${queued.map(([m, c]) => `${m} ${c}`).join(', ')}`;
+      }),
+      '',
+      largestTableLine(options.columns),
       '',
       'Targets:',
       formatTargets(targets),
@@ -200,6 +263,7 @@ async function main(options: BenchOptions): Promise<void> {
           scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
           diff,
           targets,
+          largestTable: largestTableLine(options.columns),
         },
         null,
         2,

@@ -1,15 +1,20 @@
-// Command-line flags of `npm run bench` and the cost model they set, with the defaults stated in the README.
+// Command-line flags of `npm run bench`: the cost profile, a flag per model figure, and the scenarios.
+
+import {
+  COST_PROFILE_NAMES,
+  COST_PROFILES,
+  type CostModel,
+  type CostProfileName,
+} from '../emulators/apps-script/costs';
 
 /** What one run measures and how the simulator charges its clock. */
 export interface BenchOptions {
-  /** Simulated milliseconds per HTTP request; a fetchAll wave costs one latency (its slowest member). */
-  latencyMs: number;
-  /** Simulated milliseconds per Spreadsheet service call. */
-  sheetCallMs: number;
-  /** Simulated milliseconds per cell read or written. */
-  sheetCellMs: number;
-  /** Also charge real elapsed time (Node CPU, the emulator's own work) to the simulated clock. */
-  countRealTime: boolean;
+  /** The cost profile every scenario runs under (docs/performance.md: figures and sources). */
+  profile: CostProfileName;
+  /** Figures set by flags over the profile's (each model parameter has its flag). */
+  overrides: Partial<CostModel>;
+  /** Pull sizes also run under the pessimistic profile (the 100,000-row target). */
+  pessimisticSizes: number[];
   /** Pull sizes (rows). */
   sizes: number[];
   /** Columns of every benchmark table, the built-in title included. */
@@ -34,10 +39,9 @@ export interface BenchOptions {
 }
 
 export const DEFAULTS: BenchOptions = {
-  latencyMs: 250,
-  sheetCallMs: 20,
-  sheetCellMs: 0.01,
-  countRealTime: false,
+  profile: 'central',
+  overrides: {},
+  pessimisticSizes: [100_000],
   sizes: [1_000, 10_000, 100_000],
   columns: 12,
   pushRows: 2_000,
@@ -51,9 +55,15 @@ export const DEFAULTS: BenchOptions = {
   quick: false,
 };
 
+/** The cost model of a profile with this run's flag overrides. */
+export function costsOf(options: BenchOptions, profile: CostProfileName = options.profile): CostModel {
+  return { ...COST_PROFILES[profile], ...options.overrides };
+}
+
 /** `--quick`: the same scenarios, small enough for a ~1-minute smoke run. */
 const QUICK: Partial<BenchOptions> = {
   sizes: [1_000, 10_000],
+  pessimisticSizes: [],
   pushRows: 1_000,
   pushEdits: [100],
   naiveSizes: [1_000],
@@ -61,10 +71,18 @@ const QUICK: Partial<BenchOptions> = {
 };
 
 const USAGE = `npm run bench -- [flags]
-  --latency MS           simulated ms per HTTP request or fetchAll wave (default 250)
-  --sheet-call-ms MS     simulated ms per Spreadsheet service call (default 20)
-  --sheet-cell-ms MS     simulated ms per cell read or written (default 0.01)
-  --count-real-time      also charge real elapsed time to the simulated clock (default off)
+  --profile NAME         cost profile: ${COST_PROFILE_NAMES.join(', ')} (default central)
+  --latency MS           simulated ms per HTTP request (central 400)
+  --fetch-all-factor X   a fetchAll round of 2+ requests costs its slowest x X (central 1.1)
+  --fetch-all-cap N      requests a fetchAll runs at once; larger waves run in rounds (central 10)
+  --sheet-wait-ms MS     a Spreadsheet call that waits: open, reads, appendRow, flush (central 150)
+  --sheet-deferred-ms MS a queued call (getRange, setters, setValues), charged when flushed (central 2)
+  --sheet-call-ms MS     sets both of the above
+  --cell-write-ms MS     per cell written (central 0.03)
+  --cell-read-ms MS      per cell read (central 0.01)
+  --sheet-cell-ms MS     sets both of the above
+  --cpu-factor X         the script's own JavaScript time counts x X (central 1.2; 0: not counted)
+  --pessimistic-sizes N,N  pull sizes also run under the pessimistic profile (default 100000)
   --sizes N,N,...        pull sizes in rows (default 1000,10000,100000)
   --columns N            columns per table, title included (default 12)
   --push-rows N          rows of the push table (default 2000)
@@ -95,7 +113,8 @@ function positive(text: string | undefined, flag: string): number {
 
 /** Parses argv (without node and the script); throws with the usage on a bad flag. */
 export function parseOptions(argv: readonly string[]): BenchOptions {
-  const options: BenchOptions = { ...DEFAULTS };
+  const options: BenchOptions = { ...DEFAULTS, overrides: {} };
+  const overrides = options.overrides;
   if (argv.includes('--quick')) Object.assign(options, QUICK, { quick: true });
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i] as string;
@@ -103,17 +122,47 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     switch (flag) {
       case '--quick':
         break;
+      case '--profile': {
+        const name = value() as CostProfileName;
+        if (!COST_PROFILE_NAMES.includes(name))
+          throw new Error(`--profile takes ${COST_PROFILE_NAMES.join(', ')}: ${String(name)}`);
+        options.profile = name;
+        break;
+      }
       case '--latency':
-        options.latencyMs = positive(value(), flag);
+        overrides.httpLatencyMs = positive(value(), flag);
+        break;
+      case '--fetch-all-factor':
+        overrides.fetchAllFactor = positive(value(), flag);
+        break;
+      case '--fetch-all-cap':
+        overrides.fetchAllConcurrency = Math.max(1, Math.floor(positive(value(), flag)));
+        break;
+      case '--sheet-wait-ms':
+        overrides.sheetWaitMs = positive(value(), flag);
+        break;
+      case '--sheet-deferred-ms':
+        overrides.sheetDeferredMs = positive(value(), flag);
         break;
       case '--sheet-call-ms':
-        options.sheetCallMs = positive(value(), flag);
+        overrides.sheetWaitMs = positive(value(), flag);
+        overrides.sheetDeferredMs = overrides.sheetWaitMs;
+        break;
+      case '--cell-write-ms':
+        overrides.cellWriteMs = positive(value(), flag);
+        break;
+      case '--cell-read-ms':
+        overrides.cellReadMs = positive(value(), flag);
         break;
       case '--sheet-cell-ms':
-        options.sheetCellMs = positive(value(), flag);
+        overrides.cellWriteMs = positive(value(), flag);
+        overrides.cellReadMs = overrides.cellWriteMs;
         break;
-      case '--count-real-time':
-        options.countRealTime = true;
+      case '--cpu-factor':
+        overrides.cpuFactor = positive(value(), flag);
+        break;
+      case '--pessimistic-sizes':
+        options.pessimisticSizes = numberList(value(), flag);
         break;
       case '--sizes':
         options.sizes = numberList(value(), flag);

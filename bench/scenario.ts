@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppsScriptSimulator, createSimulator, type ExecutionResult } from '../emulators/apps-script';
+import type { CostModel, CostProfileName } from '../emulators/apps-script/costs';
 import { AdminClient } from '../emulators/table-service';
 import type { RequestLogEntry } from '../emulators/table-service/types';
 import { BENCH_APP } from './seed';
@@ -23,8 +24,9 @@ export interface ScenarioSpec {
   creates: number;
   emulatorUrl: string;
   apiKey: string;
-  costs: { httpLatencyMs: number; sheetCallMs: number; sheetCellMs: number };
-  countRealTime: boolean;
+  /** The profile the costs come from (flags may have changed some figures). */
+  profile: CostProfileName;
+  costs: CostModel;
 }
 
 /** One execution of the measured operation (the first call or a continuation). */
@@ -52,6 +54,10 @@ export interface ScenarioResult {
   cellsRead: number;
   cellsWritten: number;
   simulatedMs: number;
+  /** Where the simulated time went: HTTP, Spreadsheet calls and cells, the script's own JavaScript. */
+  httpMs: number;
+  sheetMs: number;
+  scriptMs: number;
   executions: ExecutionFigures[];
   cpuSeconds: number;
   peakRssMb: number;
@@ -217,8 +223,9 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
   const sim = createSimulator({
     ...(code === undefined ? {} : { code }),
     spreadsheetName: `Bench ${spec.name}`,
-    costs: spec.costs,
-    countRealTime: spec.countRealTime,
+    // JSON has no Infinity: an unbounded fetchAll concurrency arrives as null.
+    costs: { ...spec.costs, fetchAllConcurrency: spec.costs.fetchAllConcurrency ?? Number.POSITIVE_INFINITY },
+    countRealTime: spec.costs.cpuFactor > 0,
     onBeforeFetch: sampleRss,
   });
   const args = [spec.emulatorUrl, spec.apiKey, BENCH_APP, spec.tableId];
@@ -280,8 +287,8 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
       rows: spec.rows,
       edits: spec.edits,
       creates: spec.creates,
+      profile: spec.profile,
       costs: spec.costs,
-      countRealTime: spec.countRealTime,
     },
     ok: true,
     httpRequests: 0,
@@ -292,6 +299,9 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     cellsRead: 0,
     cellsWritten: 0,
     simulatedMs: 0,
+    httpMs: 0,
+    sheetMs: 0,
+    scriptMs: 0,
     executions: [],
     cpuSeconds,
     peakRssMb: 0,
@@ -303,6 +313,9 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     result.cellsRead += each.stats.cellsRead;
     result.cellsWritten += each.stats.cellsWritten;
     result.simulatedMs += each.simulatedMs;
+    result.httpMs += each.stats.httpMs;
+    result.sheetMs += each.stats.sheetMs;
+    result.scriptMs += each.stats.scriptMs;
     const figures: ExecutionFigures = {
       simulatedMs: each.simulatedMs,
       cpuSeconds: executionCpu,

@@ -2,6 +2,16 @@
 import { AppsScriptSimulator, type SimulatorOptions } from './simulator';
 
 export { ClientCallError } from './client-run';
+export {
+  COST_PROFILE_NAMES,
+  COST_PROFILES,
+  type CostModel,
+  type CostOptions,
+  type CostProfileName,
+  httpWaveMs,
+  resolveCosts,
+  sheetCallKind,
+} from './costs';
 export { ScriptSyntaxError } from './script-check';
 export type {
   ExecutionResult,

@@ -56,10 +56,10 @@ export interface Runtime {
   requireAuth(method: string, scope: string, needs: 'LIMITED' | 'FULL'): void;
   /** Charges simulated time to the current execution (clamped at its limit, which kills it). */
   spend(ms: number): void;
-  /** Accounts sheet cells read/written (charged `costs.sheetCellMs` each). */
+  /** Accounts sheet cells read/written (read cells charged at once, written ones with the queued writes). */
   chargeCells(read: number, written: number): void;
-  /** Accounts HTTP requests: `count` requests sent in one wave. */
-  chargeHttp(count: number, fetchAll: boolean, latencyMs: number): void;
+  /** Accounts HTTP requests: `count` requests sent in one call (a fetchAll wave, or one fetch). */
+  chargeHttp(count: number, fetchAll: boolean): void;
   log(line: string): void;
   /** Releases of locks when an execution ends are driven by this hook list. */
   onExecutionEnd(fn: (exec: ExecutionInfo) => void): void;

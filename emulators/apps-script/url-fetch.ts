@@ -28,7 +28,6 @@ export interface DailyCounterLike {
 export interface UrlFetchConfig {
   allowedHosts: string[];
   concurrency: number;
-  latencyMs: number;
   timeoutMs: number;
   quota: DailyCounterLike;
   onBeforeFetch?: (requests: FetchRequestInfo[]) => void;
@@ -188,8 +187,8 @@ export class UrlFetchAppService extends GasObject {
       this._cfg.concurrency,
       this._cfg.allowedHosts,
     );
-    // A fetchAll wave costs its slowest member: one latency per call (§4: the requests run in parallel).
-    this._rt.chargeHttp(prepared.length, fetchAll, this._cfg.latencyMs);
+    // Charged by the cost model: a fetchAll runs its requests in parallel rounds (§4; costs.ts).
+    this._rt.chargeHttp(prepared.length, fetchAll);
     return answers.map((a, i) => this._toResponse(a, prepared[i] as Prepared));
   }
 

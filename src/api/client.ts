@@ -39,8 +39,12 @@ export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 export const PAGE_LIMIT = 100;
 /** Pages fetched in one wave at most, by default. */
 export const DEFAULT_MAX_PARALLEL_PAGES = 8;
-/** Speculative pages in the first wave after the first page (doubling after each full wave). */
-export const DEFAULT_FIRST_PAGE_WAVE = 3;
+/**
+ * Speculative pages in the first wave of a listing whose size is unknown (doubling after each full
+ * wave). With the schema read riding along it is 5 requests: a fetchAll of up to 5 costs about one
+ * request's time, so a lone first page would cost a whole extra round trip (docs/performance.md).
+ */
+export const DEFAULT_FIRST_PAGE_WAVE = 4;
 /** Writes (or row reads) sent in one wave at most, by default; halved after a 429. */
 export const DEFAULT_WRITE_WAVE = 10;
 
@@ -78,6 +82,13 @@ export interface ListAllOptions {
   expectedTotal?: number;
   /** Overrides the client's deadline for this listing. */
   deadline?: () => number;
+  /**
+   * An extra page read at an offset far ahead, riding in a page wave: before each wave `at()` names
+   * the offset (undefined: none); each new offset is read once, and `found(offset, rows)` hears how
+   * many rows are there before the wave's schema and pages are delivered, and may throw to end the
+   * listing (e.g. a table too large for the sheet, before anything is written).
+   */
+  probe?: { at(): number | undefined; found(offset: number, rows: number): void };
 }
 
 /** Outcome of a listing. */
@@ -251,7 +262,7 @@ export class TableClient {
     const users: User[] = [];
     // Member lists are short next to tables: small waves keep the overshoot past the end to a few pages.
     this.pageThrough((offset) => this.peopleExchange(query.emailId, offset, PAGE_LIMIT), {
-      firstWave: 2,
+      firstWave: 1,
       maxParallel: 4,
       onPage: (items) => {
         for (const u of items) users.push(u);
@@ -600,6 +611,7 @@ export class TableClient {
     let pageRequests = 0;
     const deadline = options.deadline ?? this.deadline;
     const result = (done: boolean): ListAllResult => ({ rowCount, pageRequests, nextOffset: offset, done });
+    let probedAt: number | undefined;
 
     for (;;) {
       let count = 1;
@@ -618,12 +630,29 @@ export class TableClient {
       } else if (hint !== undefined && hint > offset + step) {
         // The expected size is known (a re-pull): the first wave need not wait for one page alone.
         count = Math.min(maxParallel, Math.ceil((hint - offset) / step));
+      } else if (hint === undefined) {
+        // Size unknown: the first wave speculates too, rather than waiting a round trip for one page.
+        count = wave;
+        speculative = true;
       }
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
+      // A probe far past this wave's pages rides along (the wave's other requests set its time).
+      const probeAt = options.probe?.at();
+      const probing = probeAt !== undefined && probeAt !== probedAt && probeAt >= offset + count * step;
+      if (probing) pages.push(make(probeAt));
       const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
       let outcomes = answered as Outcome<ListPage<T>>[];
+      if (probing) {
+        const probed = outcomes.pop();
+        // A failed probe is asked again with the next wave; the pages decide the listing.
+        pageRequests += 1;
+        if (probed?.ok) {
+          probedAt = probeAt;
+          options.probe?.found(probeAt, probed.value.items.length);
+        }
+      }
       if (lead) {
         const first = answered[0];
         if (first === undefined) throw new SyncError('INTERNAL', 'The table was not read.');
@@ -651,6 +680,11 @@ export class TableClient {
           step = page.items.length;
         } else if (page.items.length !== step) {
           aligned = false; // the pages after this one were planned at other offsets
+          break;
+        }
+        // A first page shorter than planned (a service capping below the limit) misplaces the rest.
+        if (k + 1 < count && offsets[k + 1] !== offset) {
+          aligned = false;
           break;
         }
       }

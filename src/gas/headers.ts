@@ -63,12 +63,12 @@ export function prepareHeaders(
     }
   }
   if (next.width === 0) return next;
-  const headerRange = sheet.getRange(1, 1, 1, next.width);
-  const notes = headerRange.getNotes()[0] ?? [];
-  // The person's own header cells keep their formatting: only synced headers are restyled.
-  const backgrounds = headerRange.getBackgrounds()[0] ?? [];
-  const weights = headerRange.getFontWeights()[0] ?? [];
-  const before = [notes.join('\u0000'), backgrounds.join('\u0000'), weights.join('\u0000')];
+  // Only the headers the add-on manages are written; the person's own header cells are left alone.
+  // Written without reading them first: a read waits for the spreadsheet (about 150 ms each, three
+  // of them), queued writes of one header row cost a few ms (docs/performance.md).
+  const notes: Array<string | undefined> = [];
+  const backgrounds: Array<string | undefined> = [];
+  const weights: Array<GoogleAppsScript.Spreadsheet.FontWeight | undefined> = [];
   const byId = new Map(live.map((column) => [column.id, column]));
   for (let index = 0; index < next.width; index++) {
     const header = next.headers[index] ?? '';
@@ -85,18 +85,28 @@ export function prepareHeaders(
       notes[index] =
         `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
       backgrounds[index] = '#fce8e6';
-    } else {
-      notes[index] = notes[index] ?? '';
-      backgrounds[index] = backgrounds[index] ?? '#ffffff';
-      weights[index] = weights[index] ?? 'normal';
     }
   }
-  // Rewritten only when something differs: a steady-state pull leaves the header row alone.
-  if (notes.join('\u0000') !== before[0]) headerRange.setNotes([notes]);
-  if (backgrounds.join('\u0000') !== before[1]) headerRange.setBackgrounds([backgrounds]);
-  if (weights.join('\u0000') !== before[2]) headerRange.setFontWeights([weights]);
+  writeHeaderRuns(sheet, notes, (range, run) => range.setNotes([run]));
+  writeHeaderRuns(sheet, backgrounds, (range, run) => range.setBackgrounds([run]));
+  writeHeaderRuns(sheet, weights, (range, run) => range.setFontWeights([run]));
   if (sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
   return next;
+}
+
+/** Writes each run of adjacent set values of the header row in one call. */
+function writeHeaderRuns<T extends string>(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  values: ReadonlyArray<T | undefined>,
+  write: (range: GoogleAppsScript.Spreadsheet.Range, run: T[]) => void,
+): void {
+  const indexes: number[] = [];
+  values.forEach((value, index) => {
+    if (value !== undefined) indexes.push(index);
+  });
+  for (const [start, width] of contiguousRuns(indexes)) {
+    write(sheet.getRange(1, start + 1, 1, width), values.slice(start, start + width) as T[]);
+  }
 }
 
 /**

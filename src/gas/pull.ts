@@ -1,6 +1,15 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
 
 import type { Table } from '../api/types';
+import {
+  assertTableFits,
+  cellsForRows,
+  largestTableRows,
+  NEW_SHEET_COLUMNS,
+  SMALLEST_FOOTPRINT,
+  SPREADSHEET_CELL_LIMIT,
+  type TableFootprint,
+} from '../core/capacity';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { type Layout, readLayout } from '../core/layout';
@@ -18,6 +27,7 @@ import {
 import type { BaseTable, LineGrid } from '../core/sheet-model';
 import { issueMessage, type ProblemKind, pendingSince, problemKind } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
+import { activeSpreadsheet } from './active';
 import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds, prepareHeaders } from './headers';
 import {
@@ -196,6 +206,26 @@ function preparePull(
 }
 
 /**
+ * The table's footprint as the spreadsheet really has it (grid widths, other sheets' cells): asked
+ * once an execution, only near the cell limit where it decides (a few waiting calls a sheet).
+ */
+function workbookFootprint(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  link: LinkRecord,
+  width: number,
+): TableFootprint {
+  const footprint: TableFootprint = { sheetColumns: width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
+  const linkedId = sheet.getSheetId();
+  for (const each of activeSpreadsheet().getSheets()) {
+    const columns = each.getMaxColumns();
+    if (each.getSheetId() === linkedId) footprint.sheetColumns = Math.max(width, columns);
+    else if (each.getName() === link.baseSheetName) footprint.baseColumns = columns;
+    else footprint.otherCells += each.getMaxRows() * columns;
+  }
+  return footprint;
+}
+
+/**
  * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every
  * PULL_CHUNK_ROWS rows. A fresh pull of a sheet of up to EAGER_READ_MAX_LINES lines reads it and its
  * base whole; otherwise only the id and status columns are read up front, whole lines only when a
@@ -217,9 +247,27 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
+  // A table too large for the spreadsheet is refused before anything is written: by probe reads
+  // riding in the page waves at the first row that cannot fit (in the first wave whatever the
+  // columns, from the second on for this table's columns), at the schema with the size known from
+  // the last pull, and before each chunk is written.
+  let footprint: TableFootprint | undefined;
+  let probeAt = resume ? undefined : largestTableRows(SMALLEST_FOOTPRINT);
   const setUp = (table: Table): void => {
     prepared = preparePull(context, link, table, sheet, base, lastRow, reading, progress);
+    footprint = { sheetColumns: prepared.state.layout.width, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
+    assertTableFits(known, true, footprint);
+    if (!resume) probeAt = largestTableRows(footprint);
     reportProgress(context, { phase: 'fetching rows' });
+  };
+  let listingDone = false;
+  let exact: TableFootprint | undefined;
+  const assertChunkFits = (): void => {
+    if (!footprint || !prepared) return;
+    const rows = Math.max(deliveredTo, known);
+    if (!exact && cellsForRows(rows, footprint) > SPREADSHEET_CELL_LIMIT / 2)
+      exact = workbookFootprint(sheet, link, prepared.state.layout.width);
+    assertTableFits(rows, !listingDone, exact ?? footprint, context.progress.linesWritten);
   };
 
   let rows: Array<Record<string, unknown>> = [];
@@ -228,12 +276,16 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     if (!prepared) return;
     const { state } = prepared;
     if (rows.length === 0 && state.grid.dirtyCount === 0) return;
+    assertChunkFits();
     const started = Date.now();
     const count = rows.length;
     applyServiceRows(state, rows);
     rows = [];
     const written = flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
+    // Apps Script queues writes until something waits for the spreadsheet: without a flush their cost
+    // would land after this measure (at the end of the run, past the budget the stop check keeps).
+    SpreadsheetApp.flush();
     if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
     reportProgress(context, {
       phase: 'writing lines',
@@ -270,7 +322,14 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
         });
       },
       shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
+      probe: {
+        at: () => probeAt,
+        found(offset, count) {
+          if (count > 0) assertTableFits(offset + count, true, footprint ?? SMALLEST_FOOTPRINT);
+        },
+      },
     });
+    listingDone = listing.done;
   } catch (error) {
     const failure = asSyncError(error);
     if (failure.code !== 'QUOTA' || !prepared) throw error;

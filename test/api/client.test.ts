@@ -326,9 +326,9 @@ describe('TableClient', () => {
       });
     });
 
-    it('ends at hasMore false without asking for an empty page', () => {
+    it('ends at hasMore false without asking for an empty page (a first wave of one page)', () => {
       const port = new FakePort().on('get', ROWS, listing(100, 'rows+hasMore'));
-      collect(clientOf(port));
+      collect(clientOf(port), { firstWave: 1 });
       expect(port.requests).toHaveLength(1);
     });
 
@@ -336,20 +336,26 @@ describe('TableClient', () => {
       const port = new FakePort().on('get', ROWS, listing(100, 'bare'));
       const { result } = collect(clientOf(port, '/api/public'), { firstWave: 1 });
       expect(result.done).toBe(true);
-      expect(port.calls()).toEqual([`GET ${ROWS}?offset=0&limit=100`, `GET ${ROWS}?offset=100&limit=100`]);
+      // The first page alone, then a wave of two: the empty page at 100 ends it.
+      expect(port.calls()).toEqual([
+        `GET ${ROWS}?offset=0&limit=100`,
+        `GET ${ROWS}?offset=100&limit=100`,
+        `GET ${ROWS}?offset=200&limit=100`,
+      ]);
     });
 
-    it('fetches the first page alone, then waves growing 3, 6, 8 (bounded), 26 pages for 2,500 rows', () => {
+    it('with the size unknown speculates 4 pages at once, then waves of 8 (bounded): 28 pages for 2,500 rows', () => {
       const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
       const { result } = collect(clientOf(port));
-      expect(port.waves).toEqual([1, 3, 6, 8, 8]);
-      expect(result.pageRequests).toBe(26);
+      expect(port.waves).toEqual([4, 8, 8, 8]);
+      expect(result.pageRequests).toBe(28);
     });
 
     it('with a known total asks exactly for the pages needed', () => {
       const port = new FakePort().on('get', ROWS, listing(2450, 'items+total'));
       const { result } = collect(clientOf(port));
-      expect(port.waves).toEqual([1, 8, 8, 8]);
+      // The total arrives with the first wave; from then on exactly the pages needed.
+      expect(port.waves).toEqual([4, 8, 8, 5]);
       expect(result.pageRequests).toBe(25);
       expect(queryOfUrl(port.requests.at(-1)!.url).offset).toBe('2400');
     });
@@ -404,6 +410,45 @@ describe('TableClient', () => {
       expect(port.requests.length).toBeLessThanOrEqual(8);
     });
 
+    it('sends a probe once per new offset, in a page wave, and hears it before the wave is delivered', () => {
+      const port = new FakePort().on('get', ROWS, listing(1000, 'rows+hasMore'));
+      const heard: string[] = [];
+      let probeAt: number | undefined = 50_000;
+      const { rows } = collect(clientOf(port), {
+        probe: {
+          at: () => probeAt,
+          found: (offset, count) => {
+            heard.push(`probe ${offset} ${count}`);
+            probeAt = 900;
+          },
+        },
+        onPage: (page, offset) => void heard.push(`page ${offset} ${page.length}`),
+      });
+      expect(rows).toHaveLength(1000);
+      // Sent with the first wave (4 pages + probe); 900 lies inside the second wave's pages: not sent.
+      expect(port.waves).toEqual([5, 8]);
+      expect(heard.slice(0, 2)).toEqual(['probe 50000 0', 'page 0 100']);
+      expect(heard.filter((entry) => entry.startsWith('probe'))).toHaveLength(1);
+    });
+
+    it('a probe that throws ends the listing before its wave is delivered', () => {
+      const port = new FakePort().on('get', ROWS, listing(3000, 'rows+hasMore'));
+      const pages: number[] = [];
+      const error = thrown(() =>
+        clientOf(port).listAllRows('A1', 'T1', {
+          probe: {
+            at: () => (pages.length > 0 ? 2000 : undefined),
+            found: (_offset, count) => {
+              if (count > 0) throw new SyncError('SHEET', 'too large');
+            },
+          },
+          onPage: (_page, offset) => void pages.push(offset),
+        }),
+      );
+      expect(error.message).toBe('too large');
+      expect(pages).toEqual([0, 100, 200, 300]);
+    });
+
     it('never sends a wave larger than maxParallel', () => {
       const port = new FakePort().on('get', ROWS, listing(3000, 'bare'));
       collect(clientOf(port), { maxParallel: 4 });
@@ -416,8 +461,8 @@ describe('TableClient', () => {
         const { rows } = collect(clientOf(port));
         expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 730 }, (_, i) => `r${i}`));
         expect(port.requests.every((r) => queryOfUrl(r.url).limit === '100')).toBe(true);
-        // 15 pages of 50, plus at most one wave of overshoot
-        expect(port.requests.length).toBeLessThanOrEqual(15 + 8);
+        // 15 pages of 50, the 3 pages of the first wave planned at 100-row steps, at most one wave of overshoot
+        expect(port.requests.length).toBeLessThanOrEqual(15 + 3 + 8);
       });
     });
 
@@ -440,10 +485,10 @@ describe('TableClient', () => {
         const port = new FakePort().on('get', ROWS, listing(1234, 'bare'));
         const client = clientOf(port);
         let waves = 0;
-        const first = collect(client, { shouldStop: () => ++waves > 2 });
+        const first = collect(client, { shouldStop: () => ++waves > 1 });
         expect(first.result.done).toBe(false);
         expect(first.result.nextOffset).toBe(first.rows.length);
-        expect(first.rows.length).toBe(1000);
+        expect(first.rows.length).toBe(1200);
         const second = collect(client, { startOffset: first.result.nextOffset });
         expect(second.result.done).toBe(true);
         expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual(
@@ -454,7 +499,8 @@ describe('TableClient', () => {
       it('stops when the deadline has run out', () => {
         const port = new FakePort().on('get', ROWS, listing(1000, 'bare'));
         const { result } = collect(clientOf(port), { deadline: () => 0 });
-        expect(result).toMatchObject({ done: false, nextOffset: 100, pageRequests: 1 });
+        // The first wave always goes out (4 pages with the size unknown).
+        expect(result).toMatchObject({ done: false, nextOffset: 400, pageRequests: 4 });
       });
     });
 
@@ -500,7 +546,7 @@ describe('TableClient', () => {
         });
         const { rows } = collect(clientOf(port));
         expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 800 }, (_, i) => `r${i}`));
-        expect(port.waves).toEqual([1, 3, 1, 6]);
+        expect(port.waves).toEqual([4, 1, 8]);
         expect(port.sleeps).toHaveLength(1);
       });
     });
