@@ -29,6 +29,7 @@ import type {
   Runtime,
   UiRecord,
 } from './runtime';
+import { assertScope, readManifestScopes } from './scopes';
 import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
 import { type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
@@ -73,6 +74,11 @@ export interface SimulatorOptions {
   spreadsheetName?: string;
   /** Project name, used as the add-on menu caption. Default 'Table App Sync'. */
   scriptName?: string;
+  /**
+   * The manifest's `oauthScopes`: a call to a member whose scope is missing throws Google's error.
+   * Default: `<distDir>/appsscript.json`'s list; `null` (or a manifest without the field) allows all.
+   */
+  oauthScopes?: readonly string[] | null;
 }
 
 export interface RunOptions {
@@ -252,6 +258,7 @@ class Execution implements ExecutionInfo {
         sim._spend(sim._costs.sheetCallMs);
       }
       this.checkBudget();
+      sim._checkScope(target, fn.name);
       const hostArgs = args.map((a) =>
         a !== null && typeof a === 'object' ? (this.targets.get(a) ?? a) : a,
       );
@@ -336,6 +343,7 @@ export class AppsScriptSimulator {
   private readonly services: Record<string, GasObject>;
   private readonly limitMs: number;
   private readonly defaultUser: string;
+  private readonly grantedScopes: readonly string[] | null;
 
   constructor(options: SimulatorOptions = {}) {
     const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
@@ -347,6 +355,8 @@ export class AppsScriptSimulator {
       code = readFileSync(file, 'utf8');
     }
     this.functionNames = checkScript(code);
+    this.grantedScopes =
+      options.oauthScopes !== undefined ? options.oauthScopes : readManifestScopes(distDir);
     this.script = new vm.Script(code, { filename: 'Code.gs' });
     const timeZone = options.timeZone ?? readManifestTimeZone(distDir) ?? 'Etc/UTC';
     this.clock = new SimClock(options.startTime ?? Date.now(), options.countRealTime !== false);
@@ -442,6 +452,11 @@ export class AppsScriptSimulator {
       exec.die();
     }
     this.clock.advance(ms);
+  }
+
+  /** Throws Google's permission error for a member whose scope the manifest lacks (scopes.ts). */
+  _checkScope(target: GasObject, member: string): void {
+    assertScope(this.grantedScopes, String(target), member);
   }
 
   /** Runs a top-level (or `object.method`) function as a new execution, as menus, triggers and the editor do. */

@@ -27,6 +27,7 @@ import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
 import {
   clearJob,
+  connectedEmail,
   type JobRecord,
   type LinkRecord,
   loadJob,
@@ -160,7 +161,7 @@ export function runOperation(
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
           triggerId: halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
           scheduled: resuming ? resuming.scheduled : options.scheduled,
-          owner: Session.getEffectiveUser().getEmail(),
+          owner: connectedEmail(),
           totals: {
             ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
             pushCreated,

@@ -126,7 +126,8 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
           lastSyncAt: null,
           baseSheetName: `_tas_base_${sheetId}`,
           goneColumnIds: [],
-          owner: Session.getActiveUser().getEmail() || null,
+          // The service profile's e-mail: Session's e-mail needs a scope the manifest does not ask for.
+          owner: connection.info.email || null,
           schedule: null,
         };
   saveLink(link);

@@ -8,7 +8,15 @@ import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
 import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
-import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
+import {
+  allLinks,
+  deleteLink,
+  displayName,
+  type LinkRecord,
+  loadConnection,
+  loadJob,
+  saveLink,
+} from './stores';
 
 export const PAUSE_AFTER_FAILURES = 10;
 
@@ -52,7 +60,9 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     lastRunAt: null,
     lastOutcome: null,
     triggerId,
-    owner: Session.getEffectiveUser().getEmail(),
+    owner: connection.info.email,
+    ownerUserId: connection.info.userId,
+    ownerName: displayName(connection.info),
     notifyEmail: connection.info.email,
     notifiedFailure: false,
   };

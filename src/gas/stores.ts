@@ -31,6 +31,21 @@ export function loadConnection(): StoredConnection | null {
   return info && apiKey ? { info, apiKey } : null;
 }
 
+/**
+ * The e-mail of the service profile this person connected with (from GET /user/me), or '' when not
+ * connected. Used instead of Session's e-mail, which needs the userinfo.email scope.
+ */
+export function connectedEmail(): string {
+  return loadConnection()?.info.email ?? '';
+}
+
+/** A person's name as the sidebar shows it: "First Last <email>", or whatever part is known. */
+export function displayName(info: { firstName?: string; lastName?: string; email?: string }): string {
+  const name = [info.firstName, info.lastName].filter((part) => part?.trim()).join(' ');
+  if (name && info.email) return `${name} <${info.email}>`;
+  return name || info.email || 'someone';
+}
+
 export function saveConnectionRecord(connection: StoredConnection): void {
   PropertiesService.getUserProperties().setProperties({
     [CONNECTION_KEY]: JSON.stringify(connection.info),
@@ -59,7 +74,12 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
 
 export interface StoredSchedule extends ScheduleInfo {
   triggerId: string | null;
+  /** The service e-mail of the person whose trigger and API key run the schedule. */
   owner: string;
+  /** The service user id of that person (older records lack it). */
+  ownerUserId?: string;
+  /** "First Last <email>" of that person, as the sidebar shows it. */
+  ownerName?: string;
   /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
   notifyEmail: string;
   notifiedFailure: boolean;
