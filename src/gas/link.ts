@@ -4,6 +4,7 @@ import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { baseSheetOf, findSheetById, forgetBaseSheet } from './linked-sheet';
+import { localTime } from './local-time';
 import { clientFor, requireConnection } from './operation';
 import { removeScheduleTrigger } from './schedule-triggers';
 import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
@@ -58,7 +59,11 @@ function toInfo(link: LinkRecord): LinkInfo {
 export function linkInfo(link: LinkRecord | null): LinkInfo | null {
   if (!link) return null;
   const sheet = findSheetById(activeSpreadsheet(), link.sheetId);
-  return { ...toInfo(link), sheetName: sheet ? sheet.getName() : link.sheetName };
+  return {
+    ...toInfo(link),
+    sheetName: sheet ? sheet.getName() : link.sheetName,
+    lastSyncLocal: localTime(link.lastSyncAt),
+  };
 }
 
 function uniqueSheetName(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, wanted: string): string {

@@ -2,12 +2,13 @@
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './linked-sheet';
+import { localTime } from './local-time';
 import type { LinkRecord, StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
 const LOG_HEADERS = [
-  'When',
+  'When (spreadsheet time)',
   'Sheet',
   'Table',
   'Run',
@@ -32,7 +33,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     sheet.setFrozenRows(1);
   }
   const row = [
-    new Date().toISOString(),
+    localTime(new Date(), 'yyyy-MM-dd HH:mm:ss'),
     link.sheetName,
     link.tableName,
     trigger,

@@ -2,6 +2,7 @@
 // accepts, never left behind (removing a link or schedule removes its trigger).
 import { SyncError } from '../core/errors';
 import type { ScheduleOptions } from '../shared/types';
+import { spreadsheetZone } from './local-time';
 import type { LinkRecord } from './stores';
 
 export const SCHEDULE_HANDLER = 'runScheduledSync';
@@ -48,8 +49,9 @@ export function scheduleOptions(): ScheduleOptions {
   return { intervals: allowedIntervals().map(({ every, label }) => ({ every, label })) };
 }
 
-export function intervalOf(every: string): Interval {
-  const interval = allowedIntervals().find((each) => each.every === every);
+/** The interval named `every`; `anyInstallation` also accepts minute intervals an add-on refuses. */
+export function intervalOf(every: string, anyInstallation = false): Interval {
+  const interval = allowedIntervals(anyInstallation ? false : isAddOn()).find((each) => each.every === every);
   if (!interval) {
     const hint = isAddOn() ? ' As an add-on, schedules run hourly or less often.' : '';
     throw new SyncError(
@@ -97,7 +99,12 @@ export function createScheduleTrigger(every: string): string {
         ? builder.everyMinutes(n).create()
         : kind === 'h'
           ? builder.everyHours(n).create()
-          : builder.everyDays(1).atHour(n).create();
+          : // Daily hours mean the spreadsheet's local time, not the script's zone (Etc/UTC).
+            builder
+              .everyDays(1)
+              .atHour(n)
+              .inTimezone(spreadsheetZone())
+              .create();
     return trigger.getUniqueId();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

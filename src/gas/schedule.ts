@@ -5,6 +5,7 @@ import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { findSheetById } from './linked-sheet';
+import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
 import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
@@ -15,14 +16,43 @@ import {
   type LinkRecord,
   loadConnection,
   loadJob,
+  type StoredSchedule,
   saveLink,
 } from './stores';
 
+const QUARTER_HOUR = 15 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
+
 export const PAUSE_AFTER_FAILURES = 10;
 
-function info(link: LinkRecord): ScheduleInfo | null {
-  const schedule = link.schedule;
+/** When the schedule runs next (trigger times are not readable in Apps Script: estimated). */
+function nextRunAt(schedule: StoredSchedule, now: number): number | null {
+  if (schedule.paused) return null;
+  const interval = intervalOf(schedule.every, true);
+  if (schedule.every.startsWith('d')) {
+    // The next local HH:00 in the spreadsheet's zone (15-minute steps cover zones with odd offsets).
+    const hour = `${schedule.every.slice(1).padStart(2, '0')}:00`;
+    const start = Math.ceil(now / QUARTER_HOUR) * QUARTER_HOUR;
+    for (let at = start; at <= start + DAY_MS + QUARTER_HOUR; at += QUARTER_HOUR)
+      if (localTime(at, 'HH:mm') === hour) return at;
+    return null;
+  }
+  const step = interval.minutes * 60_000;
+  const base = Date.parse(schedule.lastRunAt ?? schedule.createdAt ?? '') || now;
+  let next = base + step;
+  if (next < now) next += Math.ceil((now - next) / step) * step;
+  return next;
+}
+
+/**
+ * What the sidebar shows about a link's schedule: times in the spreadsheet's zone, whose key runs it,
+ * and whether that is the caller.
+ */
+export function scheduleInfo(link: LinkRecord | null): ScheduleInfo | null {
+  const schedule = link?.schedule;
   if (!schedule) return null;
+  const caller = loadConnection()?.info.userId ?? null;
+  const next = nextRunAt(schedule, Date.now());
   return {
     mode: schedule.mode,
     every: schedule.every,
@@ -31,12 +61,20 @@ function info(link: LinkRecord): ScheduleInfo | null {
     failures: schedule.failures,
     lastRunAt: schedule.lastRunAt,
     lastOutcome: schedule.lastOutcome,
+    lastRunLocal: localTime(schedule.lastRunAt),
+    nextRunLocal: next === null ? null : localTime(next),
+    timeZone: spreadsheetZone(),
+    ownerName: schedule.ownerName ?? schedule.owner,
+    // Triggers are listed only for the person who created them: a trigger of ours means it is ours.
+    ownedByYou:
+      triggerExists(schedule.triggerId) ||
+      (caller !== null && schedule.ownerUserId !== undefined && schedule.ownerUserId === caller),
   };
 }
 
 export function getSchedule(): ScheduleInfo | null {
   const link = requireLink(activeSheetId());
-  return info(link);
+  return scheduleInfo(link);
 }
 
 export function setSchedule(input: ScheduleInput): ScheduleInfo {
@@ -60,6 +98,7 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     lastRunAt: null,
     lastOutcome: null,
     triggerId,
+    createdAt: new Date().toISOString(),
     owner: connection.info.email,
     ownerUserId: connection.info.userId,
     ownerName: displayName(connection.info),
@@ -67,7 +106,7 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     notifiedFailure: false,
   };
   saveLink(link);
-  return info(link) as ScheduleInfo;
+  return scheduleInfo(link) as ScheduleInfo;
 }
 
 export function clearSchedule(): { cleared: boolean } {
@@ -167,5 +206,5 @@ export function resumeSchedule(): ScheduleInfo | null {
   link.schedule.failures = 0;
   link.schedule.notifiedFailure = false;
   saveLink(link);
-  return info(link);
+  return scheduleInfo(link);
 }

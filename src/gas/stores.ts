@@ -60,7 +60,7 @@ export function clearConnection(): void {
 }
 
 /** A link plus what the sync keeps about it. */
-export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
   /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
@@ -72,8 +72,11 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
   showEmails?: boolean;
 }
 
-export interface StoredSchedule extends ScheduleInfo {
+export interface StoredSchedule
+  extends Omit<ScheduleInfo, 'lastRunLocal' | 'nextRunLocal' | 'timeZone' | 'ownerName' | 'ownedByYou'> {
   triggerId: string | null;
+  /** ISO time the schedule was set (estimates the first run). */
+  createdAt?: string;
   /** The service e-mail of the person whose trigger and API key run the schedule. */
   owner: string;
   /** The service user id of that person (older records lack it). */

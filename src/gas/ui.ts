@@ -5,6 +5,7 @@ import type { SidebarState, SyncSummary } from '../shared/types';
 import { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { linkInfo } from './link';
+import { scheduleInfo } from './schedule';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
 
@@ -112,17 +113,7 @@ export function getState(): SidebarState {
     link: linkInfo(link),
     lastSummary: link ? loadSummary(sheetId) : null,
     progress: link ? loadProgress(sheetId) : null,
-    schedule: link?.schedule
-      ? {
-          mode: link.schedule.mode,
-          every: link.schedule.every,
-          label: link.schedule.label,
-          paused: link.schedule.paused,
-          failures: link.schedule.failures,
-          lastRunAt: link.schedule.lastRunAt,
-          lastOutcome: link.schedule.lastOutcome,
-        }
-      : null,
+    schedule: scheduleInfo(link),
     scheduleOptions: scheduleOptions(),
     hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
   };

@@ -54,6 +54,8 @@ export interface LinkInfo {
   showEmails: boolean;
   linkedAt: string;
   lastSyncAt: string | null;
+  /** The last sync as local time in the spreadsheet's zone (set by the sidebar state). */
+  lastSyncLocal?: string | null;
 }
 
 export type Operation = 'pull' | 'push' | 'sync' | 'resolve';
@@ -112,6 +114,16 @@ export interface ScheduleInfo {
   failures: number;
   lastRunAt: string | null;
   lastOutcome: string | null;
+  /** Last run as local time in the spreadsheet's zone ("2024-01-05 09:00"). */
+  lastRunLocal?: string | null;
+  /** Estimated next run as local time in the spreadsheet's zone; null while paused. */
+  nextRunLocal?: string | null;
+  /** The spreadsheet's time zone the times above are in. */
+  timeZone?: string;
+  /** Whose API key and trigger run the schedule ("First Last <email>" of the service profile). */
+  ownerName?: string;
+  /** The schedule runs under the caller's own trigger and key. */
+  ownedByYou?: boolean;
 }
 
 export interface ScheduleOptions {

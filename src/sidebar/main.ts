@@ -96,9 +96,9 @@ function render(current: SidebarState): void {
   }
   byId('this-sheet-label').textContent = `This sheet (“${current.sheet.name}”)`;
   if (current.link) {
-    const { tableAppName, tableName, sheetName, lastSyncAt } = current.link;
+    const { tableAppName, tableName, sheetName, lastSyncAt, lastSyncLocal } = current.link;
     byId('link-info').textContent =
-      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${when(lastSyncAt)}.`;
+      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${lastSyncLocal ?? when(lastSyncAt)}.`;
     renderSummary(current.lastSummary);
     renderSchedule(current);
     for (const box of document.querySelectorAll<HTMLInputElement>('#fixed-choices input')) {
@@ -159,11 +159,13 @@ function renderSchedule(current: SidebarState): void {
   const schedule = current.schedule;
   if (schedule) byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
   const what = schedule ? { pull: 'Pulls', push: 'Pushes', sync: 'Syncs' }[schedule.mode] : '';
+  const zone = schedule?.timeZone ? ` (${schedule.timeZone})` : '';
   const last = schedule?.lastRunAt
-    ? ` Last run ${when(schedule.lastRunAt)}: ${schedule.lastOutcome ?? 'no outcome'}.`
+    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt)}${zone}: ${schedule.lastOutcome ?? 'no outcome'}.`
     : '';
+  const next = schedule?.nextRunLocal ? ` Next run around ${schedule.nextRunLocal}${zone}.` : '';
   byId('schedule-info').textContent = schedule
-    ? `${what} ${schedule.label.toLowerCase()}.${last}`
+    ? `${what} ${schedule.label.toLowerCase()}.${next}${last}`
     : 'No schedule: choose what to run and how often, then save.';
   show(byId('schedule-paused'), schedule?.paused === true);
   if (schedule?.paused) {
