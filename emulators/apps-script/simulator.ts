@@ -79,6 +79,11 @@ export interface SimulatorOptions {
    * Default: `<distDir>/appsscript.json`'s list; `null` (or a manifest without the field) allows all.
    */
   oauthScopes?: readonly string[] | null;
+  /**
+   * Clock triggers that come due while an execution runs fire at once, as nested executions that
+   * contend for locks (Apps Script does not promise to skip them, §12). Default true.
+   */
+  overlappingTriggers?: boolean;
 }
 
 export interface RunOptions {
@@ -259,6 +264,7 @@ class Execution implements ExecutionInfo {
       }
       this.checkBudget();
       sim._checkScope(target, fn.name);
+      sim._fireOverlapping();
       const hostArgs = args.map((a) =>
         a !== null && typeof a === 'object' ? (this.targets.get(a) ?? a) : a,
       );
@@ -344,6 +350,10 @@ export class AppsScriptSimulator {
   private readonly limitMs: number;
   private readonly defaultUser: string;
   private readonly grantedScopes: readonly string[] | null;
+  private readonly overlapTriggers: boolean;
+  private firingOverlap = false;
+  /** Trigger executions that fired while another execution was running (see `overlappingTriggers`). */
+  readonly overlappedRuns: ExecutionResult[] = [];
 
   constructor(options: SimulatorOptions = {}) {
     const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
@@ -355,6 +365,7 @@ export class AppsScriptSimulator {
       code = readFileSync(file, 'utf8');
     }
     this.functionNames = checkScript(code);
+    this.overlapTriggers = options.overlappingTriggers !== false;
     this.grantedScopes =
       options.oauthScopes !== undefined ? options.oauthScopes : readManifestScopes(distDir);
     this.script = new vm.Script(code, { filename: 'Code.gs' });
@@ -459,6 +470,22 @@ export class AppsScriptSimulator {
     assertScope(this.grantedScopes, String(target), member);
   }
 
+  /** Fires clock triggers that came due during the running execution, nested (one level deep). */
+  _fireOverlapping(): void {
+    if (!this.overlapTriggers || this.firingOverlap || this.stack.length === 0) return;
+    const now = this.clock.now();
+    const due = this.triggerTable.list.some(
+      (t) => t.source === 'CLOCK' && !t.fired && t.nextAt !== undefined && t.nextAt <= now,
+    );
+    if (!due) return;
+    this.firingOverlap = true;
+    try {
+      this.overlappedRuns.push(...this.fireDueTriggers());
+    } finally {
+      this.firingOverlap = false;
+    }
+  }
+
   /** Runs a top-level (or `object.method`) function as a new execution, as menus, triggers and the editor do. */
   run(fn: string, args: unknown[] = [], opts: RunOptions = {}): ExecutionResult {
     return this.execute(fn, args, opts, SIMPLE_TRIGGERS.includes(fn) ? 'simple' : 'run');
@@ -492,6 +519,8 @@ export class AppsScriptSimulator {
     const results: ExecutionResult[] = [];
     for (const t of due) {
       if (!this.triggerTable.list.includes(t)) continue;
+      // A firing nested in an earlier one of this loop may have run it already.
+      if (t.fired || t.nextAt === undefined || t.nextAt > now) continue;
       const at = t.nextAt as number;
       if (t.everyMs !== undefined) {
         let next = at;

@@ -37,6 +37,7 @@ import {
 } from './stores';
 
 const CONTINUE_AFTER_MS = 60 * 1000;
+export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
 export function emptySummary(operation: Operation): SyncSummary {
   return {
@@ -176,12 +177,18 @@ export function runOperation(
     });
   } catch (error) {
     const failure = asSyncError(error);
-    summary.ok = false;
-    summary.message = failure.message;
+    if (options.scheduled && failure.code === 'BUSY') {
+      // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
+      summary.skipped = true;
+      summary.message = SKIPPED_MESSAGE;
+    } else {
+      summary.ok = false;
+      summary.message = failure.message;
+    }
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok) summary.message = describe(summary, continuation);
+  if (summary.ok && !summary.skipped) summary.message = describe(summary, continuation);
   options.beforeLog?.(summary);
   finishRun(link, summary, origin, !options.scheduled);
   return summary;
@@ -199,6 +206,15 @@ function finishRun(
   origin: 'manual' | 'scheduled',
   interactive: boolean,
 ): void {
+  if (summary.skipped) {
+    // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
+    try {
+      appendRunLog(link, summary, origin);
+    } catch {
+      // A protected or full log never fails the run.
+    }
+    return;
+  }
   saveProgress(link.sheetId, null);
   try {
     saveSummary(link.sheetId, summary);

@@ -45,7 +45,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     summary.errors,
     summary.seconds,
     summary.requests,
-    summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
+    summary.skipped ? 'skipped' : summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
     summary.message,
   ];
   const next = sheet.getLastRow() + 1;

@@ -16,6 +16,7 @@ import {
   type LinkRecord,
   loadConnection,
   loadJob,
+  loadLink,
   type StoredSchedule,
   saveLink,
 } from './stores';
@@ -125,6 +126,16 @@ function failedSummary(operation: 'pull' | 'push' | 'sync', message: string): Sy
 function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
   const schedule = link.schedule;
   if (!schedule) return;
+  if (summary.skipped) {
+    // Not a failure and not a success: no mail, the failure streak neither grows nor resets. The
+    // running sync may have saved the link since this run read it: note the skip on a fresh copy.
+    const fresh = loadLink(link.sheetId);
+    if (fresh?.schedule) {
+      fresh.schedule.lastOutcome = summary.message;
+      saveLink(fresh);
+    }
+    return;
+  }
   schedule.lastRunAt = new Date().toISOString();
   schedule.lastOutcome = summary.message;
   if (summary.ok) {

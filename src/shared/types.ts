@@ -85,6 +85,8 @@ export interface SyncSummary {
   requests: number;
   /** The operation continues in a follow-up execution. */
   continuing: boolean;
+  /** A scheduled run that found another sync running and did nothing (not a failure). */
+  skipped?: boolean;
   issues: LineIssue[];
 }
 
