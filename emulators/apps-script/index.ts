@@ -2,6 +2,7 @@
 import { AppsScriptSimulator, type SimulatorOptions } from './simulator';
 
 export { ClientCallError } from './client-run';
+export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
 export type {
   ExecutionResult,
@@ -12,6 +13,11 @@ export type {
   TriggerInfo,
 } from './simulator';
 export type { SheetSnapshot } from './spreadsheet';
+export {
+  CONSUMER_TRIGGER_RUNTIME_MS,
+  TRIGGER_RUNTIME_MESSAGE,
+  WORKSPACE_TRIGGER_RUNTIME_MS,
+} from './trigger-quota';
 export type { FetchRequestInfo } from './url-fetch';
 export { AppsScriptSimulator };
 

@@ -33,6 +33,7 @@ import { assertScope, readManifestScopes } from './scopes';
 import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
 import { type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
+import { CONSUMER_TRIGGER_RUNTIME_MS, TRIGGER_RUNTIME_MESSAGE, TriggerRuntimeQuota } from './trigger-quota';
 import { type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
 import { UtilitiesService } from './utilities';
 
@@ -84,6 +85,11 @@ export interface SimulatorOptions {
    * contend for locks (Apps Script does not promise to skip them, §12). Default true.
    */
   overlappingTriggers?: boolean;
+  /**
+   * Daily trigger runtime per user (§3): 90 min consumer (default), 6 h Workspace. Once used up, clock
+   * triggers do not run; their result carries Google's message.
+   */
+  triggerRuntimeDailyMs?: number;
 }
 
 export interface RunOptions {
@@ -352,6 +358,8 @@ export class AppsScriptSimulator {
   private readonly grantedScopes: readonly string[] | null;
   private readonly overlapTriggers: boolean;
   private firingOverlap = false;
+  /** Trigger runtime used per user today (see `triggerRuntimeDailyMs`). */
+  readonly triggerRuntime: TriggerRuntimeQuota;
   /** Trigger executions that fired while another execution was running (see `overlappingTriggers`). */
   readonly overlappedRuns: ExecutionResult[] = [];
 
@@ -366,6 +374,9 @@ export class AppsScriptSimulator {
     }
     this.functionNames = checkScript(code);
     this.overlapTriggers = options.overlappingTriggers !== false;
+    this.triggerRuntime = new TriggerRuntimeQuota(
+      options.triggerRuntimeDailyMs ?? CONSUMER_TRIGGER_RUNTIME_MS,
+    );
     this.grantedScopes =
       options.oauthScopes !== undefined ? options.oauthScopes : readManifestScopes(distDir);
     this.script = new vm.Script(code, { filename: 'Code.gs' });
@@ -527,9 +538,18 @@ export class AppsScriptSimulator {
         while (next <= now) next += t.everyMs;
         t.nextAt = next;
       } else t.fired = true;
-      results.push(
-        this.execute(t.fn, [timeDrivenEvent(t, at)], { user: t.owner, authMode: 'FULL' }, 'trigger'),
+      if (!this.triggerRuntime.allows(t.owner, now)) {
+        results.push(quotaRefusal(now));
+        continue;
+      }
+      const result = this.execute(
+        t.fn,
+        [timeDrivenEvent(t, at)],
+        { user: t.owner, authMode: 'FULL' },
+        'trigger',
       );
+      this.triggerRuntime.charge(t.owner, result.simulatedMs, result.startedAt);
+      results.push(result);
     }
     return results;
   }
@@ -751,6 +771,20 @@ export class AppsScriptSimulator {
     if (authMode !== 'NONE') event.source = this.spreadsheet;
     return event;
   }
+}
+
+/** The result of a clock trigger that did not run because its owner's trigger runtime is used up. */
+function quotaRefusal(at: number): ExecutionResult {
+  return {
+    ok: false,
+    error: { name: 'Exception', message: TRIGGER_RUNTIME_MESSAGE },
+    killed: false,
+    startedAt: at,
+    endedAt: at,
+    simulatedMs: 0,
+    stats: newStats(),
+    logs: [],
+  };
 }
 
 function describeError(e: unknown): { name: string; message: string; stack?: string } {

@@ -3,7 +3,7 @@ import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './linked-sheet';
 import { localTime } from './local-time';
-import type { LinkRecord, StoredSchedule } from './stores';
+import { type LinkRecord, recordRunSeconds, type StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
@@ -52,6 +52,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
   const range = sheet.getRange(next, 1, 1, row.length);
   range.setNumberFormat('@');
   range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
+  if (!summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
   const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }

@@ -8,7 +8,15 @@ import { findSheetById } from './linked-sheet';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
-import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
+import {
+  createScheduleTrigger,
+  dailyMinutes,
+  deleteTriggerById,
+  intervalOf,
+  quotaWarning,
+  triggerExists,
+  typicalRunSeconds,
+} from './schedule-triggers';
 import {
   allLinks,
   deleteLink,
@@ -45,6 +53,12 @@ function nextRunAt(schedule: StoredSchedule, now: number): number | null {
   return next;
 }
 
+function quotaWarningFor(link: LinkRecord): string | null {
+  const runSeconds = typicalRunSeconds(link.sheetId);
+  if (!link.schedule || runSeconds === null) return null;
+  return quotaWarning(dailyMinutes(link.schedule.every, runSeconds));
+}
+
 /**
  * What the sidebar shows about a link's schedule: times in the spreadsheet's zone, whose key runs it,
  * and whether that is the caller.
@@ -67,6 +81,7 @@ export function scheduleInfo(link: LinkRecord | null): ScheduleInfo | null {
     timeZone: spreadsheetZone(),
     ownerName: schedule.ownerName ?? schedule.owner,
     // Triggers are listed only for the person who created them: a trigger of ours means it is ours.
+    quotaWarning: quotaWarningFor(link),
     ownedByYou:
       triggerExists(schedule.triggerId) ||
       (caller !== null && schedule.ownerUserId !== undefined && schedule.ownerUserId === caller),

@@ -8,6 +8,8 @@ const LINK_PREFIX = 'tas.link.';
 const JOB_PREFIX = 'tas.job.';
 const SUMMARY_PREFIX = 'tas.summary.';
 const PROGRESS_PREFIX = 'tas.progress.';
+const RUNTIMES_PREFIX = 'tas.runtimes.';
+const RUNTIMES_KEPT = 10;
 
 export interface StoredConnection {
   info: ConnectionInfo;
@@ -105,6 +107,7 @@ export function deleteLink(sheetId: number): void {
   properties.deleteProperty(LINK_PREFIX + sheetId);
   properties.deleteProperty(JOB_PREFIX + sheetId);
   properties.deleteProperty(SUMMARY_PREFIX + sheetId);
+  properties.deleteProperty(RUNTIMES_PREFIX + sheetId);
 }
 
 export function allLinks(): LinkRecord[] {
@@ -146,6 +149,17 @@ export function saveJob(sheetId: number, job: JobRecord): void {
 
 export function clearJob(sheetId: number): void {
   documentProperties().deleteProperty(JOB_PREFIX + sheetId);
+}
+
+/** Seconds of the link's last runs (newest last), for the schedule picker's daily runtime estimate. */
+export function recentRunSeconds(sheetId: number): number[] {
+  const seconds = readJson<unknown>(documentProperties(), RUNTIMES_PREFIX + sheetId);
+  return Array.isArray(seconds) ? seconds.filter((each): each is number => typeof each === 'number') : [];
+}
+
+export function recordRunSeconds(sheetId: number, seconds: number): void {
+  const kept = [...recentRunSeconds(sheetId), Math.max(0, seconds)].slice(-RUNTIMES_KEPT);
+  documentProperties().setProperty(RUNTIMES_PREFIX + sheetId, JSON.stringify(kept));
 }
 
 export function saveSummary(sheetId: number, summary: SyncSummary): void {

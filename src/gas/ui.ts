@@ -114,7 +114,7 @@ export function getState(): SidebarState {
     lastSummary: link ? loadSummary(sheetId) : null,
     progress: link ? loadProgress(sheetId) : null,
     schedule: scheduleInfo(link),
-    scheduleOptions: scheduleOptions(),
+    scheduleOptions: scheduleOptions(link ? sheetId : null),
     hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
   };
 }

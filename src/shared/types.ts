@@ -126,11 +126,28 @@ export interface ScheduleInfo {
   ownerName?: string;
   /** The schedule runs under the caller's own trigger and key. */
   ownedByYou?: boolean;
+  /** Set when the schedule would use up the daily trigger runtime at the link's recent run times. */
+  quotaWarning?: string | null;
 }
 
 export interface ScheduleOptions {
-  /** Intervals this installation accepts (add-ons: hourly or slower). */
-  intervals: Array<{ every: string; label: string }>;
+  /**
+   * Intervals this installation accepts (add-ons: hourly or slower), each with the estimated minutes
+   * of trigger runtime a day from the link's recent runs (null before a first run) and a warning
+   * when that would use up Apps Script's daily trigger runtime.
+   */
+  intervals: Array<{
+    every: string;
+    label: string;
+    minutesPerDay?: number | null;
+    quotaWarning?: string | null;
+  }>;
+  /** Average seconds of the link's recent runs; null before its first run. */
+  runSeconds?: number | null;
+  /** Daily trigger runtime of a Google account (minutes). */
+  quotaMinutesPerDay?: number;
+  /** The spreadsheet's time zone daily hours are in. */
+  timeZone?: string;
 }
 
 export interface SidebarState {

@@ -173,6 +173,40 @@ function renderSchedule(current: SidebarState): void {
       `Paused after ${schedule.failures} failed runs in a row. Fix the cause shown above, then resume.`;
   }
   show(byId('schedule-remove'), schedule !== null);
+  const owner = byId('schedule-owner');
+  owner.textContent = schedule ? ownerLine(schedule) : '';
+  show(owner, schedule !== null);
+  renderEstimate();
+}
+
+/** Whose key runs the schedule, and what that means for everyone who edits the sheet. */
+function ownerLine(schedule: NonNullable<SidebarState['schedule']>): string {
+  if (schedule.ownedByYou)
+    return 'Runs with your API key under your Google account: edits anyone makes in this sheet are sent to the service in your name.';
+  const who = schedule.ownerName ?? 'another person';
+  return `Runs with the API key of ${who}: edits anyone makes in this sheet are sent to the service in that person’s name. Changing the schedule needs your own connection; resuming it makes it yours.`;
+}
+
+/** The schedule picker's estimate of daily trigger runtime for the chosen interval, with a warning. */
+function renderEstimate(): void {
+  const target = byId('schedule-estimate');
+  const options = state?.scheduleOptions;
+  const chosen = options?.intervals.find(
+    (option) => option.every === byId<HTMLSelectElement>('schedule-every').value,
+  );
+  target.classList.remove('warning');
+  if (!options || !chosen || chosen.minutesPerDay === null || chosen.minutesPerDay === undefined) {
+    target.textContent = options?.timeZone
+      ? `Times are in the spreadsheet’s time zone, ${options.timeZone}.`
+      : '';
+    return;
+  }
+  if (chosen.quotaWarning) {
+    target.textContent = chosen.quotaWarning;
+    target.classList.add('warning');
+    return;
+  }
+  target.textContent = `Recent runs take about ${options.runSeconds} s: about ${chosen.minutesPerDay} of the ${options.quotaMinutesPerDay ?? 90} minutes of trigger time Apps Script allows a day.`;
 }
 
 // ---------- actions ----------
@@ -449,6 +483,7 @@ on('schedule-form', 'submit', saveSchedule);
 on('schedule-remove', 'click', removeSchedule);
 on('schedule-resume', 'click', resumeSchedule);
 on('unlink', 'click', unlink);
+byId('schedule-every').addEventListener('change', renderEstimate);
 
 guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', refresh);
