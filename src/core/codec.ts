@@ -166,6 +166,16 @@ export interface DecodeContext {
 }
 
 const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** Text that reads as a date (ISO or US order, optionally with a time). */
+const DATE_TEXT = /^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4})([ T]\d{1,2}:\d{2}(:\d{2})?)?$/;
+
+/** Why a date cannot go into a number column, and what to do. */
+function dateInNumberColumn(columnId: string, shown: string): Decoded {
+  return {
+    ok: false,
+    reason: `${columnId}: a date in a number column ("${shown}"). Type a number instead; a pull gives the cell its number format back.`,
+  };
+}
 
 function describe(value: CellValue): string {
   const text = typeof value === 'string' ? value : String(value);
@@ -203,7 +213,9 @@ export function decodeCell(value: CellValue, column: ColumnSpec, context: Decode
         const trimmed = value.trim();
         if (trimmed === '') return { ok: true, value: null };
         if (NUMBER_PATTERN.test(trimmed)) return { ok: true, value: Number(trimmed) };
+        if (DATE_TEXT.test(trimmed)) return dateInNumberColumn(column.id, trimmed);
       }
+      if (isDateLike(value)) return dateInNumberColumn(column.id, context.formatDate(value));
       return { ok: false, reason: `${column.id}: "${describe(value)}" is not a number.` };
     }
     case 'boolean': {
