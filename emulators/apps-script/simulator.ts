@@ -90,6 +90,11 @@ export interface SimulatorOptions {
    * triggers do not run; their result carries Google's message.
    */
   triggerRuntimeDailyMs?: number;
+  /**
+   * Significant digits a number cell keeps (e.g. 15, as Sheets is reported to); default: the full
+   * double (UNCONFIRMED which one Sheets does; the add-on's self-check reports it).
+   */
+  cellSignificantDigits?: number;
 }
 
 export interface RunOptions {
@@ -442,6 +447,7 @@ export class AppsScriptSimulator {
       timeZone,
     );
     this.spreadsheet = ss;
+    ss._significantDigits = options.cellSignificantDigits;
     const ui = new UiImpl(this.rt);
     this.services = {
       SpreadsheetApp: new SpreadsheetAppService(this.rt, ss, () => ui),

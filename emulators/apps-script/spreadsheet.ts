@@ -628,7 +628,7 @@ export class SheetImpl extends GasObject {
       return;
     }
     if (typeof input === 'number' || typeof input === 'boolean') {
-      this._set(r, c, input);
+      this._set(r, c, typeof input === 'number' ? this._ss._keepDigits(input) : input);
       return;
     }
     if (isDate(input)) {
@@ -645,7 +645,7 @@ export class SheetImpl extends GasObject {
       return;
     }
     const parsed = parseTyped(text, this._ss._timeZone);
-    this._set(r, c, parsed.value);
+    this._set(r, c, typeof parsed.value === 'number' ? this._ss._keepDigits(parsed.value) : parsed.value);
     // A date typed into a number cell gives it a date format (§12); other automatic formats only
     // apply to cells without a format of their own.
     const becomesDate = parsed.value instanceof CellDate && !isDateTimeFormat(format);
@@ -1137,6 +1137,12 @@ export class SpreadsheetImpl extends GasObject {
     if (this._sheets.length === 1) fail("You can't remove all the sheets in a document.");
     this._sheets.splice(i, 1);
     if (this._active === sheet) this._active = this._sheets[0] as SheetImpl;
+  }
+  /** Significant digits a number cell keeps (undefined: the full double). See `cellSignificantDigits`. */
+  _significantDigits: number | undefined;
+  _keepDigits(n: number): number {
+    const digits = this._significantDigits;
+    return digits === undefined || !Number.isFinite(n) || n === 0 ? n : Number(n.toPrecision(digits));
   }
   getSpreadsheetTimeZone(): string {
     return this._timeZone;

@@ -83,7 +83,10 @@ export function encodeCell(value: unknown, kind: ColumnKind): EncodedCell {
 export function canonicalCell(value: CellValue): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string') return `s${value.charCodeAt(0) === 39 ? value.slice(1) : value}`;
-  if (typeof value === 'number') return value === 0 ? 'n0' : `n${String(value)}`;
+  if (typeof value === 'number') {
+    const kept = sheetPrecision(value);
+    return kept === 0 ? 'n0' : `n${String(kept)}`;
+  }
   if (typeof value === 'boolean') return value ? 'b1' : 'b0';
   if (isDateLike(value)) return `d${value.getTime()}`;
   return `o${String(value)}`;
@@ -99,9 +102,20 @@ const EMPTY_DIGEST = digest('');
 const NUMBER_BITS = new Float64Array(1);
 const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
 
-/** A number's digest from its 64 bits (no string conversion); -0 counts as 0. */
+/**
+ * Sheets may keep only 15 significant digits of a number (0.1 + 0.2 reads back as 0.3): numbers
+ * compare at that precision, so a value the sheet rounded never reads as a person's edit and is not
+ * pushed back (again and again). Integers below 10^15 are exact and skip the rounding.
+ */
+export function sheetPrecision(value: number): number {
+  if (Number.isInteger(value) && Math.abs(value) < 1e15) return value;
+  return Number.isFinite(value) ? Number(value.toPrecision(15)) : value;
+}
+
+/** A number's digest from its 64 bits at sheet precision; -0 counts as 0. */
 function numberDigest(value: number): Digest {
-  NUMBER_BITS[0] = value === 0 ? 0 : value;
+  const kept = sheetPrecision(value);
+  NUMBER_BITS[0] = kept === 0 ? 0 : kept;
   return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, NUMBER_SEED);
 }
 

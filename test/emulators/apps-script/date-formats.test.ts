@@ -31,7 +31,7 @@ describe('date formats read back as Date', () => {
   });
 
   it('a date typed into a date-formatted cell keeps that format', () => {
-    expect(sim.run('typeInto', ['dd.mm.yyyy', '2024-01-05']).value?.[0]).toBe('dd.mm.yyyy');
+    expect((sim.run('typeInto', ['dd.mm.yyyy', '2024-01-05']).value as string[])[0]).toBe('dd.mm.yyyy');
   });
 
   it('numbers under date and time formats read back as Dates; under number formats as numbers', () => {
