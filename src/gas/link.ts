@@ -145,6 +145,8 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
  * whether createdBy / lModBy show as e-mails. They take effect on the next pull.
  */
 export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
+  // Link options change what the schedule's owner sends and shows: only a connected person may.
+  requireConnection();
   const sheetId = activeSheetId();
   const link = loadLink(sheetId);
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');

@@ -4,6 +4,7 @@ import { SyncError } from '../core/errors';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { keySafety } from './key-safety';
 import { findSheetById } from './linked-sheet';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
@@ -122,7 +123,7 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     notifiedFailure: false,
   };
   saveLink(link);
-  return scheduleInfo(link) as ScheduleInfo;
+  return { ...(scheduleInfo(link) as ScheduleInfo), keySafetyWarning: keySafety().warning };
 }
 
 export function clearSchedule(): { cleared: boolean } {
@@ -222,15 +223,38 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
   return summaries;
 }
 
-/** Resumes a paused schedule (after its cause is fixed). */
+/**
+ * Resumes a paused schedule (after its cause is fixed) with the caller's own connection. Resuming a
+ * schedule another person set makes it the caller's: their trigger and API key run it from now on,
+ * and the answer says so.
+ */
 export function resumeSchedule(): ScheduleInfo | null {
+  const connection = requireConnection();
   const link = requireLink(activeSheetId());
-  if (!link.schedule) return null;
-  if (!triggerExists(link.schedule.triggerId))
-    link.schedule.triggerId = createScheduleTrigger(link.schedule.every);
-  link.schedule.paused = false;
-  link.schedule.failures = 0;
-  link.schedule.notifiedFailure = false;
+  const schedule = link.schedule;
+  if (!schedule) return null;
+  const ours = triggerExists(schedule.triggerId);
+  const previousOwner =
+    !ours && schedule.ownerUserId !== undefined && schedule.ownerUserId !== connection.info.userId
+      ? (schedule.ownerName ?? schedule.owner)
+      : !ours && schedule.ownerUserId === undefined && schedule.owner !== connection.info.email
+        ? schedule.owner
+        : null;
+  if (!ours) {
+    // A trigger only its creator can see may still exist; it stops by itself once it finds the
+    // schedule served by another trigger (an orphan is deleted when it fires).
+    schedule.triggerId = createScheduleTrigger(schedule.every);
+  }
+  schedule.owner = connection.info.email;
+  schedule.ownerUserId = connection.info.userId;
+  schedule.ownerName = displayName(connection.info);
+  schedule.notifyEmail = connection.info.email;
+  schedule.paused = false;
+  schedule.failures = 0;
+  schedule.notifiedFailure = false;
   saveLink(link);
-  return scheduleInfo(link);
+  const notice = previousOwner
+    ? `This schedule was set by ${previousOwner}. It is yours now: it runs under your Google account with your API key, and failure mails go to you.`
+    : null;
+  return { ...(scheduleInfo(link) as ScheduleInfo), notice, keySafetyWarning: keySafety().warning };
 }

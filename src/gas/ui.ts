@@ -4,6 +4,7 @@ import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
 import { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { keySafety } from './key-safety';
 import { linkInfo } from './link';
 import { scheduleInfo } from './schedule';
 import { scheduleOptions } from './schedule-triggers';
@@ -115,6 +116,7 @@ export function getState(): SidebarState {
     progress: link ? loadProgress(sheetId) : null,
     schedule: scheduleInfo(link),
     scheduleOptions: scheduleOptions(link ? sheetId : null),
+    keySafety: keySafety(),
     hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
   };
 }

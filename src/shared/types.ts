@@ -12,6 +12,16 @@ export interface ConnectionInfo {
   orgId: string;
   /** ISO time the profile was last read from the service. */
   checkedAt: string;
+  /** Returned by saveConnection in a bound script (never stored): see KeySafety.warning. */
+  keySafetyWarning?: string | null;
+}
+
+/** How the add-on runs here, and the warning to show where a key or schedule is saved. */
+export interface KeySafety {
+  /** 'bound': a script bound to the spreadsheet (its editors can change the code); 'addon': installed. */
+  installation: 'bound' | 'addon';
+  /** Set in a bound script: other editors could run code as the person who saves a key or schedule. */
+  warning: string | null;
 }
 
 export interface SaveConnectionInput {
@@ -128,6 +138,10 @@ export interface ScheduleInfo {
   ownedByYou?: boolean;
   /** Set when the schedule would use up the daily trigger runtime at the link's recent run times. */
   quotaWarning?: string | null;
+  /** Returned by setSchedule/resumeSchedule in a bound script: see KeySafety.warning. */
+  keySafetyWarning?: string | null;
+  /** Something the person should know about what just happened (e.g. the schedule became theirs). */
+  notice?: string | null;
 }
 
 export interface ScheduleOptions {
@@ -158,6 +172,8 @@ export interface SidebarState {
   progress: ProgressInfo | null;
   schedule: ScheduleInfo | null;
   scheduleOptions: ScheduleOptions;
+  /** How the add-on runs here and what that means for keys and schedules. */
+  keySafety?: KeySafety;
   /** Sample values the demo pre-fills; null in production. */
   hints: { baseUrl: string | null };
 }

@@ -77,7 +77,17 @@ async function refresh(): Promise<void> {
 
 // ---------- rendering ----------
 
+/** In a bound script, the plain warning next to where a key or a schedule is saved. */
+function renderKeySafety(current: SidebarState): void {
+  const warning = current.keySafety?.warning ?? null;
+  for (const id of ['connect-warning', 'schedule-warning']) {
+    byId(id).textContent = warning ?? '';
+    show(byId(id), warning !== null);
+  }
+}
+
 function render(current: SidebarState): void {
+  renderKeySafety(current);
   const connected = current.connection !== null;
   const linked = connected && current.link !== null;
   show(byId('connect'), !connected);
@@ -387,7 +397,7 @@ async function saveSchedule(event: Event): Promise<void> {
   );
   if (!info) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say(`Scheduled: ${info.label.toLowerCase()}.`);
+  say(`Scheduled: ${info.label.toLowerCase()}.${info.quotaWarning ? ` ${info.quotaWarning}` : ''}`);
 }
 
 async function removeSchedule(): Promise<void> {
@@ -401,10 +411,10 @@ async function removeSchedule(): Promise<void> {
 }
 
 async function resumeSchedule(): Promise<void> {
-  if ((await step('Resuming…', 'Could not resume the schedule', () => run('resumeSchedule'))) === undefined)
-    return;
+  const resumed = await step('Resuming…', 'Could not resume the schedule', () => run('resumeSchedule'));
+  if (resumed === undefined) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say('The schedule runs again.');
+  say(resumed?.notice ? `The schedule runs again. ${resumed.notice}` : 'The schedule runs again.');
 }
 
 async function unlink(): Promise<void> {
