@@ -17,7 +17,7 @@ export function extractTableAppId(input: string): string {
   const text = String(input ?? '').trim();
   const fromPath = /tableApps\/([^/?#\s]+)/i.exec(text);
   const candidate = fromPath ? decodeURIComponent(fromPath[1] as string) : text.replace(/[/?#].*$/, '');
-  if (!ID_PATTERN.test(candidate)) {
+  if (!ID_PATTERN.test(candidate) || /^\.+$/.test(candidate)) {
     throw new SyncError(
       'CONFIG',
       'That is not a table app id or link: copy the table app’s link from the service and paste it here.',
@@ -92,7 +92,8 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   const connection = requireConnection();
   const appId = extractTableAppId(input?.tableAppId);
   const tableId = String(input?.tableId ?? '').trim();
-  if (!ID_PATTERN.test(tableId)) throw new SyncError('CONFIG', 'Choose a table of the table app.');
+  if (!ID_PATTERN.test(tableId) || /^\.+$/.test(tableId))
+    throw new SyncError('CONFIG', 'Choose a table of the table app.');
   const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
   const table = (app.tables ?? []).find((each) => String(each.id) === tableId);
   if (!table)
