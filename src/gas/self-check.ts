@@ -120,7 +120,7 @@ function apostropheCheck(sheet: GoogleAppsScript.Spreadsheet.Sheet): SelfCheckRe
 }
 
 /** Numbers whose digits a sheet may not keep: a sum with float error, 2^53, 1e21, 17 digits. */
-const PRECISE_NUMBERS = [0.1 + 0.2, 2 ** 53, 1e21, 12345678901234567];
+const PRECISE_NUMBERS = [0.1 + 0.2, 2 ** 53, 1e21, 12345678901234568];
 
 function numberCheck(sheet: GoogleAppsScript.Spreadsheet.Sheet): SelfCheckResult {
   return attempt(
