@@ -52,7 +52,8 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
   const range = sheet.getRange(next, 1, 1, row.length);
   range.setNumberFormat('@');
   range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
-  if (!summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
+  // The estimate comes from runs that did their work; a failed run leaves nothing behind.
+  if (summary.ok && !summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
   const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }
