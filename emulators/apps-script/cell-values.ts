@@ -271,6 +271,29 @@ export function formatSheetDate(ms: number, pattern: string, timeZone: string): 
   );
 }
 
+/** A number format that shows dates or times (§12: such cells read back as Date). */
+export function isDateTimeFormat(format: string | undefined): boolean {
+  if (!format || format === PLAIN_TEXT || /^general$/i.test(format)) return false;
+  // Quoted literals ("$") and escapes do not count.
+  const bare = format.replace(/"[^"]*"|\\./g, '');
+  return /[yd]|h:|:mm|mm:ss|am\/pm/i.test(bare);
+}
+
+/** A Sheets serial number (days since 1899-12-30, local wall time) as epoch ms in `timeZone`. */
+export function serialToEpoch(serial: number, timeZone: string): number {
+  const wall = new Date(Math.round((serial - 25569) * 86_400_000));
+  return zonedTimeToEpoch(
+    wall.getUTCFullYear(),
+    wall.getUTCMonth() + 1,
+    wall.getUTCDate(),
+    wall.getUTCHours(),
+    wall.getUTCMinutes(),
+    wall.getUTCSeconds(),
+    wall.getUTCMilliseconds(),
+    timeZone,
+  );
+}
+
 /** The string `getDisplayValues` shows for a stored (or computed) value under a number format. */
 export function displayValue(
   value: string | number | boolean | CellDate | null,

@@ -12,6 +12,7 @@ export {
   resolveCosts,
   sheetCallKind,
 } from './costs';
+export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
 export type {
   ExecutionResult,
@@ -22,6 +23,11 @@ export type {
   TriggerInfo,
 } from './simulator';
 export type { SheetSnapshot } from './spreadsheet';
+export {
+  CONSUMER_TRIGGER_RUNTIME_MS,
+  TRIGGER_RUNTIME_MESSAGE,
+  WORKSPACE_TRIGGER_RUNTIME_MS,
+} from './trigger-quota';
 export type { FetchRequestInfo } from './url-fetch';
 export { AppsScriptSimulator };
 

@@ -30,9 +30,11 @@ import type {
   Runtime,
   UiRecord,
 } from './runtime';
+import { assertScope, readManifestScopes } from './scopes';
 import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
 import { type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
+import { CONSUMER_TRIGGER_RUNTIME_MS, TRIGGER_RUNTIME_MESSAGE, TriggerRuntimeQuota } from './trigger-quota';
 import { type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
 import { UtilitiesService } from './utilities';
 
@@ -82,6 +84,26 @@ export interface SimulatorOptions {
   spreadsheetName?: string;
   /** Project name, used as the add-on menu caption. Default 'Table App Sync'. */
   scriptName?: string;
+  /**
+   * The manifest's `oauthScopes`: a call to a member whose scope is missing throws Google's error.
+   * Default: `<distDir>/appsscript.json`'s list; `null` (or a manifest without the field) allows all.
+   */
+  oauthScopes?: readonly string[] | null;
+  /**
+   * Clock triggers that come due while an execution runs fire at once, as nested executions that
+   * contend for locks (Apps Script does not promise to skip them, §12). Default true.
+   */
+  overlappingTriggers?: boolean;
+  /**
+   * Daily trigger runtime per user (§3): 90 min consumer (default), 6 h Workspace. Once used up, clock
+   * triggers do not run; their result carries Google's message.
+   */
+  triggerRuntimeDailyMs?: number;
+  /**
+   * Significant digits a number cell keeps (e.g. 15, as Sheets is reported to); default: the full
+   * double (UNCONFIRMED which one Sheets does; the add-on's self-check reports it).
+   */
+  cellSignificantDigits?: number;
 }
 
 export interface RunOptions {
@@ -277,6 +299,8 @@ class Execution implements ExecutionInfo {
         sim._chargeSheetCall(this, String(target), method);
       }
       this.checkBudget();
+      sim._checkScope(target, fn.name);
+      sim._fireOverlapping();
       const hostArgs = args.map((a) =>
         a !== null && typeof a === 'object' ? (this.targets.get(a) ?? a) : a,
       );
@@ -363,6 +387,13 @@ export class AppsScriptSimulator {
   private readonly services: Record<string, GasObject>;
   private readonly limitMs: number;
   private readonly defaultUser: string;
+  private readonly grantedScopes: readonly string[] | null;
+  private readonly overlapTriggers: boolean;
+  private firingOverlap = false;
+  /** Trigger runtime used per user today (see `triggerRuntimeDailyMs`). */
+  readonly triggerRuntime: TriggerRuntimeQuota;
+  /** Trigger executions that fired while another execution was running (see `overlappingTriggers`). */
+  readonly overlappedRuns: ExecutionResult[] = [];
 
   constructor(options: SimulatorOptions = {}) {
     const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
@@ -374,6 +405,12 @@ export class AppsScriptSimulator {
       code = readFileSync(file, 'utf8');
     }
     this.functionNames = checkScript(code);
+    this.overlapTriggers = options.overlappingTriggers !== false;
+    this.triggerRuntime = new TriggerRuntimeQuota(
+      options.triggerRuntimeDailyMs ?? CONSUMER_TRIGGER_RUNTIME_MS,
+    );
+    this.grantedScopes =
+      options.oauthScopes !== undefined ? options.oauthScopes : readManifestScopes(distDir);
     this.script = new vm.Script(builtinBindings(code) + code, { filename: 'Code.gs' });
     const timeZone = options.timeZone ?? readManifestTimeZone(distDir) ?? 'Etc/UTC';
     this._costs = resolveCosts(options.costs);
@@ -448,6 +485,7 @@ export class AppsScriptSimulator {
       timeZone,
     );
     this.spreadsheet = ss;
+    ss._significantDigits = options.cellSignificantDigits;
     const ui = new UiImpl(this.rt);
     this.services = {
       SpreadsheetApp: new SpreadsheetAppService(this.rt, ss, () => ui),
@@ -499,6 +537,27 @@ export class AppsScriptSimulator {
     this._spend(queued + costs.sheetWaitMs);
   }
 
+  /** Throws Google's permission error for a member whose scope the manifest lacks (scopes.ts). */
+  _checkScope(target: GasObject, member: string): void {
+    assertScope(this.grantedScopes, String(target), member);
+  }
+
+  /** Fires clock triggers that came due during the running execution, nested (one level deep). */
+  _fireOverlapping(): void {
+    if (!this.overlapTriggers || this.firingOverlap || this.stack.length === 0) return;
+    const now = this.clock.now();
+    const due = this.triggerTable.list.some(
+      (t) => t.source === 'CLOCK' && !t.fired && t.nextAt !== undefined && t.nextAt <= now,
+    );
+    if (!due) return;
+    this.firingOverlap = true;
+    try {
+      this.overlappedRuns.push(...this.fireDueTriggers());
+    } finally {
+      this.firingOverlap = false;
+    }
+  }
+
   /** Runs a top-level (or `object.method`) function as a new execution, as menus, triggers and the editor do. */
   run(fn: string, args: unknown[] = [], opts: RunOptions = {}): ExecutionResult {
     return this.execute(fn, args, opts, SIMPLE_TRIGGERS.includes(fn) ? 'simple' : 'run');
@@ -532,15 +591,26 @@ export class AppsScriptSimulator {
     const results: ExecutionResult[] = [];
     for (const t of due) {
       if (!this.triggerTable.list.includes(t)) continue;
+      // A firing nested in an earlier one of this loop may have run it already.
+      if (t.fired || t.nextAt === undefined || t.nextAt > now) continue;
       const at = t.nextAt as number;
       if (t.everyMs !== undefined) {
         let next = at;
         while (next <= now) next += t.everyMs;
         t.nextAt = next;
       } else t.fired = true;
-      results.push(
-        this.execute(t.fn, [timeDrivenEvent(t, at)], { user: t.owner, authMode: 'FULL' }, 'trigger'),
+      if (!this.triggerRuntime.allows(t.owner, now)) {
+        results.push(quotaRefusal(now));
+        continue;
+      }
+      const result = this.execute(
+        t.fn,
+        [timeDrivenEvent(t, at)],
+        { user: t.owner, authMode: 'FULL' },
+        'trigger',
       );
+      this.triggerRuntime.charge(t.owner, result.simulatedMs, result.startedAt);
+      results.push(result);
     }
     return results;
   }
@@ -827,6 +897,20 @@ function builtinBindings(code: string): string {
   // A "use strict" prologue must stay first to count: repeat it before the bindings.
   const strict = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use strict\1/.test(code);
   return `${strict ? '"use strict"; ' : ''}let ${names.map((name) => `${name} = globalThis.${name}`).join(', ')}; `;
+}
+
+/** The result of a clock trigger that did not run because its owner's trigger runtime is used up. */
+function quotaRefusal(at: number): ExecutionResult {
+  return {
+    ok: false,
+    error: { name: 'Exception', message: TRIGGER_RUNTIME_MESSAGE },
+    killed: false,
+    startedAt: at,
+    endedAt: at,
+    simulatedMs: 0,
+    stats: newStats(),
+    logs: [],
+  };
 }
 
 function describeError(e: unknown): { name: string; message: string; stack?: string } {

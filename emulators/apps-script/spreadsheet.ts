@@ -7,8 +7,10 @@ import {
   DEFAULT_NUMBER_FORMAT,
   displayValue,
   evaluateFormula,
+  isDateTimeFormat,
   PLAIN_TEXT,
   parseTyped,
+  serialToEpoch,
 } from './cell-values';
 import { GasError, GasObject, isDate } from './realm';
 import type { Runtime } from './runtime';
@@ -252,11 +254,11 @@ export class RangeImpl extends GasObject {
   // ---- values ----
   getValues(): (string | number | boolean | Date)[][] {
     this._rt().chargeCells(this._numRows * this._numCols, 0);
-    return this._grid((r, c) => toScriptValue(this._sheet._computed(r, c)));
+    return this._grid((r, c) => this._sheet._scriptValue(r, c));
   }
   getValue(): string | number | boolean | Date {
     this._rt().chargeCells(1, 0);
-    return toScriptValue(this._sheet._computed(this._row, this._col));
+    return this._sheet._scriptValue(this._row, this._col);
   }
   getDisplayValues(): string[][] {
     this._rt().chargeCells(this._numRows * this._numCols, 0);
@@ -560,6 +562,14 @@ export class SheetImpl extends GasObject {
   _display(r: number, c: number): string {
     return displayValue(this._computed(r, c), this._format(r, c), this._ss._timeZone);
   }
+  /** What getValues returns: a number under a date/time format reads back as a Date (§12). */
+  _scriptValue(r: number, c: number): string | number | boolean | Date {
+    const value = this._computed(r, c);
+    if (typeof value === 'number' && isDateTimeFormat(this._format(r, c)))
+      return new Date(serialToEpoch(value, this._ss._timeZone));
+    return toScriptValue(value);
+  }
+
   _format(r: number, c: number): string | undefined {
     return this._rows[r - 1]?.f?.[c - 1];
   }
@@ -618,7 +628,7 @@ export class SheetImpl extends GasObject {
       return;
     }
     if (typeof input === 'number' || typeof input === 'boolean') {
-      this._set(r, c, input);
+      this._set(r, c, typeof input === 'number' ? this._ss._keepDigits(input) : input);
       return;
     }
     if (isDate(input)) {
@@ -635,8 +645,11 @@ export class SheetImpl extends GasObject {
       return;
     }
     const parsed = parseTyped(text, this._ss._timeZone);
-    this._set(r, c, parsed.value);
-    if (parsed.autoFormat && (format === undefined || format === DEFAULT_NUMBER_FORMAT))
+    this._set(r, c, typeof parsed.value === 'number' ? this._ss._keepDigits(parsed.value) : parsed.value);
+    // A date typed into a number cell gives it a date format (§12); other automatic formats only
+    // apply to cells without a format of their own.
+    const becomesDate = parsed.value instanceof CellDate && !isDateTimeFormat(format);
+    if (parsed.autoFormat && (format === undefined || format === DEFAULT_NUMBER_FORMAT || becomesDate))
       this._setFormat(r, c, parsed.autoFormat);
   }
 
@@ -1124,6 +1137,12 @@ export class SpreadsheetImpl extends GasObject {
     if (this._sheets.length === 1) fail("You can't remove all the sheets in a document.");
     this._sheets.splice(i, 1);
     if (this._active === sheet) this._active = this._sheets[0] as SheetImpl;
+  }
+  /** Significant digits a number cell keeps (undefined: the full double). See `cellSignificantDigits`. */
+  _significantDigits: number | undefined;
+  _keepDigits(n: number): number {
+    const digits = this._significantDigits;
+    return digits === undefined || !Number.isFinite(n) || n === 0 ? n : Number(n.toPrecision(digits));
   }
   getSpreadsheetTimeZone(): string {
     return this._timeZone;

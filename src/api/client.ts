@@ -5,6 +5,7 @@ import {
   API_PREFIXES,
   type ApiPrefix,
   type Connection,
+  isDotSegment,
   normalizeConnection,
   pathOf,
   queryString,
@@ -157,9 +158,17 @@ function clampInt(value: number | undefined, fallback: number, min: number, max:
   return Math.min(max, Math.max(min, Math.floor(value)));
 }
 
+/**
+ * An id that is safe as one path segment. `.` and `..` pass encodeURIComponent unchanged and are
+ * dot segments: a URL resolver or server would drop them or climb a level (…/tables/<id>/rows/..
+ * becomes …/tables/<id>/), so a tampered base or id cell could aim a request at another resource.
+ */
 function checkId(value: unknown, what: string): string {
   if (typeof value !== 'string' || value.trim() === '' || /[\u0000-\u001f\u007f]/.test(value)) {
     throw refused(`The ${what} is empty or malformed: check the link of this sheet.`);
+  }
+  if (isDotSegment(value)) {
+    throw refused(`The ${what} "${value}" is not an id: check the link of this sheet and the id column.`);
   }
   return value;
 }

@@ -176,6 +176,21 @@ export function queryString(params: Record<string, string | number | undefined>)
 }
 
 /** Joins path segments, each encoded with encodeURIComponent: `['tableApps', 'a/b']` → `/tableApps/a%2Fb`. */
+/** `.` and `..` (also percent-encoded) are dot segments: they would change which resource a URL names. */
+export function isDotSegment(segment: string): boolean {
+  return /^(?:\.|%2e){1,2}$/i.test(segment);
+}
+
+/**
+ * The path of these segments, each encoded. Throws for an empty or dot segment, which would change
+ * the URL's meaning (callers check ids first with a message for a person; this is the last guard).
+ */
 export function pathOf(segments: readonly string[]): string {
-  return segments.map((s) => `/${encodeURIComponent(s)}`).join('');
+  return segments
+    .map((s) => {
+      if (s === '' || isDotSegment(s))
+        throw new Error(`Refusing the path segment "${s}": it would change the URL.`);
+      return `/${encodeURIComponent(s)}`;
+    })
+    .join('');
 }

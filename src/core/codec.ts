@@ -83,7 +83,10 @@ export function encodeCell(value: unknown, kind: ColumnKind): EncodedCell {
 export function canonicalCell(value: CellValue): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value === 'string') return `s${value.charCodeAt(0) === 39 ? value.slice(1) : value}`;
-  if (typeof value === 'number') return value === 0 ? 'n0' : `n${String(value)}`;
+  if (typeof value === 'number') {
+    const kept = sheetPrecision(value);
+    return kept === 0 ? 'n0' : `n${String(kept)}`;
+  }
   if (typeof value === 'boolean') return value ? 'b1' : 'b0';
   if (isDateLike(value)) return `d${value.getTime()}`;
   return `o${String(value)}`;
@@ -99,9 +102,29 @@ const EMPTY_DIGEST = digest('');
 const NUMBER_BITS = new Float64Array(1);
 const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
 
-/** A number's digest from its 64 bits (no string conversion); -0 counts as 0. */
+/**
+ * Sheets may keep only 15 significant digits of a number (0.1 + 0.2 reads back as 0.3): numbers
+ * compare at that precision, so a value the sheet rounded never reads as a person's edit and is not
+ * pushed back (again and again). Integers below 10^15 are exact and skip the rounding.
+ */
+export function sheetPrecision(value: number): number {
+  const magnitude = Math.abs(value);
+  if ((magnitude < 1e15 && Number.isInteger(value)) || !Number.isFinite(value) || value === 0) return value;
+  // Arithmetic instead of toPrecision (7x faster). Powers of ten up to 1e22 are exact, so k / 10^n is
+  // the double nearest the 15-digit decimal, as Number(toPrecision(15)) is; values that sit on a
+  // rounding edge, or outside that range, take toPrecision so both readings agree.
+  const digits = 14 - Math.floor(Math.log10(magnitude));
+  if (digits > 22 || digits < -22) return Number(value.toPrecision(15));
+  const scaled = digits >= 0 ? value * 10 ** digits : value / 10 ** -digits;
+  const rounded = Math.round(scaled);
+  if (Math.abs(Math.abs(scaled - rounded) - 0.5) < 1e-3) return Number(value.toPrecision(15));
+  return digits >= 0 ? rounded / 10 ** digits : rounded * 10 ** -digits;
+}
+
+/** A number's digest from its 64 bits at sheet precision; -0 counts as 0. */
 function numberDigest(value: number): Digest {
-  NUMBER_BITS[0] = value === 0 ? 0 : value;
+  const kept = sheetPrecision(value);
+  NUMBER_BITS[0] = kept === 0 ? 0 : kept;
   return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, NUMBER_SEED);
 }
 
@@ -166,6 +189,16 @@ export interface DecodeContext {
 }
 
 const NUMBER_PATTERN = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/** Text that reads as a date (ISO or US order, optionally with a time). */
+const DATE_TEXT = /^(\d{4}-\d{1,2}-\d{1,2}|\d{1,2}\/\d{1,2}\/\d{4})([ T]\d{1,2}:\d{2}(:\d{2})?)?$/;
+
+/** Why a date cannot go into a number column, and what to do. */
+function dateInNumberColumn(columnId: string, shown: string): Decoded {
+  return {
+    ok: false,
+    reason: `${columnId}: a date in a number column ("${shown}"). Type a number instead; a pull gives the cell its number format back.`,
+  };
+}
 
 function describe(value: CellValue): string {
   const text = typeof value === 'string' ? value : String(value);
@@ -319,7 +352,9 @@ export function decodeCell(value: CellValue, column: ColumnSpec, context: Decode
           if (Number.isFinite(number)) return { ok: true, value: number };
           return { ok: false, reason: `${column.id}: "${describe(value)}" is too large a number.` };
         }
+        if (DATE_TEXT.test(trimmed)) return dateInNumberColumn(column.id, trimmed);
       }
+      if (isDateLike(value)) return dateInNumberColumn(column.id, context.formatDate(value));
       return notANumber(value, column);
     }
     case 'boolean': {

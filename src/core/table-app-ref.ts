@@ -31,7 +31,8 @@ const ROUTE_WORDS = new Set([
 const QUERY_KEYS = ['tableAppId', 'appId', 'tableapp', 'app'];
 
 export function isUsableId(id: string): boolean {
-  return ID_PATTERN.test(id) && id !== '.' && id !== '..';
+  // Dot segments (., .., and any id of only dots) would change or blur the request's path.
+  return ID_PATTERN.test(id) && !/^\.+$/.test(id);
 }
 
 function decode(segment: string): string {

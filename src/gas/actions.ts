@@ -34,6 +34,7 @@ import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
 import {
   clearJob,
+  connectedEmail,
   type JobRecord,
   type LinkRecord,
   loadJob,
@@ -43,6 +44,7 @@ import {
 } from './stores';
 
 const CONTINUE_AFTER_MS = 60 * 1000;
+export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
 export function emptySummary(operation: Operation): SyncSummary {
   return {
@@ -175,7 +177,7 @@ export function runOperation(
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
           triggerId: halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
           scheduled: resuming ? resuming.scheduled : options.scheduled,
-          owner: Session.getEffectiveUser().getEmail(),
+          owner: connectedEmail(),
           totals: {
             ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
             pushCreated,
@@ -190,12 +192,18 @@ export function runOperation(
     });
   } catch (error) {
     const failure = asSyncError(error);
-    summary.ok = false;
-    summary.message = failure.message;
+    if (options.scheduled && failure.code === 'BUSY') {
+      // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
+      summary.skipped = true;
+      summary.message = SKIPPED_MESSAGE;
+    } else {
+      summary.ok = false;
+      summary.message = failure.message;
+    }
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok) summary.message = describe(summary, continuation);
+  if (summary.ok && !summary.skipped) summary.message = describe(summary, continuation);
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
@@ -221,6 +229,15 @@ function finishRun(
   toast: boolean,
   continuing: ProgressInfo | null,
 ): void {
+  if (summary.skipped) {
+    // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
+    try {
+      appendRunLog(link, summary, origin);
+    } catch {
+      // A protected or full log never fails the run.
+    }
+    return;
+  }
   // A run that continues in the next execution keeps its numbers on show until that one reports.
   saveProgress(
     link.sheetId,

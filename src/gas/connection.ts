@@ -6,6 +6,7 @@ import { normalizeBaseUrl } from '../api/connection';
 import type { UserProfile } from '../api/types';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
+import { keySafety } from './key-safety';
 import { clientFor, requireConnection } from './operation';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
@@ -41,7 +42,7 @@ export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
   const client = new TableClient(createUrlFetchPort(), connection);
   const info = infoFrom(client.me(), normalized.baseUrl, client.prefix ?? prefix ?? '/api/public');
   saveConnectionRecord({ info, apiKey });
-  return info;
+  return { ...info, keySafetyWarning: keySafety().warning };
 }
 
 /** The stored connection; with `refresh`, re-reads the profile so a key that stopped working says so. */

@@ -5,6 +5,7 @@ import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { baseSheetOf, findSheetById, forgetBaseSheet } from './linked-sheet';
+import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
 import { LOG_SHEET } from './run-log';
@@ -72,7 +73,11 @@ function toInfo(link: LinkRecord): LinkInfo {
 export function linkInfo(link: LinkRecord | null): LinkInfo | null {
   if (!link) return null;
   const sheet = findSheetById(activeSpreadsheet(), link.sheetId);
-  return { ...toInfo(link), sheetName: sheet ? sheet.getName() : link.sheetName };
+  return {
+    ...toInfo(link),
+    sheetName: sheet ? sheet.getName() : link.sheetName,
+    lastSyncLocal: localTime(link.lastSyncAt),
+  };
 }
 
 function uniqueSheetName(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, wanted: string): string {
@@ -148,7 +153,8 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
           lastSyncAt: null,
           baseSheetName: `${BASE_SHEET_PREFIX}${sheetId}`,
           goneColumnIds: [],
-          owner: Session.getActiveUser().getEmail() || null,
+          // The service profile's e-mail: Session's e-mail needs a scope the manifest does not ask for.
+          owner: connection.info.email || null,
           schedule: null,
         };
   saveLink(link);
@@ -161,6 +167,8 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
  * whether createdBy / lModBy show as e-mails. They take effect on the next pull.
  */
 export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
+  // Link options change what the schedule's owner sends and shows: only a connected person may.
+  requireConnection();
   const sheetId = activeSheetId();
   const link = loadLink(sheetId);
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');

@@ -39,6 +39,7 @@ import {
   requireLinkedSheet,
   type SheetReadOptions,
 } from './linked-sheet';
+import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { type LinkRecord, saveLink } from './stores';
 
@@ -183,6 +184,8 @@ function preparePull(
   let layout = readLayout(headers, live, goneIds);
   assertIdColumn(layout, grid.length, base.size);
   layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
+  // A date a person typed into a number column: the cell gets its number format back (issue 15).
+  restoreNumberFormats(sheet, grid, layout, live);
   base.ensureColumns(live.map((column) => column.id));
   const state: PullState = {
     grid,

@@ -2,12 +2,13 @@
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './linked-sheet';
-import type { LinkRecord, StoredSchedule } from './stores';
+import { localTime } from './local-time';
+import { type LinkRecord, recordRunSeconds, type StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
 const LOG_HEADERS = [
-  'When',
+  'When (spreadsheet time)',
   'Sheet',
   'Table',
   'Run',
@@ -32,7 +33,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     sheet.setFrozenRows(1);
   }
   const row = [
-    new Date().toISOString(),
+    localTime(new Date(), 'yyyy-MM-dd HH:mm:ss'),
     link.sheetName,
     link.tableName,
     trigger,
@@ -44,13 +45,15 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     summary.errors,
     summary.seconds,
     summary.requests,
-    summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
+    summary.skipped ? 'skipped' : summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
     summary.message,
   ];
   const next = sheet.getLastRow() + 1;
   const range = sheet.getRange(next, 1, 1, row.length);
   range.setNumberFormat('@');
   range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
+  // The estimate comes from runs that did their work; a failed run leaves nothing behind.
+  if (summary.ok && !summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
   const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }

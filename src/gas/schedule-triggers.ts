@@ -2,7 +2,8 @@
 // accepts, never left behind (removing a link or schedule removes its trigger).
 import { SyncError } from '../core/errors';
 import type { ScheduleOptions } from '../shared/types';
-import type { LinkRecord } from './stores';
+import { spreadsheetZone } from './local-time';
+import { type LinkRecord, recentRunSeconds } from './stores';
 
 export const SCHEDULE_HANDLER = 'runScheduledSync';
 const MAX_TRIGGERS = 20;
@@ -44,12 +45,47 @@ export function allowedIntervals(addOn = isAddOn()): Interval[] {
     : [...MINUTE_INTERVALS, ...HOUR_INTERVALS, ...DAILY_INTERVALS];
 }
 
-export function scheduleOptions(): ScheduleOptions {
-  return { intervals: allowedIntervals().map(({ every, label }) => ({ every, label })) };
+/** Apps Script's daily trigger runtime per person: 90 min (Google account), 6 h (Workspace). */
+export const TRIGGER_MINUTES_PER_DAY = { consumer: 90, workspace: 360 } as const;
+
+/** Average seconds of the link's recent runs, or null before its first run. */
+export function typicalRunSeconds(sheetId: number | null): number | null {
+  if (sheetId === null) return null;
+  const seconds = recentRunSeconds(sheetId);
+  if (seconds.length === 0) return null;
+  return seconds.reduce((sum, each) => sum + each, 0) / seconds.length;
 }
 
-export function intervalOf(every: string): Interval {
-  const interval = allowedIntervals().find((each) => each.every === every);
+/** Minutes of trigger runtime a day an interval would use at `runSeconds` a run (rounded up). */
+export function dailyMinutes(every: string, runSeconds: number): number {
+  const interval = intervalOf(every, true);
+  const runsPerDay = every.startsWith('d') ? 1 : (24 * 60) / interval.minutes;
+  return Math.ceil((runsPerDay * runSeconds) / 60);
+}
+
+/** A warning when an interval would use up the daily trigger runtime; null when it fits. */
+export function quotaWarning(minutesPerDay: number | null): string | null {
+  if (minutesPerDay === null || minutesPerDay < TRIGGER_MINUTES_PER_DAY.consumer) return null;
+  return `About ${minutesPerDay} minutes of trigger time a day: Apps Script allows ${TRIGGER_MINUTES_PER_DAY.consumer} minutes a day for a Google account (6 hours for Google Workspace), shared by all your triggers. Runs past the limit do not happen. Choose a longer interval.`;
+}
+
+/** The intervals this installation accepts, each with its estimated daily runtime for the link. */
+export function scheduleOptions(sheetId: number | null = null): ScheduleOptions {
+  const runSeconds = typicalRunSeconds(sheetId);
+  return {
+    intervals: allowedIntervals().map(({ every, label }) => {
+      const minutesPerDay = runSeconds === null ? null : dailyMinutes(every, runSeconds);
+      return { every, label, minutesPerDay, quotaWarning: quotaWarning(minutesPerDay) };
+    }),
+    runSeconds: runSeconds === null ? null : Math.round(runSeconds * 10) / 10,
+    quotaMinutesPerDay: TRIGGER_MINUTES_PER_DAY.consumer,
+    timeZone: spreadsheetZone(),
+  };
+}
+
+/** The interval named `every`; `anyInstallation` also accepts minute intervals an add-on refuses. */
+export function intervalOf(every: string, anyInstallation = false): Interval {
+  const interval = allowedIntervals(anyInstallation ? false : isAddOn()).find((each) => each.every === every);
   if (!interval) {
     const hint = isAddOn() ? ' As an add-on, schedules run hourly or less often.' : '';
     throw new SyncError(
@@ -97,7 +133,12 @@ export function createScheduleTrigger(every: string): string {
         ? builder.everyMinutes(n).create()
         : kind === 'h'
           ? builder.everyHours(n).create()
-          : builder.everyDays(1).atHour(n).create();
+          : // Daily hours mean the spreadsheet's local time, not the script's zone (Etc/UTC).
+            builder
+              .everyDays(1)
+              .atHour(n)
+              .inTimezone(spreadsheetZone())
+              .create();
     return trigger.getUniqueId();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -4,17 +4,71 @@ import { SyncError } from '../core/errors';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { keySafety } from './key-safety';
 import { findSheetById } from './linked-sheet';
+import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
-import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
-import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
+import {
+  createScheduleTrigger,
+  dailyMinutes,
+  deleteTriggerById,
+  intervalOf,
+  quotaWarning,
+  triggerExists,
+  typicalRunSeconds,
+} from './schedule-triggers';
+import {
+  allLinks,
+  deleteLink,
+  displayName,
+  type LinkRecord,
+  loadConnection,
+  loadJob,
+  loadLink,
+  type StoredSchedule,
+  saveLink,
+} from './stores';
+
+const QUARTER_HOUR = 15 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 export const PAUSE_AFTER_FAILURES = 10;
 
-function info(link: LinkRecord): ScheduleInfo | null {
-  const schedule = link.schedule;
+/** When the schedule runs next (trigger times are not readable in Apps Script: estimated). */
+function nextRunAt(schedule: StoredSchedule, now: number): number | null {
+  if (schedule.paused) return null;
+  const interval = intervalOf(schedule.every, true);
+  if (schedule.every.startsWith('d')) {
+    // The next local HH:00 in the spreadsheet's zone (15-minute steps cover zones with odd offsets).
+    const hour = `${schedule.every.slice(1).padStart(2, '0')}:00`;
+    const start = Math.ceil(now / QUARTER_HOUR) * QUARTER_HOUR;
+    for (let at = start; at <= start + DAY_MS + QUARTER_HOUR; at += QUARTER_HOUR)
+      if (localTime(at, 'HH:mm') === hour) return at;
+    return null;
+  }
+  const step = interval.minutes * 60_000;
+  const base = Date.parse(schedule.lastRunAt ?? schedule.createdAt ?? '') || now;
+  let next = base + step;
+  if (next < now) next += Math.ceil((now - next) / step) * step;
+  return next;
+}
+
+function quotaWarningFor(link: LinkRecord): string | null {
+  const runSeconds = typicalRunSeconds(link.sheetId);
+  if (!link.schedule || runSeconds === null) return null;
+  return quotaWarning(dailyMinutes(link.schedule.every, runSeconds));
+}
+
+/**
+ * What the sidebar shows about a link's schedule: times in the spreadsheet's zone, whose key runs it,
+ * and whether that is the caller.
+ */
+export function scheduleInfo(link: LinkRecord | null): ScheduleInfo | null {
+  const schedule = link?.schedule;
   if (!schedule) return null;
+  const caller = loadConnection()?.info.userId ?? null;
+  const next = nextRunAt(schedule, Date.now());
   return {
     mode: schedule.mode,
     every: schedule.every,
@@ -23,12 +77,21 @@ function info(link: LinkRecord): ScheduleInfo | null {
     failures: schedule.failures,
     lastRunAt: schedule.lastRunAt,
     lastOutcome: schedule.lastOutcome,
+    lastRunLocal: localTime(schedule.lastRunAt),
+    nextRunLocal: next === null ? null : localTime(next),
+    timeZone: spreadsheetZone(),
+    ownerName: schedule.ownerName ?? schedule.owner,
+    // Triggers are listed only for the person who created them: a trigger of ours means it is ours.
+    quotaWarning: quotaWarningFor(link),
+    ownedByYou:
+      triggerExists(schedule.triggerId) ||
+      (caller !== null && schedule.ownerUserId !== undefined && schedule.ownerUserId === caller),
   };
 }
 
 export function getSchedule(): ScheduleInfo | null {
   const link = requireLink(activeSheetId());
-  return info(link);
+  return scheduleInfo(link);
 }
 
 export function setSchedule(input: ScheduleInput): ScheduleInfo {
@@ -52,12 +115,15 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     lastRunAt: null,
     lastOutcome: null,
     triggerId,
-    owner: Session.getEffectiveUser().getEmail(),
+    createdAt: new Date().toISOString(),
+    owner: connection.info.email,
+    ownerUserId: connection.info.userId,
+    ownerName: displayName(connection.info),
     notifyEmail: connection.info.email,
     notifiedFailure: false,
   };
   saveLink(link);
-  return info(link) as ScheduleInfo;
+  return { ...(scheduleInfo(link) as ScheduleInfo), keySafetyWarning: keySafety().warning };
 }
 
 export function clearSchedule(): { cleared: boolean } {
@@ -76,6 +142,16 @@ function failedSummary(operation: 'pull' | 'push' | 'sync', message: string): Sy
 function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
   const schedule = link.schedule;
   if (!schedule) return;
+  if (summary.skipped) {
+    // Not a failure and not a success: no mail, the failure streak neither grows nor resets. The
+    // running sync may have saved the link since this run read it: note the skip on a fresh copy.
+    const fresh = loadLink(link.sheetId);
+    if (fresh?.schedule) {
+      fresh.schedule.lastOutcome = summary.message;
+      saveLink(fresh);
+    }
+    return;
+  }
   schedule.lastRunAt = new Date().toISOString();
   schedule.lastOutcome = summary.message;
   if (summary.ok) {
@@ -147,15 +223,38 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
   return summaries;
 }
 
-/** Resumes a paused schedule (after its cause is fixed). */
+/**
+ * Resumes a paused schedule (after its cause is fixed) with the caller's own connection. Resuming a
+ * schedule another person set makes it the caller's: their trigger and API key run it from now on,
+ * and the answer says so.
+ */
 export function resumeSchedule(): ScheduleInfo | null {
+  const connection = requireConnection();
   const link = requireLink(activeSheetId());
-  if (!link.schedule) return null;
-  if (!triggerExists(link.schedule.triggerId))
-    link.schedule.triggerId = createScheduleTrigger(link.schedule.every);
-  link.schedule.paused = false;
-  link.schedule.failures = 0;
-  link.schedule.notifiedFailure = false;
+  const schedule = link.schedule;
+  if (!schedule) return null;
+  const ours = triggerExists(schedule.triggerId);
+  const previousOwner =
+    !ours && schedule.ownerUserId !== undefined && schedule.ownerUserId !== connection.info.userId
+      ? (schedule.ownerName ?? schedule.owner)
+      : !ours && schedule.ownerUserId === undefined && schedule.owner !== connection.info.email
+        ? schedule.owner
+        : null;
+  if (!ours) {
+    // A trigger only its creator can see may still exist; it stops by itself once it finds the
+    // schedule served by another trigger (an orphan is deleted when it fires).
+    schedule.triggerId = createScheduleTrigger(schedule.every);
+  }
+  schedule.owner = connection.info.email;
+  schedule.ownerUserId = connection.info.userId;
+  schedule.ownerName = displayName(connection.info);
+  schedule.notifyEmail = connection.info.email;
+  schedule.paused = false;
+  schedule.failures = 0;
+  schedule.notifiedFailure = false;
   saveLink(link);
-  return info(link);
+  const notice = previousOwner
+    ? `This schedule was set by ${previousOwner}. It is yours now: it runs under your Google account with your API key, and failure mails go to you.`
+    : null;
+  return { ...(scheduleInfo(link) as ScheduleInfo), notice, keySafetyWarning: keySafety().warning };
 }

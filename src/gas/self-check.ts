@@ -1,6 +1,7 @@
 // "Check this spreadsheet": runs, in the person's real spreadsheet and on a temporary sheet it removes
 // afterwards, the platform assumptions the simulator cannot prove, and says what each result means.
 
+import { sheetPrecision } from '../core/codec';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { loadConnection, loadLink } from './stores';
 
@@ -118,6 +119,59 @@ function apostropheCheck(sheet: GoogleAppsScript.Spreadsheet.Sheet): SelfCheckRe
   );
 }
 
+/** Numbers whose digits a sheet may not keep: a sum with float error, 2^53, 1e21, 17 digits. */
+const PRECISE_NUMBERS = [0.1 + 0.2, 2 ** 53, 1e21, 12345678901234568];
+
+function numberCheck(sheet: GoogleAppsScript.Spreadsheet.Sheet): SelfCheckResult {
+  return attempt(
+    'Numbers keep their digits (or the sync tolerates the rounding)',
+    'Reports how many digits this spreadsheet keeps. The sync compares numbers at 15 significant digits, so a number the sheet rounds is never pushed back. If this fails, numbers change in ways the sync cannot tell from edits: report it before syncing number columns.',
+    () => {
+      const range = sheet.getRange(1, 4, PRECISE_NUMBERS.length, 1);
+      range.setValues(PRECISE_NUMBERS.map((n) => [n]));
+      SpreadsheetApp.flush();
+      const read = range.getValues().map((row) => row[0]);
+      const exact = PRECISE_NUMBERS.filter((n, i) => read[i] === n).length;
+      const tolerated = PRECISE_NUMBERS.every(
+        (n, i) => typeof read[i] === 'number' && sheetPrecision(read[i] as number) === sheetPrecision(n),
+      );
+      const pairs = PRECISE_NUMBERS.map((n, i) => `${n} → ${show(read[i])}`).join('; ');
+      return {
+        passed: tolerated,
+        detail:
+          exact === PRECISE_NUMBERS.length
+            ? `Kept every digit: ${pairs}.`
+            : tolerated
+              ? `Kept ${exact} of ${PRECISE_NUMBERS.length} exactly, the rest at 15 significant digits: ${pairs}.`
+              : `Changed beyond rounding: ${pairs}.`,
+      };
+    },
+  );
+}
+
+function dateFormatCheck(sheet: GoogleAppsScript.Spreadsheet.Sheet): SelfCheckResult {
+  return attempt(
+    'Date-formatted cells read back as dates',
+    'A number column where a person typed a date gets a date format and reads back as a date; the sync marks such a line "a date in a number column" and a pull restores the number format. This reports whether that reading happens here.',
+    () => {
+      const cell = sheet.getRange(1, 5);
+      cell.setNumberFormat('yyyy-mm-dd');
+      cell.setValue(45296);
+      SpreadsheetApp.flush();
+      const value = cell.getValue();
+      const isDate = Object.prototype.toString.call(value) === '[object Date]';
+      return {
+        passed: isDate || value === 45296,
+        detail: isDate
+          ? `A number under a date format read back as ${show(value)}: dates in number columns are marked.`
+          : value === 45296
+            ? 'A number under a date format read back as the number 45296.'
+            : `Read back as ${show(value)}.`,
+      };
+    },
+  );
+}
+
 function fetchAllCheck(): SelfCheckResult {
   return attempt(
     'UrlFetchApp.fetchAll keeps the order of requests',
@@ -168,6 +222,17 @@ function triggerCheck(): SelfCheckResult {
     'Hourly triggers can be created and removed',
     'Scheduled syncs use an hourly (or slower) time trigger. If this fails, schedules cannot run for you here; manual pull and push still work.',
     () => {
+      // An add-on may hold one clock trigger per person per spreadsheet: an existing schedule proves
+      // the point, and creating a second one would fail for that reason alone.
+      const existing = ScriptApp.getProjectTriggers().filter(
+        (each) => each.getHandlerFunction() === HANDLER && each.getEventType() === ScriptApp.EventType.CLOCK,
+      );
+      if (existing.length > 0) {
+        return {
+          passed: true,
+          detail: `Passed with schedule: you already have ${existing.length === 1 ? 'a schedule trigger' : `${existing.length} schedule triggers`} here, so none was created for the check.`,
+        };
+      }
       const trigger = ScriptApp.newTrigger(HANDLER).timeBased().everyHours(1).create();
       const id = trigger.getUniqueId();
       ScriptApp.deleteTrigger(trigger);
@@ -197,6 +262,8 @@ export function runSelfCheck(): SelfCheckReport {
     checks.push(literalCheck(sheet, locale));
     checks.push(formulaTextCheck(sheet));
     checks.push(apostropheCheck(sheet));
+    checks.push(numberCheck(sheet));
+    checks.push(dateFormatCheck(sheet));
   } finally {
     spreadsheet.deleteSheet(sheet);
     if (active) spreadsheet.setActiveSheet(active);

@@ -8,6 +8,8 @@ const LINK_PREFIX = 'tas.link.';
 const JOB_PREFIX = 'tas.job.';
 const SUMMARY_PREFIX = 'tas.summary.';
 const PROGRESS_PREFIX = 'tas.progress.';
+const RUNTIMES_PREFIX = 'tas.runtimes.';
+const RUNTIMES_KEPT = 10;
 
 export interface StoredConnection {
   info: ConnectionInfo;
@@ -31,6 +33,21 @@ export function loadConnection(): StoredConnection | null {
   return info && apiKey ? { info, apiKey } : null;
 }
 
+/**
+ * The e-mail of the service profile this person connected with (from GET /user/me), or '' when not
+ * connected. Used instead of Session's e-mail, which needs the userinfo.email scope.
+ */
+export function connectedEmail(): string {
+  return loadConnection()?.info.email ?? '';
+}
+
+/** A person's name as the sidebar shows it: "First Last <email>", or whatever part is known. */
+export function displayName(info: { firstName?: string; lastName?: string; email?: string }): string {
+  const name = [info.firstName, info.lastName].filter((part) => part?.trim()).join(' ');
+  if (name && info.email) return `${name} <${info.email}>`;
+  return name || info.email || 'someone';
+}
+
 export function saveConnectionRecord(connection: StoredConnection): void {
   PropertiesService.getUserProperties().setProperties({
     [CONNECTION_KEY]: JSON.stringify(connection.info),
@@ -45,7 +62,7 @@ export function clearConnection(): void {
 }
 
 /** A link plus what the sync keeps about it. */
-export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
   /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
@@ -57,9 +74,17 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
   showEmails?: boolean;
 }
 
-export interface StoredSchedule extends ScheduleInfo {
+export interface StoredSchedule
+  extends Omit<ScheduleInfo, 'lastRunLocal' | 'nextRunLocal' | 'timeZone' | 'ownerName' | 'ownedByYou'> {
   triggerId: string | null;
+  /** ISO time the schedule was set (estimates the first run). */
+  createdAt?: string;
+  /** The service e-mail of the person whose trigger and API key run the schedule. */
   owner: string;
+  /** The service user id of that person (older records lack it). */
+  ownerUserId?: string;
+  /** "First Last <email>" of that person, as the sidebar shows it. */
+  ownerName?: string;
   /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
   notifyEmail: string;
   notifiedFailure: boolean;
@@ -82,6 +107,7 @@ export function deleteLink(sheetId: number): void {
   properties.deleteProperty(LINK_PREFIX + sheetId);
   properties.deleteProperty(JOB_PREFIX + sheetId);
   properties.deleteProperty(SUMMARY_PREFIX + sheetId);
+  properties.deleteProperty(RUNTIMES_PREFIX + sheetId);
 }
 
 export function allLinks(): LinkRecord[] {
@@ -123,6 +149,17 @@ export function saveJob(sheetId: number, job: JobRecord): void {
 
 export function clearJob(sheetId: number): void {
   documentProperties().deleteProperty(JOB_PREFIX + sheetId);
+}
+
+/** Seconds of the link's last runs (newest last), for the schedule picker's daily runtime estimate. */
+export function recentRunSeconds(sheetId: number): number[] {
+  const seconds = readJson<unknown>(documentProperties(), RUNTIMES_PREFIX + sheetId);
+  return Array.isArray(seconds) ? seconds.filter((each): each is number => typeof each === 'number') : [];
+}
+
+export function recordRunSeconds(sheetId: number, seconds: number): void {
+  const kept = [...recentRunSeconds(sheetId), Math.max(0, seconds)].slice(-RUNTIMES_KEPT);
+  documentProperties().setProperty(RUNTIMES_PREFIX + sheetId, JSON.stringify(kept));
 }
 
 export function saveSummary(sheetId: number, summary: SyncSummary): void {

@@ -4,7 +4,9 @@ import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
 import { resolveConflicts, runActiveSheetFromMenu } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
+import { scheduleInfo } from './schedule';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
 
@@ -117,18 +119,9 @@ export function getState(): SidebarState {
     link: linkInfo(link),
     lastSummary: link ? loadSummary(sheetId) : null,
     progress: link ? loadProgress(sheetId) : null,
-    schedule: link?.schedule
-      ? {
-          mode: link.schedule.mode,
-          every: link.schedule.every,
-          label: link.schedule.label,
-          paused: link.schedule.paused,
-          failures: link.schedule.failures,
-          lastRunAt: link.schedule.lastRunAt,
-          lastOutcome: link.schedule.lastOutcome,
-        }
-      : null,
-    scheduleOptions: scheduleOptions(),
+    schedule: scheduleInfo(link),
+    scheduleOptions: scheduleOptions(link ? sheetId : null),
+    keySafety: keySafety(),
     hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
   };
 }

@@ -12,6 +12,16 @@ export interface ConnectionInfo {
   orgId: string;
   /** ISO time the profile was last read from the service. */
   checkedAt: string;
+  /** Returned by saveConnection in a bound script (never stored): see KeySafety.warning. */
+  keySafetyWarning?: string | null;
+}
+
+/** How the add-on runs here, and the warning to show where a key or schedule is saved. */
+export interface KeySafety {
+  /** 'bound': a script bound to the spreadsheet (its editors can change the code); 'addon': installed. */
+  installation: 'bound' | 'addon';
+  /** Set in a bound script: other editors could run code as the person who saves a key or schedule. */
+  warning: string | null;
 }
 
 export interface SaveConnectionInput {
@@ -58,6 +68,8 @@ export interface LinkInfo {
   showEmails: boolean;
   linkedAt: string;
   lastSyncAt: string | null;
+  /** The last sync as local time in the spreadsheet's zone (set by the sidebar state). */
+  lastSyncLocal?: string | null;
 }
 
 export type Operation = 'pull' | 'push' | 'sync' | 'resolve';
@@ -87,6 +99,8 @@ export interface SyncSummary {
   requests: number;
   /** The operation continues in a follow-up execution. */
   continuing: boolean;
+  /** A scheduled run that found another sync running and did nothing (not a failure). */
+  skipped?: boolean;
   issues: LineIssue[];
 }
 
@@ -130,11 +144,42 @@ export interface ScheduleInfo {
   failures: number;
   lastRunAt: string | null;
   lastOutcome: string | null;
+  /** Last run as local time in the spreadsheet's zone ("2024-01-05 09:00"). */
+  lastRunLocal?: string | null;
+  /** Estimated next run as local time in the spreadsheet's zone; null while paused. */
+  nextRunLocal?: string | null;
+  /** The spreadsheet's time zone the times above are in. */
+  timeZone?: string;
+  /** Whose API key and trigger run the schedule ("First Last <email>" of the service profile). */
+  ownerName?: string;
+  /** The schedule runs under the caller's own trigger and key. */
+  ownedByYou?: boolean;
+  /** Set when the schedule would use up the daily trigger runtime at the link's recent run times. */
+  quotaWarning?: string | null;
+  /** Returned by setSchedule/resumeSchedule in a bound script: see KeySafety.warning. */
+  keySafetyWarning?: string | null;
+  /** Something the person should know about what just happened (e.g. the schedule became theirs). */
+  notice?: string | null;
 }
 
 export interface ScheduleOptions {
-  /** Intervals this installation accepts (add-ons: hourly or slower). */
-  intervals: Array<{ every: string; label: string }>;
+  /**
+   * Intervals this installation accepts (add-ons: hourly or slower), each with the estimated minutes
+   * of trigger runtime a day from the link's recent runs (null before a first run) and a warning
+   * when that would use up Apps Script's daily trigger runtime.
+   */
+  intervals: Array<{
+    every: string;
+    label: string;
+    minutesPerDay?: number | null;
+    quotaWarning?: string | null;
+  }>;
+  /** Average seconds of the link's recent runs; null before its first run. */
+  runSeconds?: number | null;
+  /** Daily trigger runtime of a Google account (minutes). */
+  quotaMinutesPerDay?: number;
+  /** The spreadsheet's time zone daily hours are in. */
+  timeZone?: string;
 }
 
 export interface SidebarState {
@@ -146,6 +191,8 @@ export interface SidebarState {
   progress: ProgressInfo | null;
   schedule: ScheduleInfo | null;
   scheduleOptions: ScheduleOptions;
+  /** How the add-on runs here and what that means for keys and schedules. */
+  keySafety?: KeySafety;
   /** Sample values the demo pre-fills; null in production. */
   hints: { baseUrl: string | null };
 }

@@ -80,7 +80,17 @@ async function refresh(): Promise<void> {
 
 // ---------- rendering ----------
 
+/** In a bound script, the plain warning next to where a key or a schedule is saved. */
+function renderKeySafety(current: SidebarState): void {
+  const warning = current.keySafety?.warning ?? null;
+  for (const id of ['connect-warning', 'schedule-warning']) {
+    byId(id).textContent = warning ?? '';
+    show(byId(id), warning !== null);
+  }
+}
+
 function render(current: SidebarState): void {
+  renderKeySafety(current);
   const connected = current.connection !== null;
   const linked = connected && current.link !== null;
   show(byId('connect'), !connected);
@@ -101,9 +111,9 @@ function render(current: SidebarState): void {
   renderOwnSheet(current);
   renderContinuing(current);
   if (current.link) {
-    const { tableAppName, tableName, sheetName, lastSyncAt } = current.link;
+    const { tableAppName, tableName, sheetName, lastSyncAt, lastSyncLocal } = current.link;
     byId('link-info').textContent =
-      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${when(lastSyncAt)}.`;
+      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${lastSyncLocal ?? when(lastSyncAt)}.`;
     renderSummary(current.lastSummary);
     renderSchedule(current);
     for (const box of document.querySelectorAll<HTMLInputElement>('#fixed-choices input')) {
@@ -281,11 +291,13 @@ function renderSchedule(current: SidebarState): void {
   const schedule = current.schedule;
   if (schedule) byId<HTMLSelectElement>('schedule-mode').value = schedule.mode;
   const what = schedule ? { pull: 'Pulls', push: 'Pushes', sync: 'Syncs' }[schedule.mode] : '';
+  const zone = schedule?.timeZone ? ` (${schedule.timeZone})` : '';
   const last = schedule?.lastRunAt
-    ? ` Last run ${when(schedule.lastRunAt)}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
+    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt)}${zone}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
     : '';
+  const next = schedule?.nextRunLocal ? ` Next run around ${schedule.nextRunLocal}${zone}.` : '';
   byId('schedule-info').textContent = schedule
-    ? `${what} ${schedule.label.toLowerCase()}.${last}`
+    ? `${what} ${schedule.label.toLowerCase()}.${next}${last}`
     : 'No schedule: choose what to run and how often, then save.';
   show(byId('schedule-paused'), schedule?.paused === true);
   if (schedule?.paused) {
@@ -293,6 +305,40 @@ function renderSchedule(current: SidebarState): void {
       `Paused after ${schedule.failures} failed runs in a row. Fix the cause shown above, then resume.`;
   }
   show(byId('schedule-remove'), schedule !== null);
+  const owner = byId('schedule-owner');
+  owner.textContent = schedule ? ownerLine(schedule) : '';
+  show(owner, schedule !== null);
+  renderEstimate();
+}
+
+/** Whose key runs the schedule, and what that means for everyone who edits the sheet. */
+function ownerLine(schedule: NonNullable<SidebarState['schedule']>): string {
+  if (schedule.ownedByYou)
+    return 'Runs with your API key under your Google account: edits anyone makes in this sheet are sent to the service in your name.';
+  const who = schedule.ownerName ?? 'another person';
+  return `Runs with the API key of ${who}: edits anyone makes in this sheet are sent to the service in that person’s name. Changing the schedule needs your own connection; resuming it makes it yours.`;
+}
+
+/** The schedule picker's estimate of daily trigger runtime for the chosen interval, with a warning. */
+function renderEstimate(): void {
+  const target = byId('schedule-estimate');
+  const options = state?.scheduleOptions;
+  const chosen = options?.intervals.find(
+    (option) => option.every === byId<HTMLSelectElement>('schedule-every').value,
+  );
+  target.classList.remove('warning');
+  if (!options || !chosen || chosen.minutesPerDay === null || chosen.minutesPerDay === undefined) {
+    target.textContent = options?.timeZone
+      ? `Times are in the spreadsheet’s time zone, ${options.timeZone}.`
+      : '';
+    return;
+  }
+  if (chosen.quotaWarning) {
+    target.textContent = chosen.quotaWarning;
+    target.classList.add('warning');
+    return;
+  }
+  target.textContent = `Recent runs take about ${options.runSeconds} s: about ${chosen.minutesPerDay} of the ${options.quotaMinutesPerDay ?? 90} minutes of trigger time Apps Script allows a day.`;
 }
 
 // ---------- actions ----------
@@ -500,7 +546,7 @@ async function saveSchedule(event: Event): Promise<void> {
   );
   if (!info) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say(`Scheduled: ${info.label.toLowerCase()}.`);
+  say(`Scheduled: ${info.label.toLowerCase()}.${info.quotaWarning ? ` ${info.quotaWarning}` : ''}`);
 }
 
 async function removeSchedule(): Promise<void> {
@@ -514,10 +560,10 @@ async function removeSchedule(): Promise<void> {
 }
 
 async function resumeSchedule(): Promise<void> {
-  if ((await step('Resuming…', 'Could not resume the schedule', () => run('resumeSchedule'))) === undefined)
-    return;
+  const resumed = await step('Resuming…', 'Could not resume the schedule', () => run('resumeSchedule'));
+  if (resumed === undefined) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
-  say('The schedule runs again.');
+  say(resumed?.notice ? `The schedule runs again. ${resumed.notice}` : 'The schedule runs again.');
 }
 
 async function askUnlink(): Promise<void> {
@@ -612,6 +658,7 @@ on('unlink-cancel', 'click', async () => {
   show(byId('unlink-confirm-box'), false);
   byId('unlink').focus();
 });
+byId('schedule-every').addEventListener('change', renderEstimate);
 
 guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', refresh);

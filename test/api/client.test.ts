@@ -111,6 +111,22 @@ describe('TableClient', () => {
       expect(port.requests).toHaveLength(0);
     });
 
+    it('refuses the dot segments . and .. as ids (they would change the URL), before sending', () => {
+      const port = new FakePort().on('get', /./, json(200, makeRow(1)));
+      for (const id of ['.', '..', '%2e', '%2E%2e']) {
+        expect(thrown(() => clientOf(port).row('A1', 'T1', id)).code, id).toBe('VALIDATION');
+        expect(thrown(() => clientOf(port).table(id, 'T1')).message, id).toMatch(/is not an id/);
+        expect(thrown(() => clientOf(port).listAllRows('A1', id)).code, id).toBe('VALIDATION');
+        expect(thrown(() => clientOf(port).updateRow('A1', 'T1', id, { status: 'x' })).code, id).toBe(
+          'VALIDATION',
+        );
+      }
+      expect(port.requests).toHaveLength(0);
+      // Ids that merely contain dots are ordinary ids.
+      clientOf(port).row('a.b', 'T.1', '...');
+      expect(port.requests[0]?.url).toBe(`${BASE}/api/public/tableApps/a.b/tables/T.1/rows/...`);
+    });
+
     it('refuses a base URL that would send the key over plain http', () => {
       expect(
         () => new TableClient(new FakePort(), { baseUrl: 'http://svc.example.com', apiKey: KEY }),

@@ -77,7 +77,7 @@ describe('self-check', () => {
 
   it('without a connection: the spreadsheet checks pass and fetchAll says to connect first', () => {
     const report = run('runSelfCheck');
-    expect(report.checks.map((c) => c.name)).toHaveLength(5);
+    expect(report.checks.map((c) => c.name)).toHaveLength(7);
     const fetchAll = report.checks.find((c) => /fetchAll/.test(c.name));
     expect(fetchAll?.passed).toBe(false);
     expect(fetchAll?.detail).toMatch(/connect/i);
@@ -115,6 +115,40 @@ describe('self-check', () => {
     const alert = JSON.stringify(sim.ui.alerts[sim.ui.alerts.length - 1]);
     expect(alert).toContain('All checks passed');
     expect(alert).toContain('Literal text in plain-text cells');
+  });
+
+  it('reports what the sheet keeps of numbers and that date-formatted cells read back as dates', () => {
+    const report = run('runSelfCheck');
+    const numbers = report.checks.find((c) => /Numbers keep/.test(c.name));
+    expect(numbers?.passed).toBe(true);
+    expect(numbers?.detail).toMatch(/^Kept every digit: 0.30000000000000004 → 0.30000000000000004/);
+    const dates = report.checks.find((c) => /Date-formatted/.test(c.name));
+    expect(dates?.passed).toBe(true);
+    expect(dates?.detail).toMatch(/read back as Date\(2024-01-05/);
+    const rounding = createSimulator({ code, distDir: path.join(ROOT, 'dist'), cellSignificantDigits: 15 });
+    const rounded = (rounding.run('runSelfCheck').value as Report).checks.find((c) =>
+      /Numbers keep/.test(c.name),
+    );
+    expect(rounded?.passed).toBe(true);
+    expect(rounded?.detail).toMatch(/the rest at 15 significant digits: 0.30000000000000004 → 0.3;/);
+  });
+
+  it('the trigger check passes with the schedule an add-on already has (one clock trigger per person)', () => {
+    const addon = createSimulator({ code, distDir: path.join(ROOT, 'dist'), installation: 'addon' });
+    expect(
+      addon.callFromClient('saveConnection', [{ baseUrl: emulator.url, apiKey: emulator.keys.u_alice }]).ok,
+    ).toBe(true);
+    expect(addon.callFromClient('linkActiveSheet', [{ tableAppId: 'ta_crm', tableId: 'tbl_deals' }]).ok).toBe(
+      true,
+    );
+    const scheduled = addon.callFromClient('setSchedule', [{ mode: 'pull', every: 'h1' }]);
+    expect(scheduled.ok, scheduled.error?.message).toBe(true);
+    const report = addon.run('runSelfCheck').value as Report;
+    const trigger = report.checks.find((c) => /triggers/.test(c.name));
+    expect(trigger?.passed, trigger?.detail).toBe(true);
+    expect(trigger?.detail).toMatch(/^Passed with schedule/);
+    // The schedule's trigger is still the only one.
+    expect(addon.triggers().filter((t) => t.source === 'CLOCK')).toHaveLength(1);
   });
 
   it('reports a failed check when the platform changes text (a cell that is not plain text)', () => {

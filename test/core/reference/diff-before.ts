@@ -64,7 +64,12 @@ function mixDigest(low: number, high: number, seed = 0): Digest {
 const NUMBER_BITS = new Float64Array(1);
 const NUMBER_WORDS = new Uint32Array(NUMBER_BITS.buffer);
 
-function numberDigest(value: number): Digest {
+// Numbers compare at 15 significant digits, the precision Sheets may keep (issue 15).
+function numberDigest(raw: number): Digest {
+  const value =
+    (Number.isInteger(raw) && Math.abs(raw) < 1e15) || !Number.isFinite(raw)
+      ? raw
+      : Number(raw.toPrecision(15));
   NUMBER_BITS[0] = value === 0 ? 0 : value;
   return mixDigest(NUMBER_WORDS[0] as number, NUMBER_WORDS[1] as number, 2);
 }

@@ -258,6 +258,7 @@ describe('Utilities, MailApp, Session', () => {
       'function me() { return [Session.getActiveUser().getEmail(), Session.getEffectiveUser().getEmail(), Session.getScriptTimeZone()]; }',
       {
         users: [{ email: 'a@x.com' }, { email: 'b@x.com' }],
+        oauthScopes: ['https://www.googleapis.com/auth/userinfo.email'],
       },
     );
     expect(sim.run('me', [], { user: 'b@x.com' }).value).toEqual(['b@x.com', 'b@x.com', 'Etc/UTC']);

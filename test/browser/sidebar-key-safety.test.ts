@@ -1,0 +1,66 @@
+// The sidebar's additions of issue 15 in real Chromium: the bound-script warning where a key and a
+// schedule are saved, the schedule picker's daily runtime estimate, whose key runs the schedule,
+// and local times with the spreadsheet's zone.
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../harness/browser';
+import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+
+let h: Harness;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await h?.close();
+});
+
+beforeEach(async () => {
+  await h.reset();
+  context = await browser.newContext({ viewport: { width: 300, height: 900 } });
+  page = await context.newPage();
+  await page.goto(`${h.url}/sidebar`);
+  await idle(page);
+});
+
+afterEach(async () => {
+  await context.close();
+  expect(h.violations, 'google.script.run rule breaks').toEqual([]);
+});
+
+describe('sidebar: whose key acts', () => {
+  it('warns next to the key form in a bound script', async () => {
+    await expect.poll(() => page.locator('#connect').isVisible()).toBe(true);
+    const warning = page.locator('#connect-warning');
+    expect(await warning.isVisible()).toBe(true);
+    expect(await warning.textContent()).toMatch(/every editor of the spreadsheet can change its code/);
+  });
+
+  it('shows the daily runtime estimate, whose key runs the schedule, and the next run in local time', async () => {
+    await connect(page, h.keys[SAMPLE.users.alice] as string, h.emulator.url);
+    await findTables(page, SAMPLE.apps.crm);
+    await linkTable(page, 'Deals');
+    await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
+    await operate(page, 'Pull');
+    await page.locator('#schedule-every').selectOption({ label: 'Every hour' });
+    expect(await page.locator('#schedule-estimate').textContent()).toMatch(
+      /^Recent runs take about [\d.]+ s: about \d+ of the 90 minutes of trigger time Apps Script allows a day\.$/,
+    );
+    expect(await page.locator('#schedule-warning').isVisible()).toBe(true);
+    await page.locator('#schedule-mode').selectOption('pull');
+    await page.getByRole('button', { name: 'Save schedule' }).click();
+    await idle(page);
+    expect(await page.locator('#schedule-info').textContent()).toMatch(
+      /^Pulls every hour\. Next run around \d{4}-\d{2}-\d{2} \d{2}:\d{2} \(Etc\/UTC\)\./,
+    );
+    expect(await page.locator('#schedule-owner').textContent()).toMatch(
+      /^Runs with your API key under your Google account/,
+    );
+  });
+});
