@@ -313,7 +313,6 @@ function notANumber(value: CellValue, column: ColumnSpec): Decoded {
       reason: `${column.id}: "${describe(value)}" is not a number: leave out the thousands commas (${text.replace(/,/g, '')}).`,
     };
   }
-  if (isDateLike(value)) return { ok: false, reason: `${column.id}: a date is not a number.` };
   return { ok: false, reason: `${column.id}: "${describe(value)}" is not a number.` };
 }
 

@@ -27,6 +27,7 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['pullActiveSheet', []],
     ['pushActiveSheet', []],
     ['syncActiveSheet', []],
+    ['getConflicts', []],
     ['resolveConflicts', [{ keep: 'theirs' }]],
     ['selectSheetRow', [{ row: 2 }]],
     ['setSchedule', [{ mode: 'sync', every: 'h1' }]],
