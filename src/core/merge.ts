@@ -82,8 +82,10 @@ export interface MergedCells {
 }
 
 /**
- * Merges one service row into its line, read as cells: column k's local value is cells[at[k]] (''
- * for at[k] < 0); `cells` undefined: a row new to the sheet.
+ * Merges one service row into its line, read as cells: column k's local value is cells[at[k]];
+ * `cells` undefined: a row new to the sheet. A column the sheet lacks (at[k] < 0) holds no edits:
+ * nothing is written and its agreed digest stays. `takeService[k]`: column k was just added to the
+ * sheet (empty cells, not edits) and takes the service's value.
  * - changed on the service only: the cell takes the service's value;
  * - changed in the sheet only: the local edit stays (unpushed work is never thrown away);
  * - changed on both to different values: a conflict; the local value stays and the service's is kept
@@ -97,6 +99,7 @@ export function mergeCells(
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
   mayHoldGone = true,
+  takeService?: readonly boolean[],
 ): MergedCells {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
@@ -125,8 +128,16 @@ export function mergeCells(
     let agreed = serviceDigest;
     let write = false;
     let conflict = false;
-    if (cells === undefined) {
+    if (cells !== undefined && (at[k] as number) < 0) {
+      // The sheet has no (single) header for this column: nothing is read from or written into it,
+      // and what was agreed stays agreed until the header is whole again.
+      agreed = baseDigest ?? NO_DIGEST;
+    } else if (cells === undefined) {
       write = true;
+    } else if (takeService !== undefined && takeService[k] === true) {
+      // A column this run put (back) into the sheet: its empty cells take the service's value.
+      write = true;
+      if (serviceDigest !== EMPTY_DIGEST) updated = pushed(updated, columnId);
     } else {
       const localValue = cellAt(cells, at, k);
       // An unedited cell reads back exactly as written: no need to hash it a second time.
@@ -241,7 +252,7 @@ export interface LineEdits {
 
 /**
  * The local edits of a line: the columns whose cell no longer matches the base. Column k's value is
- * cells[at[k]] ('' for at[k] < 0). The result of an unedited line is shared and frozen.
+ * cells[at[k]]; a column the sheet lacks (at[k] < 0) has no edits. The result of an unedited line is shared and frozen.
  */
 export function cellEdits(
   cells: readonly unknown[],
@@ -255,7 +266,8 @@ export function cellEdits(
   for (let k = 0; k < columns.length; k++) {
     const column = columns[k] as ColumnSpec;
     const baseDigest = baseDigests[column.id];
-    if (baseDigest === undefined) continue;
+    // A column without its (single) header holds no edits: an absent cell is not an empty one.
+    if (baseDigest === undefined || (at[k] as number) < 0) continue;
     const value = cellAt(cells, at, k);
     const localDigest = cellDigest(value);
     if (localDigest === baseDigest) continue;

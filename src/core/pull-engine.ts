@@ -73,6 +73,11 @@ export interface PullState {
   displayFixed?: (field: string, value: unknown) => string;
   /** New lines whose create was sent but not answered: a pull adopts the row it made, never adds it twice. */
   pending?: PendingCreates;
+  /**
+   * Column ids this pull added (back) to the sheet: their empty cells are not edits, every line
+   * takes the service's value (an absent column is never "kept local edits").
+   */
+  freshColumns?: ReadonlySet<string>;
 }
 
 export interface PendingCreates {
@@ -195,6 +200,11 @@ export function applyServiceRows(
   const mayHoldGone = base.columnIds.length > live.length;
   // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fresh = state.freshColumns;
+  const takeService =
+    fresh && fresh.size > 0
+      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
+      : undefined;
   const fixed = fixedColumnsOf(layout);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
@@ -222,7 +232,7 @@ export function applyServiceRows(
     const currentLine = line;
     const before = adopted ? undefined : base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, mayHoldGone);
+    const merged = mergeCells(row, cells, at, before, live, mayHoldGone, takeService);
     for (let w = 0; w < merged.writeAt.length; w++) {
       const column = at[merged.writeAt[w] as number] as number;
       if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);

@@ -1,4 +1,5 @@
 // The words in the status column: what the last pull or push did to each line.
+import { columnLetters, type HeaderProblem } from './layout';
 
 export const STATUS = {
   pulled: '✓ pulled',
@@ -48,4 +49,16 @@ export function isProblemStatus(status: unknown): boolean {
 
 export function isConflictStatus(status: unknown): boolean {
   return typeof status === 'string' && status.startsWith('⚠');
+}
+
+/**
+ * What a run says about a synced column that holds no edits because its header is missing or
+ * repeated: which header to restore, and that nothing of that column was sent or written.
+ */
+export function headerProblemText(problem: HeaderProblem): string {
+  if (problem.kind === 'repeated') {
+    const columns = problem.sheetColumns.map(columnLetters).join(' and ');
+    return `The header "${problem.columnId}" is in columns ${columns}: rename or delete all but one of them. Until then neither column is sent or written.`;
+  }
+  return `The header "${problem.columnId}" is missing from row 1: type "${problem.columnId}" back as the column's header (or pull to add the column again). Until then nothing of that column is sent.`;
 }

@@ -98,6 +98,7 @@ export function runOperation(
   let context: OperationContext | null = null;
   let continuation: 'trigger' | 'manual' | null = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
+  let headerWarnings: string[] = [];
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
@@ -109,8 +110,14 @@ export function runOperation(
       let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
       let pullProgress: PullProgress | undefined =
         resuming && resuming.phase === 'pull' && resuming.pullId
-          ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: pullCountsOf(prior) }
+          ? {
+              pullId: resuming.pullId,
+              nextOffset: resuming.nextOffset,
+              counts: pullCountsOf(prior),
+              ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
+            }
           : undefined;
+      const warnings: string[] = [];
       // Lines created or updated by earlier executions of this operation count in its summary.
       let halted: SyncError | null = null;
       let pushCreated = prior.pushCreated ?? 0;
@@ -126,6 +133,7 @@ export function runOperation(
         summary.conflicts = pushed.counts.conflicts;
         summary.errors = pushed.counts.errors;
         summary.issues = pushed.issues;
+        warnings.push(...pushed.headerWarnings);
         finished = pushed.finished;
         if (finished && operation === 'sync') phase = 'pull';
       }
@@ -142,6 +150,7 @@ export function runOperation(
         if (operation === 'pull') summary.unchanged = fields.unchanged;
         summary.updated += fields.updated;
         summary.issues = pulled.issues;
+        for (const warning of pulled.headerWarnings) if (!warnings.includes(warning)) warnings.push(warning);
         finished = pulled.finished;
         pullProgress = pulled.progress;
         halted = pulled.haltedBy ?? null;
@@ -155,6 +164,7 @@ export function runOperation(
           phase,
           pullId: pullProgress?.pullId ?? '',
           nextOffset: pullProgress?.nextOffset ?? 0,
+          ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
@@ -172,6 +182,7 @@ export function runOperation(
         summary.continuing = true;
         continuation = next.triggerId ? 'trigger' : 'manual';
       }
+      headerWarnings = warnings;
     });
   } catch (error) {
     const failure = asSyncError(error);
@@ -180,7 +191,7 @@ export function runOperation(
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok) summary.message = describe(summary, continuation);
+  if (summary.ok) summary.message = [describe(summary, continuation), ...headerWarnings].join(' ');
   options.beforeLog?.(summary);
   finishRun(link, summary, origin, !options.scheduled);
   return summary;

@@ -69,11 +69,16 @@ export function prepareHeaders(
   const backgrounds = headerRange.getBackgrounds()[0] ?? [];
   const weights = headerRange.getFontWeights()[0] ?? [];
   const before = [notes.join('\u0000'), backgrounds.join('\u0000'), weights.join('\u0000')];
-  const byId = new Map(live.map((column) => [column.id, column]));
+  // By sheet position: a column id with surrounding spaces shows trimmed in its header cell.
+  const columnAt = new Map<number, ColumnSpec>();
+  for (const column of live) {
+    const index = next.columns.get(column.id);
+    if (index !== undefined) columnAt.set(index, column);
+  }
   for (let index = 0; index < next.width; index++) {
     const header = next.headers[index] ?? '';
-    const column = byId.get(header);
-    if (column && next.columns.get(header) === index) {
+    const column = columnAt.get(index);
+    if (column) {
       notes[index] = noteFor(column);
       backgrounds[index] = TABLE_HEADER_BACKGROUND;
       weights[index] = 'bold';

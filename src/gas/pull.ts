@@ -3,7 +3,7 @@
 import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { type Layout, readLayout } from '../core/layout';
+import { headerProblems, type Layout, readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
   applyServiceRows,
@@ -16,7 +16,7 @@ import {
   type PullState,
 } from '../core/pull-engine';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import { isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
+import { headerProblemText, isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { goneColumnIds, prepareHeaders } from './headers';
 import {
@@ -47,6 +47,8 @@ export interface PullProgress {
   pullId: string;
   nextOffset: number;
   counts: PullCounts;
+  /** Column ids this pull added (back) to the sheet: they take the service's values on every line. */
+  freshColumns?: string[];
 }
 
 export interface PullResult {
@@ -56,6 +58,13 @@ export interface PullResult {
   progress: PullProgress;
   issues: LineIssue[];
   layout: Layout;
+  /** Synced columns whose header is repeated: nothing was written into them (what to restore). */
+  headerWarnings: string[];
+}
+
+/** What the run says about synced columns it could not fill (a header present twice). */
+function headerWarningsOf(state: PullState): string[] {
+  return headerProblems(state.layout, state.live, []).map(headerProblemText);
 }
 
 function newPullId(): string {
@@ -154,9 +163,14 @@ function preparePull(
     reading,
     lastRow,
   );
-  let layout = readLayout(headers, live, goneIds);
-  assertIdColumn(layout, grid.length, base.size);
-  layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
+  const before = readLayout(headers, live, goneIds);
+  assertIdColumn(before, grid.length, base.size);
+  const layout = prepareHeaders(sheet, before, grid, live, goneIds, link.fixedFields);
+  const fresh = new Set(progress.freshColumns ?? []);
+  for (const column of live) {
+    if (!before.columns.has(column.id) && layout.columns.has(column.id)) fresh.add(column.id);
+  }
+  if (fresh.size > 0) progress.freshColumns = [...fresh];
   base.ensureColumns(live.map((column) => column.id));
   const state: PullState = {
     grid,
@@ -167,6 +181,7 @@ function preparePull(
     pullId: progress.pullId,
     counts: progress.counts,
   };
+  if (fresh.size > 0) state.freshColumns = fresh;
   const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
   if (pending) state.pending = pending;
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
@@ -255,7 +270,14 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     flushChunk();
     flushSeen(link, base);
     progress.nextOffset = deliveredTo;
-    return { finished: false, haltedBy: failure, progress, issues: [], layout: prepared.state.layout };
+    return {
+      finished: false,
+      haltedBy: failure,
+      progress,
+      issues: [],
+      layout: prepared.state.layout,
+      headerWarnings: headerWarningsOf(prepared.state),
+    };
   }
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
   const { state, goneIds } = prepared;
@@ -265,7 +287,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   if (!listing.done) {
     flushSeen(link, base);
-    return { finished: false, progress, issues: [], layout };
+    return { finished: false, progress, issues: [], layout, headerWarnings: headerWarningsOf(state) };
   }
   // A listing that comes back empty while the sheet holds rows of this table is more likely a
   // service or proxy fault than a table emptied: nothing is marked removed on its word.
@@ -278,7 +300,13 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
   link.lastSyncAt = new Date().toISOString();
   saveLink(link);
-  return { finished: true, progress, issues: collectIssues(state), layout };
+  return {
+    finished: true,
+    progress,
+    issues: collectIssues(state),
+    layout,
+    headerWarnings: headerWarningsOf(state),
+  };
 }
 
 export function pullSummaryFields(

@@ -6,7 +6,7 @@ import type { DecodeContext, JsonValue } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
-import { readLayout } from '../core/layout';
+import { headerProblems, readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, reconcileEdits } from '../core/merge';
 import { fixedFieldText, indexLines } from '../core/pull-engine';
@@ -20,7 +20,7 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
-import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../core/status';
+import { conflictStatus, errorStatus, headerProblemText, pendingStatus, STATUS } from '../core/status';
 import type { LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
@@ -47,6 +47,8 @@ export interface PushResult {
   finished: boolean;
   counts: PushCounts;
   issues: LineIssue[];
+  /** Synced columns whose header is missing or repeated: nothing of them was sent (what to restore). */
+  headerWarnings: string[];
 }
 
 function decodeContext(): DecodeContext {
@@ -77,6 +79,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
+  const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
   base.ensureColumns(live.map((column) => column.id));
   const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
@@ -89,6 +92,8 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   }
   const statusColumn = layout.status;
   const idColumn = layout.fixed.get('id') as number;
+  // Columns without their single header hold no edits (planPush reads none): the run says why.
+  const headerWarnings = headerProblems(layout, live, syncedBefore).map(headerProblemText);
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
   const plan = planPush(state, decodeContext());
   const counts: PushCounts = {
@@ -348,7 +353,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     flush();
   }
   flush(); // error statuses and restored read-only cells, even when nothing was sent
-  return { finished, counts, issues: collectIssues({ grid, layout }) };
+  return { finished, counts, issues: collectIssues({ grid, layout }), headerWarnings };
 }
 
 export type { BaseRecord };

@@ -105,6 +105,8 @@ export interface JobRecord {
   phase: 'push' | 'pull';
   pullId: string;
   nextOffset: number;
+  /** Column ids the pull added (back) to the sheet, which take the service's values. */
+  freshColumns?: string[];
   startedAt: string;
   executions: number;
   triggerId: string | null;

@@ -6,6 +6,7 @@ import {
   a1Notation,
   columnLetters,
   contiguousRuns,
+  headerProblems,
   joinRowBlocks,
   missingHeaders,
   readLayout,
@@ -29,11 +30,36 @@ describe('readLayout', () => {
     expect(layout.own).toEqual([0, 7]);
   });
 
-  it('treats a repeated table header as the person’s own column and reports it', () => {
-    const layout = readLayout(['title', 'title'], live);
-    expect(layout.columns.get('title')).toBe(0);
+  it('syncs neither column of a repeated table header, and reports it', () => {
+    const layout = readLayout(['title', 'id', 'title', 'title'], live);
+    expect(layout.columns.has('title')).toBe(false);
     expect(layout.duplicates).toEqual(['title']);
-    expect(layout.own).toEqual([1]);
+    expect(layout.blocked.get('title')).toEqual([0, 2, 3]);
+    expect(layout.own).toEqual([]);
+    expect(syncedColumns(layout)).toEqual([1]);
+    // No third copy is appended while the header is repeated.
+    expect(missingHeaders(layout, live, ['id', 'lMod'])).toEqual(['status', 'lMod', '_sync']);
+    expect(headerProblems(layout, live, [])).toEqual([
+      { columnId: 'title', kind: 'repeated', sheetColumns: [1, 3, 4] },
+    ]);
+  });
+
+  it('matches a column id with surrounding spaces to its (trimmed) header', () => {
+    const spaced: ColumnSpec[] = [
+      { id: ' notes ', name: 'Notes', type: 'text', kind: 'text', deleted: false },
+    ];
+    const layout = readLayout(['id', 'notes', '_sync'], spaced);
+    expect(layout.columns.get(' notes ')).toBe(1);
+    expect(missingHeaders(layout, spaced, ['id', 'lMod'])).toEqual(['lMod']);
+  });
+
+  it('names the synced columns whose header is gone, and only those the sheet had synced', () => {
+    const layout = readLayout(['id', 'My title', '_sync'], live);
+    expect(headerProblems(layout, live, ['title', 'old'])).toEqual([
+      { columnId: 'title', kind: 'missing', sheetColumns: [] },
+    ]);
+    // A column new on the service is not "missing": the next pull adds it.
+    expect(headerProblems(layout, live, [])).toEqual([]);
   });
 
   it('lists the headers a fresh sheet needs, id first and status last', () => {
