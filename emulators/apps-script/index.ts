@@ -2,6 +2,7 @@
 import { AppsScriptSimulator, type SimulatorOptions } from './simulator';
 
 export { ClientCallError } from './client-run';
+export type { ColumnRef, PersonActions, SheetRef, WaitKind, WaitPoint, WaitSelector } from './person';
 export { ScriptSyntaxError } from './script-check';
 export type {
   ExecutionResult,

@@ -18,6 +18,7 @@ import {
   SessionService,
   UserImpl,
 } from './misc-services';
+import { PersonActions } from './person';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { fromRealm, GasError, GasObject, KilledError, type Realm, realmError } from './realm';
 import type {
@@ -312,6 +313,8 @@ export class AppsScriptSimulator {
   readonly mail: MailRecord[] = [];
   readonly ui: UiRecord = { toasts: [], alerts: [], sidebars: [], dialogs: [], menus: [] };
   readonly logs: string[] = [];
+  /** The person's hands: sheet actions that are not script calls, and hooks at an execution's waits. */
+  readonly person: PersonActions;
   /** Top-level function names of the code (what menus, triggers and google.script.run may call). */
   readonly functionNames: readonly string[];
 
@@ -410,6 +413,11 @@ export class AppsScriptSimulator {
       timeZone,
     );
     this.spreadsheet = ss;
+    this.person = new PersonActions(
+      ss,
+      (fn) => this._asPerson(fn),
+      () => this.rt.current(),
+    );
     const ui = new UiImpl(this.rt);
     this.services = {
       SpreadsheetApp: new SpreadsheetAppService(this.rt, ss, () => ui),
@@ -419,11 +427,16 @@ export class AppsScriptSimulator {
         latencyMs: this._costs.httpLatencyMs,
         timeoutMs: options.fetchTimeoutMs ?? 60_000,
         quota: this.urlQuota,
-        ...(options.onBeforeFetch ? { onBeforeFetch: options.onBeforeFetch } : {}),
+        onBeforeFetch: (requests, fetchAll) => {
+          options.onBeforeFetch?.(requests);
+          this.person._reach(fetchAll ? 'fetchAll' : 'fetch', { requests });
+        },
       }),
       PropertiesService: new PropertiesServiceImpl(this.rt, this.propertyStores),
       CacheService: new CacheServiceImpl(this.rt),
-      LockService: new LockServiceImpl(this.rt, this.lockTable, ss.getId()),
+      LockService: new LockServiceImpl(this.rt, this.lockTable, ss.getId(), (lockKey, contended) =>
+        this.person._reach('lock', { lockKey, contended }),
+      ),
       ScriptApp: new ScriptAppService(this.rt, this.triggerTable, ss.getId()),
       HtmlService: new HtmlServiceImpl(this.rt),
       Session: new SessionService(this.rt),
@@ -442,6 +455,16 @@ export class AppsScriptSimulator {
       exec.die();
     }
     this.clock.advance(ms);
+  }
+
+  /** Runs `fn` as the person, outside every execution: nothing is counted or charged to a script. */
+  _asPerson<T>(fn: () => T): T {
+    const suspended = this.stack.splice(0);
+    try {
+      return fn();
+    } finally {
+      this.stack.unshift(...suspended);
+    }
   }
 
   /** Runs a top-level (or `object.method`) function as a new execution, as menus, triggers and the editor do. */
