@@ -62,3 +62,33 @@ export function headerProblemText(problem: HeaderProblem): string {
   }
   return `The header "${problem.columnId}" is missing from row 1: type "${problem.columnId}" back as the column's header (or pull to add the column again). Until then nothing of that column is sent.`;
 }
+
+/** A line whose edits of these columns a push held as a likely accident (nothing of them sent). */
+export function heldStatus(columnIds: readonly string[]): string {
+  return `⏸ not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Undo it, or push again and choose Push anyway.`;
+}
+
+/** Why a held column looks like an accident, for a person. */
+export function heldReasonText(reason: 'emptied' | 'share' | 'moved' | 'shifted', lines: number): string {
+  switch (reason) {
+    case 'emptied':
+      return `empties ${lines} lines that had a value`;
+    case 'share':
+      return `changes ${lines} lines at once, most of the table`;
+    case 'moved':
+      return `moves values between ${lines} lines (one column sorted or shifted alone)`;
+    case 'shifted':
+      return `changes most columns of ${lines} lines (data shifted by a line)`;
+  }
+}
+
+/** The summary sentence of a held push. */
+export function heldMessage(
+  columns: ReadonlyArray<{ columnId: string; lines: number }>,
+  scheduled: boolean,
+): string {
+  const what = columns.map((column) => `${column.columnId} on ${column.lines} lines`).join(', ');
+  return scheduled
+    ? `Held, not sent: ${what} — this looks like an accident. Open the sheet and push by hand to review it (Push anyway), or undo the change.`
+    : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway or Cancel.`;
+}

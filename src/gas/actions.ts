@@ -8,7 +8,7 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
-import type { Operation, SyncSummary } from '../shared/types';
+import type { Operation, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
@@ -82,6 +82,8 @@ export interface RunOptions {
   job?: JobRecord | null;
   /** Last words on the summary before it is logged (e.g. that a schedule paused itself). */
   beforeLog?: (summary: SyncSummary) => void;
+  /** Send edits held as a likely accident ("Push anyway"); never for scheduled runs. */
+  confirmHeld?: boolean;
 }
 
 /**
@@ -124,7 +126,11 @@ export function runOperation(
       let pushUpdated = prior.pushUpdated ?? 0;
       let finished = true;
       if (phase === 'push') {
-        const pushed = pushLink(context, link);
+        const pushed = pushLink(context, link, {
+          confirmHeld: options.confirmHeld === true && !options.scheduled,
+          scheduled: origin === 'scheduled',
+        });
+        if (pushed.held) summary.held = pushed.held;
         const sentEarlier = pushCreated + pushUpdated;
         pushCreated += pushed.counts.created;
         pushUpdated += pushed.counts.updated;
@@ -191,7 +197,13 @@ export function runOperation(
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok) summary.message = [describe(summary, continuation), ...headerWarnings].join(' ');
+  if (summary.ok) {
+    summary.message = [
+      describe(summary, continuation),
+      ...(summary.held ? [summary.held.message] : []),
+      ...headerWarnings,
+    ].join(' ');
+  }
   options.beforeLog?.(summary);
   finishRun(link, summary, origin, !options.scheduled);
   return summary;
@@ -229,12 +241,27 @@ export function pullActiveSheet(): SyncSummary {
   return runOperation('pull', activeLink(), { scheduled: false });
 }
 
-export function pushActiveSheet(): SyncSummary {
-  return runOperation('push', activeLink(), { scheduled: false });
+/** Whether a person's push options ask to send held edits; anything else is refused with a reason. */
+function confirmsHeld(options: unknown): boolean {
+  if (options === undefined || options === null) return false;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new SyncError('CONFIG', 'Push options must be an object like { confirmHeld: true }.');
+  }
+  const confirm = (options as PushOptions).confirmHeld;
+  if (confirm !== undefined && typeof confirm !== 'boolean') {
+    throw new SyncError('CONFIG', 'confirmHeld must be true or false.');
+  }
+  return confirm === true;
 }
 
-export function syncActiveSheet(): SyncSummary {
-  return runOperation('sync', activeLink(), { scheduled: false });
+/** Pushes the active sheet; `{ confirmHeld: true }` also sends edits a push held ("Push anyway"). */
+export function pushActiveSheet(options?: PushOptions): SyncSummary {
+  return runOperation('push', activeLink(), { scheduled: false, confirmHeld: confirmsHeld(options) });
+}
+
+/** Pushes, then pulls, the active sheet; options as for pushActiveSheet. */
+export function syncActiveSheet(options?: PushOptions): SyncSummary {
+  return runOperation('sync', activeLink(), { scheduled: false, confirmHeld: confirmsHeld(options) });
 }
 
 /**

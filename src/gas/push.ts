@@ -20,8 +20,25 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
-import { conflictStatus, errorStatus, headerProblemText, pendingStatus, STATUS } from '../core/status';
-import type { LineIssue } from '../shared/types';
+import {
+  conflictStatus,
+  errorStatus,
+  headerProblemText,
+  heldMessage,
+  heldReasonText,
+  heldStatus,
+  pendingStatus,
+  STATUS,
+} from '../core/status';
+import {
+  countValuedLines,
+  GUARD_MIN_LINES,
+  guardPush,
+  type HeldColumn,
+  heldValueText,
+  withoutHeld,
+} from '../core/sync/push-guard';
+import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
@@ -49,6 +66,37 @@ export interface PushResult {
   issues: LineIssue[];
   /** Synced columns whose header is missing or repeated: nothing of them was sent (what to restore). */
   headerWarnings: string[];
+  /** Edits held as a likely accident (not sent). */
+  held?: HeldPush;
+}
+
+/**
+ * What a held push shows a person: per column, how many lines and a few examples, each with the
+ * service's value now (one GET per example row, a handful at most) and the value it would send.
+ */
+function describeHeld(
+  context: OperationContext,
+  link: LinkRecord,
+  columns: readonly HeldColumn[],
+  scheduled: boolean,
+): HeldPush {
+  const exampleIds = [...new Set(columns.flatMap((column) => column.examples.map((each) => each.rowId)))];
+  const now = new Map<string, Row>();
+  context.client.rowsByIds(link.tableAppId, link.tableId, exampleIds).forEach((result, i) => {
+    if (result.ok) now.set(exampleIds[i] as string, result.row);
+  });
+  const infos: HeldColumnInfo[] = columns.map((column) => ({
+    columnId: column.columnId,
+    reason: heldReasonText(column.reason, column.lines),
+    lines: column.lines,
+    examples: column.examples.map((example) => ({
+      row: example.line + 2,
+      rowId: example.rowId,
+      before: heldValueText(now.get(example.rowId)?.[column.columnId]),
+      after: heldValueText(example.after),
+    })),
+  }));
+  return { message: heldMessage(columns, scheduled), lines: 0, columns: infos };
 }
 
 function decodeContext(): DecodeContext {
@@ -71,7 +119,11 @@ function newToken(): string {
  * rows before patching (GET per row when few, one listing when that costs less); sends each wave in
  * parallel and writes ids, lMods and statuses onto the lines after every wave.
  */
-export function pushLink(context: OperationContext, link: LinkRecord): PushResult {
+export function pushLink(
+  context: OperationContext,
+  link: LinkRecord,
+  options: { confirmHeld?: boolean; scheduled?: boolean } = {},
+): PushResult {
   const { client, deadline } = context;
   reportProgress(context, { phase: 'reading the table schema' });
   const table = client.table(link.tableAppId, link.tableId);
@@ -107,6 +159,31 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     grid.set(line, statusColumn, status);
   };
   for (const error of plan.errors) setStatus(error.line, error.status);
+  // Edits that look like an accident are held (not sent) unless a person confirmed them.
+  const heldLines = new Map<number, string[]>();
+  let held: HeldPush | undefined;
+  if (plan.updates.length >= GUARD_MIN_LINES && !options.confirmHeld) {
+    const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
+    let syncedLines = 0;
+    for (const id of state.index.lineById.keys()) if (base.has(id)) syncedLines++;
+    const verdict = guardPush({
+      updates: plan.updates,
+      columnIds,
+      syncedLines,
+      valuedLines: countValuedLines(base.all(), columnIds),
+    });
+    if (verdict.held.length > 0) {
+      held = describeHeld(context, link, verdict.held, options.scheduled === true);
+      plan.updates = plan.updates.filter((update) => {
+        const cells = verdict.heldCells.get(update.line);
+        if (!cells) return true;
+        heldLines.set(update.line, [...cells]);
+        update.edits = withoutHeld(update.edits, cells);
+        return Object.keys(update.edits.values).length > 0;
+      });
+      held.lines = heldLines.size;
+    }
+  }
   for (const revert of plan.reverted) {
     setStatus(revert.line, `✎ ${revert.fields.join(', ')} is read-only: restored the service's value`);
   }
@@ -352,8 +429,16 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     });
     flush();
   }
+  // Held lines say so, even where their other edits were sent.
+  for (const [line, columnIds] of heldLines) setStatus(line, heldStatus(columnIds));
   flush(); // error statuses and restored read-only cells, even when nothing was sent
-  return { finished, counts, issues: collectIssues({ grid, layout }), headerWarnings };
+  return {
+    finished,
+    counts,
+    issues: collectIssues({ grid, layout }),
+    headerWarnings,
+    ...(held ? { held } : {}),
+  };
 }
 
 export type { BaseRecord };

@@ -6,7 +6,7 @@ import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { findSheetById } from './linked-sheet';
 import { requireConnection, requireLink } from './operation';
-import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
+import { appendRunLog, notifyHeld, notifyOwner, notifyPaused } from './run-log';
 import { createScheduleTrigger, deleteTriggerById, intervalOf, triggerExists } from './schedule-triggers';
 import { allLinks, deleteLink, type LinkRecord, loadConnection, loadJob, saveLink } from './stores';
 
@@ -91,6 +91,7 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
     }
   }
   notifyOwner(link, schedule, summary);
+  notifyHeld(link, schedule, summary);
   saveLink(link);
 }
 

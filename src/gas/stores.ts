@@ -63,6 +63,8 @@ export interface StoredSchedule extends ScheduleInfo {
   /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
   notifyEmail: string;
   notifiedFailure: boolean;
+  /** A held push was mailed; cleared by the next run that holds nothing (one mail per held stretch). */
+  notifiedHeld?: boolean;
 }
 
 function documentProperties(): GoogleAppsScript.Properties.Properties {

@@ -100,3 +100,70 @@ describe('a synced column is its header, exactly once', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 });
+
+describe('a push that looks like an accident is held', () => {
+  const titleRange = (): string => {
+    const letter = String.fromCharCode(64 + column('title'));
+    return `${letter}2:${letter}${sheet().getLastRow()}`;
+  };
+
+  it('a one-column sort is held: nothing sent, examples shown; Push anyway sends it', async () => {
+    const before = await world.serviceRows();
+    world.sim.person.sortRange(sheet().getName(), titleRange(), 'title');
+    let summary: SyncSummary | undefined;
+    const log = await logOf(() => {
+      summary = push();
+    });
+    expect(writes(log)).toEqual([]);
+    const held = summary?.held;
+    expect(held?.columns.map((each) => each.columnId)).toEqual(['title']);
+    expect(held?.columns[0]?.lines).toBeGreaterThanOrEqual(10);
+    const example = held?.columns[0]?.examples[0];
+    expect(example?.before).toBe(before.find((row) => row.id === example?.rowId)?.title);
+    expect(summary?.message).toMatch(/Held, not sent: title/);
+    // Cancel = do nothing: a second plain push holds again and still sends nothing.
+    expect(writes(await logOf(() => push()))).toEqual([]);
+    // Push anyway.
+    const sent = await logOf(() => {
+      const anyway = push({ confirmHeld: true });
+      expect(anyway.held).toBeUndefined();
+      expect(anyway.updated).toBe(held?.columns[0]?.lines);
+    });
+    expect(writes(sent)).toHaveLength(held?.columns[0]?.lines ?? -1);
+  });
+
+  it('a fill-down of 5 cells goes out unasked', async () => {
+    const letter = String.fromCharCode(64 + column('status'));
+    world.sim.person.fillDown(sheet().getName(), `${letter}2:${letter}7`);
+    let summary: SyncSummary | undefined;
+    const log = await logOf(() => {
+      summary = push();
+    });
+    expect(summary?.held).toBeUndefined();
+    expect(writes(log).length).toBeGreaterThan(0);
+    expect(writes(log).length).toBeLessThanOrEqual(5);
+  });
+
+  it('a menu push asks in a dialog', async () => {
+    world.sim.person.sortRange(sheet().getName(), titleRange(), 'title');
+    // The simulated dialog answers Yes: the held edits go out after it.
+    const log = await logOf(() => world.run('menuPush'));
+    const alerts = world.sim.ui.alerts;
+    expect(alerts[alerts.length - 1]?.prompt).toMatch(/title: moves values between \d+ lines[\s\S]*→/);
+    expect(writes(log).length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('a scheduled push holds it, logs it, mails once and keeps pulling', async () => {
+    world.call('setSchedule', { mode: 'sync', every: 'm15' });
+    world.sim.person.sortRange(sheet().getName(), titleRange(), 'title');
+    const log = await logOf(() => {
+      world.sim.advanceAndFire(15 * 60_000);
+      world.sim.advanceAndFire(15 * 60_000);
+    });
+    expect(writes(log)).toEqual([]);
+    const logSheet = world.values('Sync log').slice(1);
+    expect(String(logSheet[logSheet.length - 1]?.[13])).toMatch(/Held, not sent: title/);
+    expect(world.sim.mail.filter((mail) => /held/.test(mail.subject))).toHaveLength(1);
+    world.call('clearSchedule');
+  });
+});
