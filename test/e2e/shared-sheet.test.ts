@@ -134,64 +134,55 @@ describe('structure changes: a synced column is its header, exactly once', () =>
     await fresh();
   });
 
-  untilRulesLand(
-    'a renamed synced header empties nothing on the service and says which header to restore',
-    async () => {
-      const notes = await serviceColumn('notes');
-      person().renameHeader(sheetName(), 'notes', 'My notes');
-      let summary: SyncSummary | undefined;
-      const writes = await writesDuring(() => {
-        summary = push();
-      });
-      expect(touching(writes, 'notes')).toEqual([]);
-      expect(writes).toEqual([]);
-      expect(await serviceColumn('notes')).toEqual(notes);
-      expect(said(summary as SyncSummary)).toMatch(/(?<!My )\bnotes\b/);
-      person().renameHeader(sheetName(), 'My notes', 'notes');
-      expect(await writesDuring(() => push())).toEqual([]);
-      expect(await mismatches(world)).toEqual([]);
-    },
-  );
+  it('a renamed synced header empties nothing on the service and says which header to restore', async () => {
+    const notes = await serviceColumn('notes');
+    person().renameHeader(sheetName(), 'notes', 'My notes');
+    let summary: SyncSummary | undefined;
+    const writes = await writesDuring(() => {
+      summary = push();
+    });
+    expect(touching(writes, 'notes')).toEqual([]);
+    expect(writes).toEqual([]);
+    expect(await serviceColumn('notes')).toEqual(notes);
+    expect(said(summary as SyncSummary)).toMatch(/(?<!My )\bnotes\b/);
+    person().renameHeader(sheetName(), 'My notes', 'notes');
+    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await mismatches(world)).toEqual([]);
+  });
 
-  untilRulesLand(
-    'a deleted synced column empties nothing; a pull adds it back with the service’s values',
-    async () => {
-      const amounts = await serviceColumn('amount');
-      person().deleteColumn(sheetName(), 'amount');
-      let summary: SyncSummary | undefined;
-      const writes = await writesDuring(() => {
-        summary = push();
-      });
-      expect(touching(writes, 'amount')).toEqual([]);
-      expect(writes).toEqual([]);
-      expect(await serviceColumn('amount')).toEqual(amounts);
-      expect(said(summary as SyncSummary)).toMatch(/\bamount\b/);
-      const pulled = pull();
-      expect(pulled.keptLocal).toBe(0);
-      expect(await mismatches(world)).toEqual([]);
-      expect(await writesDuring(() => push())).toEqual([]);
-    },
-  );
+  it('a deleted synced column empties nothing; a pull adds it back with the service’s values', async () => {
+    const amounts = await serviceColumn('amount');
+    person().deleteColumn(sheetName(), 'amount');
+    let summary: SyncSummary | undefined;
+    const writes = await writesDuring(() => {
+      summary = push();
+    });
+    expect(touching(writes, 'amount')).toEqual([]);
+    expect(writes).toEqual([]);
+    expect(await serviceColumn('amount')).toEqual(amounts);
+    expect(said(summary as SyncSummary)).toMatch(/\bamount\b/);
+    const pulled = pull();
+    expect(pulled.keptLocal).toBe(0);
+    expect(await mismatches(world)).toEqual([]);
+    expect(await writesDuring(() => push())).toEqual([]);
+  });
 
-  untilRulesLand(
-    'a renamed title column is never "kept local edits" and the next push sends no title',
-    async () => {
-      const titles = await serviceColumn('title');
-      person().renameHeader(sheetName(), 'title', 'Deal');
-      const pulled = pull();
-      expect(pulled.keptLocal).toBe(0);
-      expect(pulled.message).not.toMatch(/kept local/);
-      if (headers().includes('title')) {
-        const rows = await world.serviceRows();
-        for (const row of rows) expect(cell(lineOf(String(row.id)), 'title')).toBe(row.title);
-      }
-      const writes = await writesDuring(() => push());
-      expect(touching(writes, 'title')).toEqual([]);
-      expect(await serviceColumn('title')).toEqual(titles);
-    },
-  );
+  it('a renamed title column is never "kept local edits" and the next push sends no title', async () => {
+    const titles = await serviceColumn('title');
+    person().renameHeader(sheetName(), 'title', 'Deal');
+    const pulled = pull();
+    expect(pulled.keptLocal).toBe(0);
+    expect(pulled.message).not.toMatch(/kept local/);
+    if (headers().includes('title')) {
+      const rows = await world.serviceRows();
+      for (const row of rows) expect(cell(lineOf(String(row.id)), 'title')).toBe(row.title);
+    }
+    const writes = await writesDuring(() => push());
+    expect(touching(writes, 'title')).toEqual([]);
+    expect(await serviceColumn('title')).toEqual(titles);
+  });
 
-  untilRulesLand('a person’s own column headed like a synced column id takes nothing over', async () => {
+  it('a person’s own column headed like a synced column id takes nothing over', async () => {
     const statusesOnService = await serviceColumn('status');
     person().insertColumn(sheetName(), 1);
     const own = world
@@ -220,7 +211,7 @@ describe('one column sorted alone', () => {
     await fresh();
   });
 
-  untilRulesLand('"Sort range" on the title cells only: the push is held and nothing is sent', async () => {
+  it('"Sort range" on the title cells only: the push is held and nothing is sent', async () => {
     const titles = await serviceColumn('title');
     const last = world.values().length;
     const letter = String.fromCharCode(64 + column('title'));
@@ -457,7 +448,7 @@ describe('the accident guard, both sides', () => {
     ).toHaveLength(5);
   });
 
-  untilRulesLand('a one-column sort of 30 lines is held; "Push anyway" sends it', async () => {
+  it('a one-column sort of 30 lines is held; "Push anyway" sends it', async () => {
     const titles = await serviceColumn('title');
     const letter = String.fromCharCode(64 + column('title'));
     person().sortRange(sheetName(), `${letter}2:${letter}31`, 'title', false);
