@@ -120,6 +120,10 @@ export function runOperation(
             }
           : undefined;
       const warnings: string[] = [];
+      // A scheduled run never confirms held edits; a continuation keeps its person's answer.
+      const confirmHeld = resuming
+        ? resuming.confirmHeld === true
+        : options.confirmHeld === true && !options.scheduled;
       // Lines created or updated by earlier executions of this operation count in its summary.
       let halted: SyncError | null = null;
       let pushCreated = prior.pushCreated ?? 0;
@@ -127,7 +131,7 @@ export function runOperation(
       let finished = true;
       if (phase === 'push') {
         const pushed = pushLink(context, link, {
-          confirmHeld: options.confirmHeld === true && !options.scheduled,
+          confirmHeld: confirmHeld,
           scheduled: origin === 'scheduled',
         });
         if (pushed.held) summary.held = pushed.held;
@@ -171,6 +175,7 @@ export function runOperation(
           pullId: pullProgress?.pullId ?? '',
           nextOffset: pullProgress?.nextOffset ?? 0,
           ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
+          ...(confirmHeld ? { confirmHeld } : {}),
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
