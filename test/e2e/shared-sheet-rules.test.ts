@@ -167,3 +167,75 @@ describe('a push that looks like an accident is held', () => {
     world.call('clearSchedule');
   });
 });
+
+describe('a write lands on the line it was meant for, or nowhere', () => {
+  it('a cell the person edits while a pull waits is kept as their edit, and the next push sends it', async () => {
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_big',
+      name: 'Big',
+      rows: 2500,
+      columns: 12,
+    });
+    const spreadsheet = world.sim.spreadsheet;
+    spreadsheet.setActiveSheet(spreadsheet.insertSheet(`b${Math.random().toString(36).slice(2, 8)}`));
+    world.linkAndPull(CRM, 'tbl_big');
+    const rows = await world.serviceRows(CRM, 'tbl_big');
+    const target = String(rows[10]?.id);
+    for (const row of rows.slice(0, 50))
+      await world.emulator.admin.editRow(
+        CRM,
+        'tbl_big',
+        String(row.id),
+        { c07_text: `bob ${row.id}` },
+        'u_bob',
+      );
+    const idIndex = headers().indexOf('id');
+    const lineOfTarget = (): number =>
+      world.values().findIndex((line) => String(line[idIndex]) === target) + 1;
+    let acted = 0;
+    world.sim.person.at({ on: 'fetchAll', nth: 2 }, () => {
+      // The person sorts the sheet, then types into the cell the pull is about to update.
+      world.sim.person.sortSheet(sheet().getName(), 'c02_number', false);
+      world.sim.person.edit(sheet().getName(), lineOfTarget(), 'c07_text', 'typed meanwhile');
+      acted++;
+    });
+    expect(pull().ok).toBe(true);
+    expect(acted).toBe(1);
+    expect(sheet().getRange(lineOfTarget(), column('c07_text')).getValue()).toBe('typed meanwhile');
+    const other = String(rows[11]?.id);
+    const otherLine = world.values().findIndex((line) => String(line[idIndex]) === other) + 1;
+    expect(sheet().getRange(otherLine, column('c07_text')).getValue()).toBe(`bob ${other}`);
+    const log = await logOf(() => push());
+    expect(writes(log).map((entry) => [entry.path.split('/').at(-1), JSON.parse(entry.body)])).toEqual([
+      [target, { c07_text: 'typed meanwhile' }],
+    ]);
+  });
+
+  it('statuses and lMods of a push land on the pushed lines when the sheet is sorted during the PATCH', async () => {
+    const rows = await world.serviceRows();
+    const edited = rows.slice(0, 3).map((row) => String(row.id));
+    const idIndex = headers().indexOf('id');
+    const lineOf = (id: string): number =>
+      world.values().findIndex((line) => String(line[idIndex]) === id) + 1;
+    for (const id of edited) sheet().getRange(lineOf(id), column('notes')).setValue(`new note ${id}`);
+    let sorted = 0;
+    world.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+      world.sim.person.sortSheet(sheet().getName(), 'title', false);
+      sorted++;
+    });
+    const summary = push();
+    expect(sorted).toBe(1);
+    expect(summary.updated).toBe(3);
+    const service = await world.serviceRows();
+    for (const row of service) {
+      const line = lineOf(String(row.id));
+      expect(String(sheet().getRange(line, column('lMod')).getValue())).toBe(String(row.lMod));
+      if (edited.includes(String(row.id))) {
+        expect(sheet().getRange(line, column('_sync')).getValue()).toBe('✓ pushed');
+      }
+    }
+    expect(await mismatches(world)).toEqual([]);
+    expect(writes(await logOf(() => push()))).toEqual([]);
+  });
+});
