@@ -5,7 +5,7 @@ import { type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergeCells } from './merge';
-import { type Candidate, findLostCreate } from './recovery';
+import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
 
@@ -219,10 +219,14 @@ export function applyServiceRows(
       continue;
     }
     let line = index.lineById.get(id);
-    let adopted = false;
+    let adopted: BaseRecord | undefined;
     if (line === undefined && state.pending && !base.has(id)) {
-      line = adoptLostCreate(state, state.pending, row);
-      adopted = line !== undefined;
+      const found = adoptLostCreate(state, state.pending, row);
+      if (found) {
+        line = found.line;
+        // What was sent is agreed: edits made to the line since stay local edits, pushed next.
+        adopted = adoptedBase(found.record, id, '', live);
+      }
     }
     const isNew = line === undefined;
     if (line === undefined) {
@@ -230,7 +234,7 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    const before = adopted ? undefined : base.get(id);
+    const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
     const merged = mergeCells(row, cells, at, before, live, mayHoldGone, takeService);
     for (let w = 0; w < merged.writeAt.length; w++) {
@@ -315,7 +319,7 @@ function adoptLostCreate(
   state: PullState,
   pending: PendingCreates,
   row: Readonly<Record<string, unknown>>,
-): number | undefined {
+): { line: number; record: BaseRecord } | undefined {
   if (row.createdBy !== pending.me || pending.lines.length === 0) return undefined;
   const idColumn = state.layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return undefined;
@@ -327,7 +331,7 @@ function adoptLostCreate(
     state.grid.set(entry.line, idColumn, candidate.id);
     state.index.lineById.set(candidate.id, entry.line);
     state.base.delete(entry.record.id);
-    return entry.line;
+    return entry;
   }
   return undefined;
 }

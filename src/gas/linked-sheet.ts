@@ -293,7 +293,11 @@ export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number
  * for the network; a line that moved is written where it now stands, one that cannot be found is not
  * written (the next run picks it up).
  */
-function relocateLines(sheet: GoogleAppsScript.Spreadsheet.Sheet, grid: LineGrid, layout: Layout): void {
+export function relocateLines(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  grid: LineGrid,
+  layout: Layout,
+): void {
   // No wait since the grid last matched the sheet: nothing can have moved (no reads needed).
   const waits = waitsSoFar();
   if (grid.checkedAtWait === waits) {

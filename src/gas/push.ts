@@ -8,8 +8,8 @@ import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { headerProblems, readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
-import { baseAfterWrite, reconcileEdits } from '../core/merge';
-import { fixedFieldText, indexLines } from '../core/pull-engine';
+import { baseAfterWrite, cellEdits, reconcileEdits } from '../core/merge';
+import { cellsByGet, fixedFieldText, indexLines } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,
@@ -20,6 +20,7 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
+import { adoptedBase, isPendingRecord, matchPendingByContent } from '../core/recovery';
 import {
   conflictStatus,
   errorStatus,
@@ -41,7 +42,14 @@ import {
 import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
-import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
+import {
+  flushBase,
+  flushLines,
+  readBase,
+  readLines,
+  relocateLines,
+  requireLinkedSheet,
+} from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
 import { assertIdColumn, collectIssues } from './pull';
 import type { LinkRecord } from './stores';
@@ -144,10 +152,12 @@ export function pushLink(
   }
   const statusColumn = layout.status;
   const idColumn = layout.fixed.get('id') as number;
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   // Columns without their single header hold no edits (planPush reads none): the run says why.
   const headerWarnings = headerProblems(layout, live, syncedBefore).map(headerProblemText);
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
-  const plan = planPush(state, decodeContext());
+  const context_ = decodeContext();
+  const plan = planPush(state, context_);
   const counts: PushCounts = {
     created: 0,
     updated: 0,
@@ -216,6 +226,17 @@ export function pushLink(
 
   // The service's view of the rows we need: a listing when a lost create must be found or when it
   // costs fewer requests than one GET per edited row; otherwise GETs (fixed fields carry lMod).
+  // A new line whose status no longer names its create (cleared, pasted over) is found by what was
+  // sent: the base's pending records, not a cell a person can overwrite, say a create went out.
+  const pendingRecords = base.all().filter(isPendingRecord);
+  if (pendingRecords.length > 0) {
+    const claimed = new Set<string>();
+    for (const create of plan.creates) if (create.pendingToken) claimed.add(create.pendingToken);
+    const untagged = plan.creates.filter((create) => create.pendingToken === null);
+    for (const [index, token] of matchPendingByContent(untagged, pendingRecords, claimed, live)) {
+      (untagged[index] as CreatePlan).pendingToken = token;
+    }
+  }
   const pendingCreates = plan.creates.filter((create) => create.pendingToken !== null);
   const pagesForListing = Math.ceil(Math.max(base.size, grid.length) / 100) + 1;
   let listing: Map<string, Row> | null = null;
@@ -261,13 +282,26 @@ export function pushLink(
       create.pendingToken = null;
       if (!found) continue;
       const row = found.row as Row;
-      grid.set(create.line, idColumn, String(row.id));
-      lineOfId.set(String(row.id), create.line);
+      const rowId = String(row.id);
+      grid.set(create.line, idColumn, rowId);
+      lineOfId.set(rowId, create.line);
       const shown = fixedShown(row);
-      base.set({
-        ...baseAfterWrite(undefined, String(row.id), String(row.lMod), create.digests, false, undefined),
+      // What was sent is agreed; what the person changed on the line since is pushed as an edit.
+      const record: BaseRecord = {
+        ...adoptedBase(pending as BaseRecord, rowId, String(row.lMod), live),
         shown,
-      });
+      };
+      base.set(record);
+      const edits = cellEdits(
+        grid.lineCells(create.line) ?? cellsByGet(grid, create.line, at),
+        at,
+        record,
+        live,
+        context_,
+      );
+      if (edits.errors.length === 0 && Object.keys(edits.values).length > 0) {
+        plan.updates.push({ line: create.line, rowId, base: record, edits });
+      }
       setStatus(create.line, STATUS.created);
       counts.created += 1;
       plan.creates.splice(plan.creates.indexOf(create), 1);
@@ -275,7 +309,7 @@ export function pushLink(
     flush();
   }
 
-  // 2. Edited lines: know the service's current state before patching.
+  // 2. Edited lines (adopted ones included): know the service's current state before patching.
   const toSend: Array<{ update: UpdatePlan; patch: Record<string, JsonValue>; stale: boolean }> = [];
   if (plan.updates.length > 0) {
     let current = new Map<string, Row>();
@@ -404,10 +438,15 @@ export function pushLink(
       link.tableId,
       wave.map((create) => create.values),
     );
+    // Where the wave's lines stand now: a line that cannot be found keeps its pending record, so the
+    // next push adopts the row the create made instead of creating it again.
+    relocateLines(sheet, grid, layout);
     results.forEach((result: RowResult, i) => {
       const create = wave[i] as CreatePlan;
       const token = tokens[i] as string;
-      if (result.ok) {
+      if (result.ok && grid.physicalRow(create.line) < 0) {
+        counts.errors += 1;
+      } else if (result.ok) {
         const rowId = String(result.row.id);
         base.delete(token);
         grid.set(create.line, idColumn, rowId);

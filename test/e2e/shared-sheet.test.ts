@@ -302,27 +302,24 @@ describe('creates, again', () => {
     return lineTitled(title);
   }
 
-  untilRulesLand(
-    'a lost create, then the line corrected: the correction reaches the service and stays',
-    async () => {
-      const line = await lostCreate('first wording');
-      person().edit(sheetName(), line, 'title', 'corrected wording');
-      person().edit(sheetName(), line, 'amount', '42');
-      push();
-      push();
-      pull();
-      const rows = (await world.serviceRows()).filter((each) =>
-        ['first wording', 'corrected wording'].includes(String(each.title)),
-      );
-      expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ title: 'corrected wording', amount: 42 });
-      expect(lineTitled('corrected wording')).toBeGreaterThan(1);
-      expect(lineTitled('first wording')).toBe(0);
-      expect(await mismatches(world)).toEqual([]);
-    },
-  );
+  it('a lost create, then the line corrected: the correction reaches the service and stays', async () => {
+    const line = await lostCreate('first wording');
+    person().edit(sheetName(), line, 'title', 'corrected wording');
+    person().edit(sheetName(), line, 'amount', '42');
+    push();
+    push();
+    pull();
+    const rows = (await world.serviceRows()).filter((each) =>
+      ['first wording', 'corrected wording'].includes(String(each.title)),
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ title: 'corrected wording', amount: 42 });
+    expect(lineTitled('corrected wording')).toBeGreaterThan(1);
+    expect(lineTitled('first wording')).toBe(0);
+    expect(await mismatches(world)).toEqual([]);
+  });
 
-  untilRulesLand('a pending create whose _sync cell is cleared is not created again', async () => {
+  it('a pending create whose _sync cell is cleared is not created again', async () => {
     const line = await lostCreate('pending, status cleared');
     person().clearCells(sheetName(), `${String.fromCharCode(64 + column('_sync'))}${line}`);
     push();
@@ -333,7 +330,7 @@ describe('creates, again', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
-  untilRulesLand('a pending create whose _sync cell is pasted over is not created again', async () => {
+  it('a pending create whose _sync cell is pasted over is not created again', async () => {
     const line = await lostCreate('pending, status pasted over');
     const letter = String.fromCharCode(64 + column('_sync'));
     person().paste(sheetName(), `${letter}2`, `${letter}${line}`);
