@@ -1,7 +1,7 @@
 // Lost creates: what was sent lives in the base; a line is matched to it by what it holds, and edits
 // made after sending stay edits once the row is adopted.
 import { describe, expect, it } from 'vitest';
-import { valueDigest } from '../../src/core/codec';
+import { type JsonValue, valueDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
 import { cellEdits } from '../../src/core/merge';
 import {
@@ -32,7 +32,7 @@ describe('a lost create', () => {
     const first = pendingOf('pending:a', { title: 'first' });
     const second = pendingOf('pending:b', { title: 'second', amount: 2 });
     expect(isPendingRecord(first)).toBe(true);
-    const lines = [
+    const lines: Array<{ values: Record<string, JsonValue>; digests: Record<string, number> }> = [
       { values: { title: 'second', amount: 2 }, digests: {} },
       { values: { title: 'first', amount: 5 }, digests: {} },
       { values: { title: 'first' }, digests: {} },
