@@ -1,7 +1,7 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from './base';
-import { type EncodedCell, encodeCell } from './codec';
+import { cellDigest, type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergeCells } from './merge';
@@ -354,6 +354,67 @@ export function markRemovedRows(state: PullState): number[] {
 /** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */
 export function asText(value: unknown): string {
   return String(encodeCell(value, 'text').write);
+}
+
+/**
+ * Lines whose id cell a person edited: an id neither the base nor a pending create knows, on a line
+ * that matches exactly one row of the base that is on no line (its lMod cell shows that row's lMod,
+ * or every synced cell still holds that row's agreed value). The id is put back, so the line is
+ * merged as that row's and never marked removed while the row comes back as a second line. Returns
+ * the lines put back.
+ */
+export function restoreEditedIds(
+  state: Pick<PullState, 'grid' | 'layout' | 'live' | 'base' | 'index'>,
+): number[] {
+  const { grid, layout, live, base, index } = state;
+  const idColumn = layout.fixed.get(ID_HEADER);
+  if (idColumn === undefined) return [];
+  const orphans: Array<{ id: string; line: number }> = [];
+  for (const [id, line] of index.lineById) {
+    if (!base.has(id) && !index.duplicates.has(id) && !id.startsWith('pending:')) orphans.push({ id, line });
+  }
+  if (orphans.length === 0) return [];
+  const missing = base.ids().filter((id) => !index.lineById.has(id) && !id.startsWith('pending:'));
+  if (missing.length === 0) return [];
+  grid.ensureLoaded(orphans.map((orphan) => orphan.line));
+  base.ensureLoaded(missing);
+  const lModColumn = layout.fixed.get(LMOD_HEADER);
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const matchesOf = (line: number): string[] => {
+    const cells = grid.lineCells(line) ?? cellsByGet(grid, line, at);
+    const found: string[] = [];
+    for (const id of missing) {
+      const record = base.get(id);
+      if (!record) continue;
+      const shownLMod = record.shown?.lMod ?? record.lMod;
+      const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
+      let same = lModCell !== '' && lModCell === String(shownLMod);
+      if (!same) {
+        same = at.some((position) => position >= 0);
+        for (let k = 0; k < live.length && same; k++) {
+          const position = at[k] as number;
+          const digest = record.digests[(live[k] as ColumnSpec).id];
+          if (position < 0 || digest === undefined) continue;
+          if (cellDigest(cells[position] ?? '') !== digest) same = false;
+        }
+      }
+      if (same) found.push(id);
+    }
+    return found;
+  };
+  const restored: number[] = [];
+  const claimed = new Set<string>();
+  for (const orphan of orphans) {
+    const found = matchesOf(orphan.line).filter((id) => !claimed.has(id));
+    if (found.length !== 1) continue;
+    const rowId = found[0] as string;
+    claimed.add(rowId);
+    grid.set(orphan.line, idColumn, rowId);
+    index.lineById.delete(orphan.id);
+    index.lineById.set(rowId, orphan.line);
+    restored.push(orphan.line);
+  }
+  return restored;
 }
 
 export { ID_HEADER, LMOD_HEADER };

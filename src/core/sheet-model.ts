@@ -387,6 +387,11 @@ export class BaseTable {
     return this.indexById.has(id);
   }
 
+  /** Every row id the base holds (pending create tokens included). */
+  ids(): string[] {
+    return [...this.indexById.keys()];
+  }
+
   set(record: BaseRecord): void {
     let index = this.indexById.get(record.id);
     if (index === undefined) {

@@ -8,6 +8,8 @@ export const STATUS = {
   pushed: '✓ pushed',
   inSync: '✓ in sync',
   removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
+  idRestored:
+    '✎ id put back: ids are the service’s and cannot be edited (clear the id to create a new row instead)',
 } as const;
 
 export function keptLocalStatus(columnIds: readonly string[]): string {

@@ -14,9 +14,10 @@ import {
   type PendingCreates,
   type PullCounts,
   type PullState,
+  restoreEditedIds,
 } from '../core/pull-engine';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import { headerProblemText, isConflictStatus, isProblemStatus, pendingSince } from '../core/status';
+import { headerProblemText, isConflictStatus, isProblemStatus, pendingSince, STATUS } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { goneColumnIds, prepareHeaders } from './headers';
 import {
@@ -182,6 +183,12 @@ function preparePull(
     counts: progress.counts,
   };
   if (fresh.size > 0) state.freshColumns = fresh;
+  // Edited id cells are put back before anything is matched by id.
+  if (layout.status !== undefined) {
+    for (const line of restoreEditedIds(state)) grid.set(line, layout.status, STATUS.idRestored);
+  } else {
+    restoreEditedIds(state);
+  }
   const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
   if (pending) state.pending = pending;
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
