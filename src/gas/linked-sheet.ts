@@ -297,46 +297,80 @@ export function relocateLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   grid: LineGrid,
   layout: Layout,
+  dirty?: readonly number[],
 ): void {
   // No wait since the grid last matched the sheet: nothing can have moved (no reads needed).
   const waits = waitsSoFar();
-  if (grid.checkedAtWait === waits) {
-    grid.relocate(null, false, grid.sheetRows);
-    return;
-  }
-  grid.checkedAtWait = waits;
   const idColumn = layout.fixed.get(ID_HEADER);
-  if (idColumn === undefined) {
+  if (grid.checkedAtWait === waits || idColumn === undefined) {
     grid.relocate(null, false, grid.sheetRows);
     return;
   }
   const count = Math.max(0, sheet.getLastRow() - 1);
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const line of dirty ?? []) {
+    const row = grid.physicalRow(line);
+    if (row < 0) continue;
+    if (row < low) low = row;
+    if (row > high) high = row;
+  }
+  // Only lines new to the sheet: they go after its last line, wherever that is now.
+  if (dirty && high < 0) {
+    grid.relocate(null, false, count);
+    return;
+  }
+  const expected = grid.expectedLines(idColumn, layout.status, pendingSince, cellText);
+  if (dirty && count === grid.sheetRows) {
+    // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
+    const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1);
+    let same = true;
+    for (let line = 0; line < expected.length && same; line++) {
+      const each = expected[line] as { row: number; id: string; marker: string | null };
+      if (each.row < low || each.row > high) continue;
+      same =
+        cellText(window.ids[each.row - low]) === each.id &&
+        (window.markers[each.row - low] ?? null) === each.marker;
+    }
+    if (same) {
+      grid.relocate(null, false, count);
+      return;
+    }
+  }
+  grid.checkedAtWait = waits;
+  const current =
+    count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
+  const located = locateLines(expected, grid.sheetRows, current);
+  grid.relocate(located.rows, located.moved, count);
+}
+
+/** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */
+function readIdsAndMarks(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  idColumn: number,
+  status: number | undefined,
+  first: number,
+  count: number,
+): { ids: unknown[]; markers: Array<string | null> } {
   const ids: unknown[] = new Array(count);
   const markers: Array<string | null> = new Array(count).fill(null);
-  const status = layout.status;
-  if (
-    count > 0 &&
-    status !== undefined &&
-    (Math.abs(status - idColumn) - 1) * count <= CELLS_PER_EXTRA_READ
-  ) {
+  if (status !== undefined && (Math.abs(status - idColumn) - 1) * count <= CELLS_PER_EXTRA_READ) {
     // Both columns in one read when the cells between them cost less than a second call.
     const from = Math.min(idColumn, status);
-    const values = sheet.getRange(2, from + 1, count, Math.abs(status - idColumn) + 1).getValues();
+    const values = sheet.getRange(first + 2, from + 1, count, Math.abs(status - idColumn) + 1).getValues();
     for (let i = 0; i < count; i++) {
       ids[i] = values[i]?.[idColumn - from] ?? '';
       markers[i] = pendingSince(values[i]?.[status - from]);
     }
-  } else if (count > 0) {
-    const idValues = sheet.getRange(2, idColumn + 1, count, 1).getValues();
-    for (let i = 0; i < count; i++) ids[i] = idValues[i]?.[0] ?? '';
-    if (status !== undefined) {
-      const statuses = sheet.getRange(2, status + 1, count, 1).getValues();
-      for (let i = 0; i < count; i++) markers[i] = pendingSince(statuses[i]?.[0]);
-    }
+    return { ids, markers };
   }
-  const expected = grid.expectedLines(idColumn, layout.status, pendingSince, cellText);
-  const located = locateLines(expected, grid.sheetRows, { ids, markers });
-  grid.relocate(located.rows, located.moved, count);
+  const idValues = sheet.getRange(first + 2, idColumn + 1, count, 1).getValues();
+  for (let i = 0; i < count; i++) ids[i] = idValues[i]?.[0] ?? '';
+  if (status !== undefined) {
+    const statuses = sheet.getRange(first + 2, status + 1, count, 1).getValues();
+    for (let i = 0; i < count; i++) markers[i] = pendingSince(statuses[i]?.[0]);
+  }
+  return { ids, markers };
 }
 
 /** Cells skipped by one wide read that make a read per column run worth its extra call. */
@@ -390,7 +424,7 @@ export function flushLines(
   const dirty = grid.takeDirty();
   const changedColumns = new Set(grid.takeDirtyColumns());
   if (dirty.length === 0) return 0;
-  relocateLines(sheet, grid, layout);
+  relocateLines(sheet, grid, layout, dirty);
   const existingRows = grid.sheetRowsBefore;
   // Only columns that changed are written: a re-pull that updates one column rewrites that column.
   const eligible =

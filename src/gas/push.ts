@@ -42,14 +42,7 @@ import {
 import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
-import {
-  flushBase,
-  flushLines,
-  readBase,
-  readLines,
-  relocateLines,
-  requireLinkedSheet,
-} from './linked-sheet';
+import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
 import { assertIdColumn, collectIssues } from './pull';
 import type { LinkRecord } from './stores';
@@ -438,15 +431,17 @@ export function pushLink(
       link.tableId,
       wave.map((create) => create.values),
     );
-    // Where the wave's lines stand now: a line that cannot be found keeps its pending record, so the
-    // next push adopts the row the create made instead of creating it again.
-    relocateLines(sheet, grid, layout);
+    const pendingOf = new Map<string, BaseRecord>();
+    for (const token of tokens) {
+      const record = base.get(token);
+      if (record) pendingOf.set(token, record);
+    }
+    const createdIds: Array<string | null> = [];
     results.forEach((result: RowResult, i) => {
       const create = wave[i] as CreatePlan;
       const token = tokens[i] as string;
-      if (result.ok && grid.physicalRow(create.line) < 0) {
-        counts.errors += 1;
-      } else if (result.ok) {
+      createdIds.push(result.ok ? String(result.row.id) : null);
+      if (result.ok) {
         const rowId = String(result.row.id);
         base.delete(token);
         grid.set(create.line, idColumn, rowId);
@@ -466,7 +461,20 @@ export function pushLink(
         counts.errors += 1;
       }
     });
-    flush();
+    const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
+    // A created row whose line could not be found (moved, its pending mark wiped) got no id: its
+    // pending record stays, so the next push adopts the row instead of creating it again.
+    wave.forEach((create, i) => {
+      const rowId = createdIds[i];
+      const pending = pendingOf.get(tokens[i] as string);
+      if (!rowId || !pending || grid.physicalRow(create.line) >= 0) return;
+      base.delete(rowId);
+      base.set(pending);
+      counts.created -= 1;
+      counts.errors += 1;
+    });
+    flushBase(link, base);
+    reportProgress(context, { linesWritten: context.progress.linesWritten + written });
   }
   // Held lines say so, even where their other edits were sent.
   for (const [line, columnIds] of heldLines) setStatus(line, heldStatus(columnIds));
