@@ -232,25 +232,20 @@ export class ChaosPerson {
           'move',
         ]
       : ['edit'];
-    switch (this.r.pick(kinds)) {
-      case 'edit':
-        return this.editCell(step);
-      case 'rangeSort':
-        return this.rangeSort();
-      case 'sortLines':
-        return this.sortLines();
-      case 'insertLine':
-        return this.insertEmptyLine();
-      case 'deleteLine':
+    const actions: Record<string, () => void> = {
+      edit: () => this.editCell(step),
+      rangeSort: () => this.rangeSort(),
+      sortLines: () => this.sortLines(),
+      insertLine: () => this.insertEmptyLine(),
+      deleteLine: () => {
         this.figures.linesDeletedDuringRuns++;
-        return this.deleteLine();
-      case 'clearStatus':
-        return this.clearStatus();
-      case 'rename':
-        return this.renameHeader();
-      default:
-        return this.moveColumn();
-    }
+        this.deleteLine();
+      },
+      clearStatus: () => this.clearStatus(),
+      rename: () => this.renameHeader(),
+      move: () => this.moveColumn(),
+    };
+    actions[this.r.pick(kinds)]?.();
   }
 
   // ---- the person's actions ----
