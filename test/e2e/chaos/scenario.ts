@@ -110,6 +110,13 @@ interface Summary {
   held?: unknown;
 }
 
+/** A run's summary holds changes back (issue 14's accident guard): a non-empty `held`. */
+function isHeld(summary: Summary | undefined): boolean {
+  const held = summary?.held;
+  if (held === undefined || held === null || held === false) return false;
+  return typeof held !== 'object' || Object.keys(held).length > 0;
+}
+
 /** "Push anyway" on a held push or sync (issue 14's accident guard): the one place the new option is used. */
 function confirmHeld(sim: AppsScriptSimulator, fn: string): ExecutionResult {
   return sim.callFromClient(fn, [{ confirmHeld: true }]);
@@ -190,7 +197,7 @@ export async function runScenario(
       });
     };
     const noteHeld = (result: ExecutionResult): void => {
-      if ((result.value as Summary | undefined)?.held) figures.heldPushes++;
+      if (isHeld(result.value as Summary | undefined)) figures.heldPushes++;
     };
     const resolve = (step: number, kill?: number): ExecutionResult => {
       const visible = visibleConflicts();
@@ -370,7 +377,7 @@ export async function runScenario(
     let settled = false;
     for (let round = 0; round < 8 && !settled; round++) {
       let result = runSync('syncActiveSheet', -1);
-      if ((result.value as Summary | undefined)?.held) {
+      if (isHeld(result.value as Summary | undefined)) {
         // Asked about a held push, the person answers "Push anyway": these are their changes.
         result = confirmHeld(sim, 'syncActiveSheet');
       }
@@ -386,7 +393,7 @@ export async function runScenario(
       settled =
         summary.ok &&
         !summary.continuing &&
-        !summary.held &&
+        !isHeld(summary) &&
         summary.created === 0 &&
         summary.updated === 0 &&
         summary.conflicts === 0 &&
@@ -436,7 +443,7 @@ export async function runScenario(
         if (text !== undefined && text.length > CELL_LIMIT) {
           // Over-long: the cell shows a marked prefix of it.
           const cell = String(line.cells[column] ?? '');
-          if (cell.length > CELL_LIMIT || !cell.startsWith(text.slice(0, 100)))
+          if (cell.length > CELL_LIMIT || !cell.includes(text.slice(0, 100)))
             violations.push(`row ${row.id} ${column}: the over-long value is not shown as its prefix`);
           continue;
         }
