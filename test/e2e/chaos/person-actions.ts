@@ -99,6 +99,13 @@ export class ChaosPerson {
   readonly renamed = new Map<string, string>();
   /** Row ids whose meta bob made longer than a cell holds, with that value (read-only in the sheet). */
   readonly overLong = new Map<string, JsonValue>();
+  /**
+   * Values each row's cell held on the service as pulled or set by bob (by title and column): a base
+   * the sync may hold. A range sort that moves such a value back into its row is no edit to the sync.
+   */
+  readonly serviceHistory = new Map<string, string[]>();
+  /** Cells (title and column) whose last value a range sort moved in. */
+  private readonly movedBySort = new Set<string>();
   ownColumns = 0;
   lineCounter = 0;
 
@@ -146,8 +153,27 @@ export class ChaosPerson {
     });
   }
 
-  remember(title: string, column: string, value: JsonValue): void {
+  /** Notes that a row's cell held `value` on the service (a possible base of the sync). */
+  sawOnService(title: string, column: string, value: JsonValue | undefined): void {
+    const key = `${title}\u0000${column}`;
+    this.serviceHistory.set(key, [...(this.serviceHistory.get(key) ?? []), JSON.stringify(value ?? null)]);
+  }
+
+  /**
+   * The person's last value came from a range sort and was once the row's service value: the sync may
+   * rightly take it for "no edit" (it may equal its base) and let a newer service value stand.
+   */
+  sortedBackToBase(title: string, column: string, value: JsonValue): boolean {
+    const key = `${title}\u0000${column}`;
+    return (
+      this.movedBySort.has(key) && (this.serviceHistory.get(key)?.includes(JSON.stringify(value)) ?? false)
+    );
+  }
+
+  remember(title: string, column: string, value: JsonValue, bySort = false): void {
     this.contested.delete(`${title}\u0000${column}`);
+    if (bySort) this.movedBySort.add(`${title}\u0000${column}`);
+    else this.movedBySort.delete(`${title}\u0000${column}`);
     const map = this.typed.get(title) ?? new Map<string, JsonValue>();
     map.set(column, value);
     this.typed.set(title, map);
@@ -192,7 +218,7 @@ export class ChaosPerson {
   }
 
   /** Runs a person action and records every synced cell it changed as the person's intent. */
-  act(what: string, action: () => void): void {
+  act(what: string, action: () => void, bySort = false): void {
     const before = this.snapshot();
     action();
     const after = this.snapshot();
@@ -210,7 +236,8 @@ export class ChaosPerson {
         const map = this.intents.get(key) ?? new Map<string, unknown[]>();
         map.set(column, [...(map.get(column) ?? []), value]);
         this.intents.set(key, map);
-        if (line.title && column !== 'title') this.remember(line.title, column, cellToJson(column, value));
+        if (line.title && column !== 'title')
+          this.remember(line.title, column, cellToJson(column, value), bySort);
       }
     }
     this.trace(what);
@@ -358,6 +385,7 @@ export class ChaosPerson {
           .getRange((current[start] as Line).row, col, end - start + 1, 1)
           .sort({ column: col, ascending });
       },
+      true,
     );
     this.figures.rangeSorts++;
   }

@@ -49,6 +49,8 @@ export interface Figures extends PersonFigures {
   duplicates: number;
   lostEdits: number;
   lostEditsOnDuplicatedLines: number;
+  /** A range sort put a row's former service value back into it: no edit to the sync, not counted lost. */
+  sortedBackToBase: number;
   unintendedWrites: number;
 }
 
@@ -75,6 +77,7 @@ export function newFigures(): Figures {
     duplicates: 0,
     lostEdits: 0,
     lostEditsOnDuplicatedLines: 0,
+    sortedBackToBase: 0,
     unintendedWrites: 0,
   };
 }
@@ -175,6 +178,8 @@ export async function runScenario(
       console.log(`  ${what}: ${outcome}\n    ${marked.join('\n    ')}`);
     };
     const person = new ChaosPerson(sim, sheet, r, seed, synced, figures, (what) => trace(what));
+    for (const row of ((await tableOf())?.rows ?? []) as unknown as Array<Record<string, JsonValue>>)
+      for (const column of synced) person.sawOnService(String(row.title), column, row[column]);
 
     /** Conflict columns shown on each line (the only way a person sees a conflict). */
     const visibleConflicts = (): Map<string, string[]> => {
@@ -284,6 +289,7 @@ export async function runScenario(
         }
         const theirs = person.valueFor(column, 2000 + step);
         await admin.editRow(APP, TABLE, line.id, { [column]: theirs }, 'u_bob');
+        person.sawOnService(line.title, column, theirs);
         if (col) person.contested.set(`${line.title}\u0000${column}`, theirs);
         figures.personEdits++;
         figures.serviceEdits++;
@@ -312,6 +318,7 @@ export async function runScenario(
         person.contested.delete(`${title}\u0000${column}`);
         const bobValue = person.valueFor(column, 1000 + step);
         await admin.editRow(APP, TABLE, row.id, { [column]: bobValue }, 'u_bob');
+        person.sawOnService(title, column, bobValue);
         trace(`bob ${title} ${column}=${JSON.stringify(bobValue)}`);
         figures.serviceEdits++;
       } else if (roll < 0.72) {
@@ -479,6 +486,12 @@ export async function runScenario(
       for (const [column, value] of columns) {
         const actual = row?.[column];
         if (JSON.stringify(actual ?? null) !== JSON.stringify(value)) {
+          if (person.sortedBackToBase(title, column, value)) {
+            // The person's last value is a value this row held on the service (a sort moved it back):
+            // to the sync that is no edit, and a newer service value rightly stands.
+            figures.sortedBackToBase++;
+            continue;
+          }
           if (duplicatedTitles.has(title)) figures.lostEditsOnDuplicatedLines++;
           else figures.lostEdits++;
           violations.push(
