@@ -97,6 +97,8 @@ export class ChaosPerson {
   readonly deletedMarkers = new Set<string>();
   /** Renamed synced headers, new name -> column id (restored as the run asks, at the latest before settling). */
   readonly renamed = new Map<string, string>();
+  /** Synced headers the person cleared (retyped into the first empty header cell when restoring). */
+  readonly cleared: string[] = [];
   /** Row ids whose meta bob made longer than a cell holds, with that value (read-only in the sheet). */
   readonly overLong = new Map<string, JsonValue>();
   /**
@@ -395,13 +397,21 @@ export class ChaosPerson {
     const column = this.r.pick(EDITABLE);
     const col = this.colOf(column);
     if (!col) return;
-    const name = `My ${column}`;
-    this.act(`person renames header ${column} -> ${name}`, () => this.sheet.getRange(1, col).setValue(name));
-    this.renamed.set(name, column);
+    if (this.r.next() < 0.3) {
+      // The header cell cleared (Delete on the header): the column's cells stay.
+      this.act(`person clears header ${column}`, () => this.sheet.getRange(1, col).clearContent());
+      this.cleared.push(column);
+    } else {
+      const name = `My ${column}`;
+      this.act(`person renames header ${column} -> ${name}`, () =>
+        this.sheet.getRange(1, col).setValue(name),
+      );
+      this.renamed.set(name, column);
+    }
     this.figures.headerRenames++;
   }
 
-  /** Puts renamed headers back, as the run asked. */
+  /** Puts renamed and cleared headers back, as the run asked. */
   restoreHeaders(): void {
     for (const [name, column] of this.renamed) {
       const col = this.colOf(name);
@@ -409,6 +419,12 @@ export class ChaosPerson {
         this.act(`person restores header ${column}`, () => this.sheet.getRange(1, col).setValue(column));
       }
       this.renamed.delete(name);
+    }
+    for (const column of this.cleared.splice(0)) {
+      const col = this.headers().indexOf('') + 1;
+      if (col && !this.colOf(column)) {
+        this.act(`person retypes header ${column}`, () => this.sheet.getRange(1, col).setValue(column));
+      }
     }
   }
 

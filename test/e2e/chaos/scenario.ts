@@ -350,7 +350,7 @@ export async function runScenario(
       const roll = r.next();
       if (roll < 0.22) person.rangeSort();
       else if (roll < 0.34) {
-        if (person.renamed.size > 0 && r.next() < 0.6) person.restoreHeaders();
+        if (person.renamed.size + person.cleared.length > 0 && r.next() < 0.6) person.restoreHeaders();
         else person.renameHeader();
       } else if (roll < 0.42) person.deleteColumn();
       else if (roll < 0.54) person.moveColumn();
