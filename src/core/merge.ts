@@ -7,11 +7,14 @@ import {
   decodeCell,
   type EncodedCell,
   encodeCell,
+  isCutCell,
+  isCutRead,
   type JsonValue,
   sameCell,
 } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
+import { cutNotSentReason } from './status';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
@@ -79,6 +82,8 @@ export interface MergedCells {
   updated: string[];
   keptLocal: string[];
   conflicts: string[];
+  /** Columns whose value is longer than a cell holds and whose edited cell was put back. */
+  restoredCut: string[];
 }
 
 /**
@@ -109,6 +114,7 @@ export function mergeCells(
   let updated: string[] | null = null;
   let keptLocal: string[] | null = null;
   let conflicts: string[] | null = null;
+  let restoredCut: string[] | null = null;
   let theirs: Record<string, unknown> | null = null;
   let theirDigests: Record<string, Digest> | null = null;
   const baseDigests = base?.digests;
@@ -144,6 +150,10 @@ export function mergeCells(
       const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
       if (localDigest === serviceDigest) {
         // Agreed on the service's digest.
+      } else if (isCutRead(read)) {
+        // Longer than a cell holds: read-only here, so an edit of the shown start is put back.
+        write = true;
+        restoredCut = pushed(restoredCut, columnId);
       } else if (baseDigest === undefined) {
         // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
         // service's value; anything else is for the person to decide.
@@ -228,7 +238,7 @@ export function mergeCells(
   if (!cells) outcome = 'added';
   else if (conflicts !== null) outcome = 'conflict';
   else if (keptLocal) outcome = 'kept-local';
-  else if (updated) outcome = 'updated';
+  else if (updated || restoredCut) outcome = 'updated';
   return {
     writeAt: writeAt ?? NO_INDEXES,
     writeCells: writeCells ?? NO_CELLS,
@@ -238,6 +248,7 @@ export function mergeCells(
     updated: updated ?? NONE,
     keptLocal: keptLocal ?? NONE,
     conflicts: conflicts ?? NONE,
+    restoredCut: restoredCut ?? NONE,
   };
 }
 
@@ -273,6 +284,11 @@ export function cellEdits(
     if (localDigest === baseDigest) continue;
     // Most lines are unedited: the result is only allocated for the first edit.
     edits ??= { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
+    if (isCutCell(value)) {
+      // Only the start of a longer value shows here: an edit of it would send a cut value.
+      edits.errors.push(cutNotSentReason(column.id));
+      continue;
+    }
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {
       edits.values[column.id] = decoded.value;

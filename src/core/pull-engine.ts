@@ -7,7 +7,14 @@ import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergeCells } from './merge';
 import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
-import { conflictStatus, duplicateStatus, keptLocalStatus, pendingSince, STATUS } from './status';
+import {
+  conflictStatus,
+  cutRestoredStatus,
+  duplicateStatus,
+  keptLocalStatus,
+  pendingSince,
+  STATUS,
+} from './status';
 
 export interface PullCounts {
   added: number;
@@ -268,7 +275,11 @@ export function applyServiceRows(
         break;
       case 'updated':
         state.counts.updated += 1;
-        setStatus(state, currentLine, STATUS.updated);
+        setStatus(
+          state,
+          currentLine,
+          merged.restoredCut.length > 0 ? cutRestoredStatus(merged.restoredCut) : STATUS.updated,
+        );
         break;
       case 'kept-local':
         state.counts.keptLocal += 1;

@@ -94,3 +94,13 @@ export function heldMessage(
     ? `Held, not sent: ${what} — this looks like an accident. Open the sheet and push by hand to review it (Push anyway), or undo the change.`
     : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway or Cancel.`;
 }
+
+/** A line whose cut (over-long) cells were edited and put back by a pull. */
+export function cutRestoredStatus(columnIds: readonly string[]): string {
+  return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;
+}
+
+/** Why a push does not send an edit of a cut (over-long) cell. */
+export function cutNotSentReason(columnId: string): string {
+  return `${columnId}: the service's value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here; the edit is not sent and the next pull puts the value back`;
+}

@@ -2,7 +2,7 @@
 import type { RowResult } from '../api/client';
 import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
-import type { DecodeContext, JsonValue } from '../core/codec';
+import { type DecodeContext, isOverCellLimit, type JsonValue } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
@@ -23,6 +23,7 @@ import {
 import { adoptedBase, isPendingRecord, matchPendingByContent } from '../core/recovery';
 import {
   conflictStatus,
+  cutNotSentReason,
   errorStatus,
   headerProblemText,
   heldMessage,
@@ -334,6 +335,21 @@ export function pushLink(
         setStatus(update.line, STATUS.removed);
         counts.errors += 1;
         continue;
+      }
+      // A value longer than a cell holds shows cut: its cell is read-only, an edit of it never sent
+      // (planPush refuses an edited cut cell by its mark; where the row's values are known, so here).
+      const cut = live
+        .filter(
+          (column) =>
+            Object.prototype.hasOwnProperty.call(update.edits.values, column.id) &&
+            isOverCellLimit(serviceRow[column.id], column.kind),
+        )
+        .map((column) => column.id);
+      if (cut.length > 0) {
+        update.edits = withoutHeld(update.edits, new Set(cut));
+        setStatus(update.line, errorStatus(`not pushed: ${cut.map(cutNotSentReason).join('; ')}`));
+        counts.errors += 1;
+        if (Object.keys(update.edits.values).length === 0) continue;
       }
       const stale = String(serviceRow.lMod) !== update.base.lMod || update.base.conflict !== undefined;
       if (!stale) {
