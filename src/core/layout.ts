@@ -115,11 +115,14 @@ export function missingHeaders(
   layout: Layout,
   live: readonly ColumnSpec[],
   fixedFields: readonly string[],
+  keepOut: ReadonlySet<string> = new Set(),
 ): string[] {
   const missing: string[] = [];
   if (!layout.fixed.has(ID_HEADER)) missing.push(ID_HEADER);
   for (const column of live) {
-    if (!layout.columns.has(column.id) && !layout.blocked.has(column.id)) missing.push(column.id);
+    if (!layout.columns.has(column.id) && !layout.blocked.has(column.id) && !keepOut.has(column.id)) {
+      missing.push(column.id);
+    }
   }
   for (const field of fixedFields) {
     if (field !== ID_HEADER && !layout.fixed.has(field) && !missing.includes(field)) missing.push(field);
@@ -185,9 +188,48 @@ export function joinRowBlocks(blocks: ReadonlyArray<readonly [number, number]>):
 /** Why a synced column holds no edits in this run, and what restores it. */
 export interface HeaderProblem {
   columnId: string;
-  kind: 'missing' | 'repeated';
-  /** 1-based sheet columns carrying the header (repeated) or empty (missing). */
+  kind: 'missing' | 'repeated' | 'renamed';
+  /** 1-based sheet columns carrying the header (repeated), the renamed column, or empty (missing). */
   sheetColumns: number[];
+  /** The header the column carries now (renamed). */
+  renamedTo?: string;
+}
+
+/**
+ * Synced columns renamed by a person: a column the sheet synced before whose header is gone, while
+ * one of the person's own columns still holds its agreed values on most lines (`agreedShare` of the
+ * lines the base knows). Such a column is not added again (its cells, edits included, come back when
+ * the header is renamed back). `agreed(columnId, sheetColumn)` counts [matching, known] lines.
+ */
+export function renamedColumns(
+  layout: Layout,
+  live: readonly ColumnSpec[],
+  syncedBefore: readonly string[],
+  agreed: (columnId: string, sheetColumn: number) => [number, number],
+  agreedShare = 0.8,
+): Map<string, number> {
+  const renamed = new Map<string, number>();
+  const before = new Set(syncedBefore);
+  const taken = new Set<number>();
+  for (const column of live) {
+    if (!before.has(column.id) || layout.columns.has(column.id) || layout.blocked.has(column.id)) continue;
+    let best = -1;
+    let bestShare = 0;
+    for (const index of layout.own) {
+      if (taken.has(index) || layout.headers[index] === '') continue;
+      const [matching, known] = agreed(column.id, index);
+      const share = known === 0 ? 0 : matching / known;
+      if (known > 0 && share >= agreedShare && share > bestShare) {
+        best = index;
+        bestShare = share;
+      }
+    }
+    if (best >= 0) {
+      renamed.set(column.id, best);
+      taken.add(best);
+    }
+  }
+  return renamed;
 }
 
 /**
@@ -199,13 +241,22 @@ export function headerProblems(
   layout: Layout,
   live: readonly ColumnSpec[],
   syncedBefore: readonly string[],
+  renamed: ReadonlyMap<string, number> = new Map(),
 ): HeaderProblem[] {
   const problems: HeaderProblem[] = [];
   const before = new Set(syncedBefore);
   for (const column of live) {
     const blocked = layout.blocked.get(column.id);
+    const renamedAt = renamed.get(column.id);
     if (blocked) {
       problems.push({ columnId: column.id, kind: 'repeated', sheetColumns: blocked.map((i) => i + 1) });
+    } else if (renamedAt !== undefined && !layout.columns.has(column.id)) {
+      problems.push({
+        columnId: column.id,
+        kind: 'renamed',
+        sheetColumns: [renamedAt + 1],
+        renamedTo: layout.headers[renamedAt] ?? '',
+      });
     } else if (!layout.columns.has(column.id) && before.has(column.id)) {
       problems.push({ columnId: column.id, kind: 'missing', sheetColumns: [] });
     }

@@ -428,4 +428,38 @@ export function restoreEditedIds(
   return restored;
 }
 
+/**
+ * Counts, for a column id and a sheet column, the lines whose row the base knows ([known]) and those
+ * whose cell there still holds the base's agreed value ([matching]): how renamedColumns recognises a
+ * synced column under a new header. Loads every line (only asked when a synced header is gone).
+ */
+export function agreedCounter(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+): (columnId: string, sheetColumn: number) => [number, number] {
+  const idColumn = layout.fixed.get(ID_HEADER);
+  const lines: number[] = [];
+  for (let line = 0; line < grid.length; line++) lines.push(line);
+  let loaded = false;
+  return (columnId, sheetColumn) => {
+    if (idColumn === undefined) return [0, 0];
+    if (!loaded) {
+      grid.ensureLoaded(lines);
+      base.ensureLoaded(lines.map((line) => cellText(grid.get(line, idColumn))));
+      loaded = true;
+    }
+    let known = 0;
+    let matching = 0;
+    for (let line = 0; line < grid.length; line++) {
+      const id = cellText(grid.get(line, idColumn));
+      const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
+      if (digest === undefined) continue;
+      known++;
+      if (cellDigest(grid.get(line, sheetColumn)) === digest) matching++;
+    }
+    return [matching, known];
+  };
+}
+
 export { ID_HEADER, LMOD_HEADER };

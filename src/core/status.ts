@@ -62,6 +62,9 @@ export function headerProblemText(problem: HeaderProblem): string {
     const columns = problem.sheetColumns.map(columnLetters).join(' and ');
     return `The header "${problem.columnId}" is in columns ${columns}: rename or delete all but one of them. Until then neither column is sent or written.`;
   }
+  if (problem.kind === 'renamed') {
+    return `The header "${problem.columnId}" was renamed to "${problem.renamedTo}" (column ${columnLetters(problem.sheetColumns[0] ?? 0)}): rename it back to "${problem.columnId}". Until then nothing of that column is sent or written, and its cells keep your edits.`;
+  }
   return `The header "${problem.columnId}" is missing from row 1: type "${problem.columnId}" back as the column's header (or pull to add the column again). Until then nothing of that column is sent.`;
 }
 

@@ -29,8 +29,9 @@ export function prepareHeaders(
   live: readonly ColumnSpec[],
   goneIds: readonly string[],
   fixedFields: readonly string[],
+  keepOut: ReadonlySet<string> = new Set(),
 ): Layout {
-  const added = missingHeaders(layout, live, fixedFields);
+  const added = missingHeaders(layout, live, fixedFields, keepOut);
   let next = layout;
   if (added.length > 0) {
     const startColumn = layout.width + 1;

@@ -3,9 +3,10 @@
 import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { headerProblems, type Layout, readLayout } from '../core/layout';
+import { headerProblems, type Layout, readLayout, renamedColumns } from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
+  agreedCounter,
   applyServiceRows,
   emptyPullCounts,
   fixedFieldText,
@@ -63,9 +64,10 @@ export interface PullResult {
   headerWarnings: string[];
 }
 
-/** What the run says about synced columns it could not fill (a header present twice). */
-function headerWarningsOf(state: PullState): string[] {
-  return headerProblems(state.layout, state.live, []).map(headerProblemText);
+/** What the run says about synced columns it could not fill (a header renamed or present twice). */
+function headerWarningsOf(prepared: PreparedPull): string[] {
+  const { state, renamed } = prepared;
+  return headerProblems(state.layout, state.live, [], renamed).map(headerProblemText);
 }
 
 function newPullId(): string {
@@ -143,6 +145,8 @@ function pendingCreates(
 interface PreparedPull {
   state: PullState;
   goneIds: string[];
+  /** Synced columns a person renamed (column id → sheet column): not added again, named to restore. */
+  renamed: Map<string, number>;
 }
 
 /** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
@@ -166,7 +170,20 @@ function preparePull(
   );
   const before = readLayout(headers, live, goneIds);
   assertIdColumn(before, grid.length, base.size);
-  const layout = prepareHeaders(sheet, before, grid, live, goneIds, link.fixedFields);
+  // A synced column renamed by a person is not added again: renaming it back restores it, edits kept.
+  const syncedBefore = [...base.columnIds];
+  const renamed = live.some((column) => !before.columns.has(column.id) && syncedBefore.includes(column.id))
+    ? renamedColumns(before, live, syncedBefore, agreedCounter(grid, before, base))
+    : new Map<string, number>();
+  const layout = prepareHeaders(
+    sheet,
+    before,
+    grid,
+    live,
+    goneIds,
+    link.fixedFields,
+    new Set(renamed.keys()),
+  );
   const fresh = new Set(progress.freshColumns ?? []);
   for (const column of live) {
     if (!before.columns.has(column.id) && layout.columns.has(column.id)) fresh.add(column.id);
@@ -197,7 +214,7 @@ function preparePull(
     state.displayFixed = (field, value) =>
       field === 'createdBy' || field === 'lModBy' ? emailOf(value) : fixedFieldText(value);
   }
-  return { state, goneIds };
+  return { state, goneIds, renamed };
 }
 
 /**
@@ -283,7 +300,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
       progress,
       issues: [],
       layout: prepared.state.layout,
-      headerWarnings: headerWarningsOf(prepared.state),
+      headerWarnings: headerWarningsOf(prepared),
     };
   }
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
@@ -294,7 +311,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   if (!listing.done) {
     flushSeen(link, base);
-    return { finished: false, progress, issues: [], layout, headerWarnings: headerWarningsOf(state) };
+    return { finished: false, progress, issues: [], layout, headerWarnings: headerWarningsOf(prepared) };
   }
   // A listing that comes back empty while the sheet holds rows of this table is more likely a
   // service or proxy fault than a table emptied: nothing is marked removed on its word.
@@ -312,7 +329,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     progress,
     issues: collectIssues(state),
     layout,
-    headerWarnings: headerWarningsOf(state),
+    headerWarnings: headerWarningsOf(prepared),
   };
 }
 

@@ -6,10 +6,10 @@ import { type DecodeContext, isOverCellLimit, type JsonValue } from '../core/cod
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
-import { headerProblems, readLayout } from '../core/layout';
+import { headerProblems, readLayout, renamedColumns } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, cellEdits, reconcileEdits } from '../core/merge';
-import { cellsByGet, fixedFieldText, indexLines } from '../core/pull-engine';
+import { agreedCounter, cellsByGet, fixedFieldText, indexLines } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,
@@ -148,7 +148,10 @@ export function pushLink(
   const idColumn = layout.fixed.get('id') as number;
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   // Columns without their single header hold no edits (planPush reads none): the run says why.
-  const headerWarnings = headerProblems(layout, live, syncedBefore).map(headerProblemText);
+  const renamed = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id))
+    ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
+    : new Map<string, number>();
+  const headerWarnings = headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
   const context_ = decodeContext();
   const plan = planPush(state, context_);

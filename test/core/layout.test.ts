@@ -10,6 +10,7 @@ import {
   joinRowBlocks,
   missingHeaders,
   readLayout,
+  renamedColumns,
   syncedColumns,
 } from '../../src/core/layout';
 
@@ -51,6 +52,19 @@ describe('readLayout', () => {
     const layout = readLayout(['id', 'notes', '_sync'], spaced);
     expect(layout.columns.get(' notes ')).toBe(1);
     expect(missingHeaders(layout, spaced, ['id', 'lMod'])).toEqual(['lMod']);
+  });
+
+  it('recognises a renamed synced column by its agreed values, and a deleted one by none', () => {
+    const layout = readLayout(['id', 'My title', 'other', '_sync'], live);
+    const agreed = (columnId: string, sheetColumn: number): [number, number] =>
+      columnId === 'title' && sheetColumn === 1 ? [9, 10] : [1, 10];
+    const renamed = renamedColumns(layout, live, ['title', 'status'], agreed);
+    expect([...renamed]).toEqual([['title', 1]]);
+    expect(missingHeaders(layout, live, ['id', 'lMod'], new Set(renamed.keys()))).toEqual(['status', 'lMod']);
+    expect(headerProblems(layout, live, ['title'], renamed)).toEqual([
+      { columnId: 'title', kind: 'renamed', sheetColumns: [2], renamedTo: 'My title' },
+    ]);
+    expect([...renamedColumns(layout, live, ['title'], () => [5, 10])]).toEqual([]);
   });
 
   it('names the synced columns whose header is gone, and only those the sheet had synced', () => {

@@ -41,23 +41,27 @@ beforeEach(async () => {
 });
 
 describe('a synced column is its header, exactly once', () => {
-  it('a renamed header sends nothing for that column, says which header to restore, and a pull puts it back', async () => {
+  it('a renamed header sends nothing for that column and says to rename it back; renamed back, all is as before', async () => {
     sheet().getRange(1, column('notes')).setValue('My notes');
+    const lines = sheet().getLastRow();
+    // An unpushed edit in the renamed column is kept, not replaced by a new column of service values.
+    sheet().getRange(2, column('My notes')).setValue('my unpushed note');
     const log = await logOf(() => {
       const summary = push();
       expect(summary.ok).toBe(true);
-      expect(summary.message).toContain('"notes"');
+      expect(summary.message).toContain('"notes" was renamed to "My notes"');
     });
     expect(writes(log)).toEqual([]);
     const pulled = pull();
     expect(pulled.ok).toBe(true);
     expect(pulled.keptLocal).toBe(0);
-    expect(headers()).toContain('notes');
-    expect(headers()).toContain('My notes');
-    expect(await mismatches(world)).toEqual([]);
-    // The next push sends nothing: the column came back with the service's values.
+    expect(pulled.message).toContain('rename it back to "notes"');
+    expect(headers()).not.toContain('notes');
+    expect(sheet().getLastRow()).toBe(lines);
+    sheet().getRange(1, column('My notes')).setValue('notes');
     const after = await logOf(() => push());
-    expect(writes(after)).toEqual([]);
+    expect(writes(after).map((entry) => JSON.parse(entry.body))).toEqual([{ notes: 'my unpushed note' }]);
+    expect(await mismatches(world)).toEqual([]);
   });
 
   it('a deleted column sends nothing, and the pull adds it back filled', async () => {
