@@ -134,10 +134,11 @@ export function mergeCells(
     let agreed = serviceDigest;
     let write = false;
     let conflict = false;
-    if (cells !== undefined && (at[k] as number) < 0) {
+    if ((at[k] as number) < 0) {
       // The sheet has no (single) header for this column: nothing is read from or written into it,
-      // and what was agreed stays agreed until the header is whole again.
-      agreed = baseDigest ?? NO_DIGEST;
+      // and what was agreed stays agreed until the header is whole again (a line new to the sheet
+      // agrees nothing there: its cell stays empty, to be filled once the header is back).
+      agreed = cells === undefined ? NO_DIGEST : (baseDigest ?? NO_DIGEST);
     } else if (cells === undefined) {
       write = true;
     } else if (takeService !== undefined && takeService[k] === true) {
