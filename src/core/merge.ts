@@ -115,6 +115,7 @@ export function mergeCells(
   let keptLocal: string[] | null = null;
   let conflicts: string[] | null = null;
   let restoredCut: string[] | null = null;
+  let unsettled = false;
   let theirs: Record<string, unknown> | null = null;
   let theirDigests: Record<string, Digest> | null = null;
   const baseDigests = base?.digests;
@@ -139,6 +140,9 @@ export function mergeCells(
       // and what was agreed stays agreed until the header is whole again (a line new to the sheet
       // agrees nothing there: its cell stays empty, to be filled once the header is back).
       agreed = cells === undefined ? NO_DIGEST : (baseDigest ?? NO_DIGEST);
+      // Changed on the service meanwhile: unsettled, so the base lMod stays and a later push of
+      // this column is checked against the service (a conflict, never a blind overwrite).
+      if (cells !== undefined && baseDigest !== undefined && serviceDigest !== baseDigest) unsettled = true;
     } else if (cells === undefined) {
       write = true;
     } else if (takeService !== undefined && takeService[k] === true) {
@@ -216,6 +220,7 @@ export function mergeCells(
   // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
   const same =
     base !== undefined &&
+    !unsettled &&
     digests === baseDigests &&
     conflicts === null &&
     base.conflict === undefined &&
@@ -225,7 +230,7 @@ export function mergeCells(
   if (same) {
     record = base;
   } else {
-    record = { id, lMod: serviceLMod, digests };
+    record = { id, lMod: unsettled ? (base?.lMod ?? '') : serviceLMod, digests };
     if (conflicts !== null) {
       record.lMod = base?.lMod ?? '';
       record.conflict = {

@@ -181,6 +181,12 @@ describe('a column without its single header', () => {
     expect(merged.base.digests.amount).toBe(base.digests.amount);
   });
 
+  it('keeps the base lMod while the service changed it meanwhile, so a later push is checked', () => {
+    const merged = mergeCells({ id: 'r1', lMod: 't2', title: 'A', amount: 5 }, ['A'], at, base, columns);
+    expect(merged.base.lMod).toBe('t1');
+    expect(merged.same).toBe(false);
+  });
+
   it('takes the service value on every line once a pull adds the column back', () => {
     const merged = mergeCells(
       { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
