@@ -2,6 +2,7 @@
 // Plain DOM; every text from the service or the sheet is set with textContent.
 import type { LineIssue, ProgressInfo, SidebarState, SyncSummary, TableAppInfo } from '../shared/types';
 import { byId, el, show, when } from './dom';
+import { renderHeldPanel } from './held-panel';
 import { run } from './server';
 
 const POLL_MS = 1500;
@@ -319,6 +320,9 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
   if (!summary) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
   renderSummary(summary);
+  renderHeldPanel(summary.held, () => {
+    void operate('Pushing…', () => run('pushActiveSheet', { confirmHeld: true }));
+  });
   if (summary.ok) say(summary.message);
   else fail('Not done', new Error(summary.message));
 }
