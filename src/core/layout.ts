@@ -25,7 +25,7 @@ export interface Layout {
   /** Header texts that appear more than once among the synced headers. */
   duplicates: string[];
   /**
-   * Table (or gone) columns whose header appears more than once, with every sheet column carrying it:
+   * Table, gone or fixed-field columns whose header appears more than once, with every sheet column carrying it:
    * none of them is synced (read, sent or written) until only one is left, so a person's own column
    * headed like a column id never takes the synced column over silently.
    */
@@ -67,14 +67,6 @@ export function readLayout(
     duplicates: [],
     blocked: new Map(),
   };
-  const claim = (map: Map<string, number>, key: string, index: number): void => {
-    if (map.has(key)) {
-      if (!layout.duplicates.includes(key)) layout.duplicates.push(key);
-      layout.own.push(index);
-      return;
-    }
-    map.set(key, index);
-  };
   // A table column's header twice: neither column is synced; both stay as they are.
   const claimSynced = (map: Map<string, number>, key: string, index: number): void => {
     const blocked = layout.blocked.get(key);
@@ -98,7 +90,7 @@ export function readLayout(
       if (layout.status === undefined) layout.status = index;
       else layout.own.push(index);
     } else if (ALL_FIXED_FIELDS.includes(header)) {
-      claim(layout.fixed, header, index);
+      claimSynced(layout.fixed, header, index);
     } else if (liveByHeader.has(header)) {
       claimSynced(layout.columns, liveByHeader.get(header) as string, index);
     } else if (goneByHeader.has(header)) {
@@ -118,16 +110,25 @@ export function missingHeaders(
   keepOut: ReadonlySet<string> = new Set(),
 ): string[] {
   const missing: string[] = [];
-  if (!layout.fixed.has(ID_HEADER)) missing.push(ID_HEADER);
+  if (!layout.fixed.has(ID_HEADER) && !layout.blocked.has(ID_HEADER)) missing.push(ID_HEADER);
   for (const column of live) {
     if (!layout.columns.has(column.id) && !layout.blocked.has(column.id) && !keepOut.has(column.id)) {
       missing.push(column.id);
     }
   }
   for (const field of fixedFields) {
-    if (field !== ID_HEADER && !layout.fixed.has(field) && !missing.includes(field)) missing.push(field);
+    if (
+      field !== ID_HEADER &&
+      !layout.fixed.has(field) &&
+      !layout.blocked.has(field) &&
+      !missing.includes(field)
+    ) {
+      missing.push(field);
+    }
   }
-  if (!layout.fixed.has(LMOD_HEADER) && !missing.includes(LMOD_HEADER)) missing.push(LMOD_HEADER);
+  if (!layout.fixed.has(LMOD_HEADER) && !layout.blocked.has(LMOD_HEADER) && !missing.includes(LMOD_HEADER)) {
+    missing.push(LMOD_HEADER);
+  }
   if (layout.status === undefined) missing.push(STATUS_HEADER);
   return missing;
 }

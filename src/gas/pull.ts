@@ -3,7 +3,7 @@
 import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { headerProblems, type Layout, readLayout, renamedColumns } from '../core/layout';
+import { columnLetters, headerProblems, type Layout, readLayout, renamedColumns } from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
   agreedCounter,
@@ -79,6 +79,13 @@ function newPullId(): string {
  * would add every row again and a push would create them all anew. Refuse and say how to repair.
  */
 export function assertIdColumn(layout: Layout, lines: number, baseRows: number): void {
+  const repeated = layout.blocked.get('id');
+  if (repeated) {
+    throw new SyncError(
+      'SHEET',
+      `The header "id" is in columns ${repeated.map((index) => columnLetters(index + 1)).join(' and ')}, so lines cannot be matched to rows. Rename or delete the extra "id" column, then try again; nothing was changed.`,
+    );
+  }
   if (layout.fixed.has('id') || baseRows === 0 || lines === 0) return;
   throw new SyncError(
     'SHEET',

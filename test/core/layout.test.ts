@@ -45,6 +45,13 @@ describe('readLayout', () => {
     ]);
   });
 
+  it('syncs neither column of a repeated fixed field and adds no third', () => {
+    const layout = readLayout(['id', 'title', 'lMod', 'lMod', '_sync'], live);
+    expect(layout.fixed.has('lMod')).toBe(false);
+    expect(layout.blocked.get('lMod')).toEqual([2, 3]);
+    expect(missingHeaders(layout, live, ['id', 'lMod'])).toEqual(['status']);
+  });
+
   it('matches a column id with surrounding spaces to its (trimmed) header', () => {
     const spaced: ColumnSpec[] = [
       { id: ' notes ', name: 'Notes', type: 'text', kind: 'text', deleted: false },

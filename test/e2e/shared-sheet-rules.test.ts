@@ -105,6 +105,29 @@ describe('a synced column is its header, exactly once', () => {
   });
 });
 
+describe('a second "id" column', () => {
+  it('takes nothing over: push and pull refuse with the columns to fix, and write nothing', async () => {
+    const width = sheet().getLastColumn();
+    const lines = sheet().getLastRow();
+    sheet()
+      .getRange(1, width + 1)
+      .setValue('id');
+    for (let row = 2; row <= lines; row++)
+      sheet()
+        .getRange(row, width + 1)
+        .setValue(`mine ${row}`);
+    const before = world.values();
+    const log = await logOf(() => {
+      for (const summary of [push(), pull()]) {
+        expect(summary.ok).toBe(false);
+        expect(summary.message).toMatch(/The header "id" is in columns A and [A-Z]+/);
+      }
+    });
+    expect(writes(log)).toEqual([]);
+    expect(world.values()).toEqual(before);
+  });
+});
+
 describe('a push that looks like an accident is held', () => {
   const titleRange = (): string => {
     const letter = String.fromCharCode(64 + column('title'));
