@@ -3,7 +3,14 @@
 import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { columnLetters, headerProblems, type Layout, readLayout, renamedColumns } from '../core/layout';
+import {
+  columnLetters,
+  headerProblems,
+  type Layout,
+  missingHeaders,
+  readLayout,
+  renamedColumns,
+} from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
   agreedCounter,
@@ -182,19 +189,18 @@ function preparePull(
   const renamed = live.some((column) => !before.columns.has(column.id) && syncedBefore.includes(column.id))
     ? renamedColumns(before, live, syncedBefore, agreedCounter(grid, before, base))
     : new Map<string, number>();
-  const layout = prepareHeaders(
-    sheet,
-    before,
-    grid,
-    live,
-    goneIds,
-    link.fixedFields,
-    new Set(renamed.keys()),
-  );
-  const fresh = new Set(progress.freshColumns ?? []);
-  for (const column of live) {
-    if (!before.columns.has(column.id) && layout.columns.has(column.id)) fresh.add(column.id);
+  const keepOut = new Set(renamed.keys());
+  // Columns about to be added are recorded first: a run killed before filling them leaves them
+  // marked, so their empty cells are never read as edits and the next pull fills them.
+  const fresh = new Set([...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])]);
+  const liveIds = new Set(live.map((column) => column.id));
+  const adding = missingHeaders(before, live, link.fixedFields, keepOut).filter((id) => liveIds.has(id));
+  if (adding.some((id) => !fresh.has(id))) {
+    for (const id of adding) fresh.add(id);
+    link.freshColumns = [...fresh];
+    saveLink(link);
   }
+  const layout = prepareHeaders(sheet, before, grid, live, goneIds, link.fixedFields, keepOut);
   if (fresh.size > 0) progress.freshColumns = [...fresh];
   base.ensureColumns(live.map((column) => column.id));
   const state: PullState = {
@@ -327,6 +333,8 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (!suspiciousEmpty) markRemovedRows(state);
   flushLines(sheet, grid, layout, live);
   flushBase(link, base);
+  // Every added column is filled now.
+  delete link.freshColumns;
   const gone = [...new Set([...link.goneColumnIds, ...goneIds])];
   if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
   link.lastSyncAt = new Date().toISOString();

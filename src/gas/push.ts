@@ -138,6 +138,8 @@ export function pushLink(
   base.ensureColumns(live.map((column) => column.id));
   const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
+  // Columns a pull added and has not finished filling hold no edits yet (their cells are empty).
+  for (const id of link.freshColumns ?? []) layout.columns.delete(id);
   if (!layout.fixed.has('id') || layout.status === undefined) {
     throw new SyncError(
       'SHEET',

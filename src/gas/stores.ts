@@ -50,6 +50,11 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails'> {
   baseSheetName: string;
   /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
   goneColumnIds: string[];
+  /**
+   * Columns a pull added (back) and has not finished filling with the service's values: their empty
+   * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
+   */
+  freshColumns?: string[];
   /** Email of the person whose key and triggers serve this link's schedule. */
   owner: string | null;
   schedule: StoredSchedule | null;
