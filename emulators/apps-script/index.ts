@@ -12,6 +12,7 @@ export {
   resolveCosts,
   sheetCallKind,
 } from './costs';
+export type { ColumnRef, PersonActions, SheetRef, WaitKind, WaitPoint, WaitSelector } from './person';
 export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
 export type {

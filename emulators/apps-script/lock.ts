@@ -40,6 +40,7 @@ export class LockImpl
     private readonly _rt: Runtime,
     private readonly _table: LockTable,
     private readonly _key: string,
+    private readonly _onWait?: (key: string, contended: boolean) => void,
   ) {
     super();
   }
@@ -53,6 +54,8 @@ export class LockImpl
   tryLock(timeoutInMillis: number): boolean {
     const s = this._table.state(this._key);
     const me = this._me();
+    // The execution waits for the lock service here, so a person may act meanwhile.
+    this._onWait?.(this._key, s.holder !== undefined && s.holder !== me);
     const now = this._rt.clock.now();
     if (s.holder === 'external' && s.externalUntil <= now) s.holder = undefined;
     if (s.holder === undefined || s.holder === me) {
@@ -86,17 +89,18 @@ export class LockServiceImpl extends GasObject {
     private readonly _rt: Runtime,
     private readonly _table: LockTable,
     private readonly _documentId: string,
+    private readonly _onWait?: (key: string, contended: boolean) => void,
   ) {
     super();
   }
   /** Bound scripts have a containing document, so this is never null here (§3). */
   getDocumentLock(): LockImpl {
-    return new LockImpl(this._rt, this._table, `document:${this._documentId}`);
+    return new LockImpl(this._rt, this._table, `document:${this._documentId}`, this._onWait);
   }
   getScriptLock(): LockImpl {
-    return new LockImpl(this._rt, this._table, 'script');
+    return new LockImpl(this._rt, this._table, 'script', this._onWait);
   }
   getUserLock(): LockImpl {
-    return new LockImpl(this._rt, this._table, `user:${this._rt.activeUser()}`);
+    return new LockImpl(this._rt, this._table, `user:${this._rt.activeUser()}`, this._onWait);
   }
 }

@@ -19,6 +19,7 @@ import {
   SessionService,
   UserImpl,
 } from './misc-services';
+import { PersonActions } from './person';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { fromRealm, GasError, GasObject, KilledError, type Realm, realmError } from './realm';
 import type {
@@ -363,6 +364,8 @@ export class AppsScriptSimulator {
   readonly mail: MailRecord[] = [];
   readonly ui: UiRecord = { toasts: [], alerts: [], sidebars: [], dialogs: [], menus: [] };
   readonly logs: string[] = [];
+  /** The person's hands: sheet actions that are not script calls, and hooks at an execution's waits. */
+  readonly person: PersonActions;
   /** Top-level function names of the code (what menus, triggers and google.script.run may call). */
   readonly functionNames: readonly string[];
 
@@ -486,6 +489,11 @@ export class AppsScriptSimulator {
     );
     this.spreadsheet = ss;
     ss._significantDigits = options.cellSignificantDigits;
+    this.person = new PersonActions(
+      ss,
+      (fn) => this._asPerson(fn),
+      () => this.rt.current(),
+    );
     const ui = new UiImpl(this.rt);
     this.services = {
       SpreadsheetApp: new SpreadsheetAppService(this.rt, ss, () => ui),
@@ -494,11 +502,16 @@ export class AppsScriptSimulator {
         concurrency: options.fetchConcurrency ?? 32,
         timeoutMs: options.fetchTimeoutMs ?? 60_000,
         quota: this.urlQuota,
-        ...(options.onBeforeFetch ? { onBeforeFetch: options.onBeforeFetch } : {}),
+        onBeforeFetch: (requests, fetchAll) => {
+          options.onBeforeFetch?.(requests);
+          this.person._reach(fetchAll ? 'fetchAll' : 'fetch', { requests });
+        },
       }),
       PropertiesService: new PropertiesServiceImpl(this.rt, this.propertyStores),
       CacheService: new CacheServiceImpl(this.rt),
-      LockService: new LockServiceImpl(this.rt, this.lockTable, ss.getId()),
+      LockService: new LockServiceImpl(this.rt, this.lockTable, ss.getId(), (lockKey, contended) =>
+        this.person._reach('lock', { lockKey, contended }),
+      ),
       ScriptApp: new ScriptAppService(this.rt, this.triggerTable, ss.getId()),
       HtmlService: new HtmlServiceImpl(this.rt),
       Session: new SessionService(this.rt),
@@ -555,6 +568,16 @@ export class AppsScriptSimulator {
       this.overlappedRuns.push(...this.fireDueTriggers());
     } finally {
       this.firingOverlap = false;
+    }
+  }
+
+  /** Runs `fn` as the person, outside every execution: nothing is counted or charged to a script. */
+  _asPerson<T>(fn: () => T): T {
+    const suspended = this.stack.splice(0);
+    try {
+      return fn();
+    } finally {
+      this.stack.unshift(...suspended);
     }
   }
 

@@ -30,7 +30,8 @@ export interface UrlFetchConfig {
   concurrency: number;
   timeoutMs: number;
   quota: DailyCounterLike;
-  onBeforeFetch?: (requests: FetchRequestInfo[]) => void;
+  /** Called before each fetch (`fetchAll` false) or fetchAll is sent: the execution waits here. */
+  onBeforeFetch?: (requests: FetchRequestInfo[], fetchAll: boolean) => void;
 }
 
 export class HTTPResponseImpl
@@ -181,7 +182,10 @@ export class UrlFetchAppService extends GasObject {
     if (!this._cfg.quota.take(this._rt.activeUser(), this._rt.clock.now(), prepared.length)) {
       throw new GasError('Service invoked too many times for one day: urlfetch.');
     }
-    this._cfg.onBeforeFetch?.(prepared.map((p) => p.info));
+    this._cfg.onBeforeFetch?.(
+      prepared.map((p) => p.info),
+      fetchAll,
+    );
     const answers = sendSync(
       prepared.map((p) => p.wire),
       this._cfg.concurrency,

@@ -32,9 +32,54 @@ function jsonText(value: unknown): string {
   return JSON.stringify(value) ?? '';
 }
 
+/** The mark around a value longer than a cell holds: its start shows, marked, and is read-only. */
+const CUT_TAIL = ' …✂';
+
+function cutHead(length: number): string {
+  return `✂ cut to fit a cell: ${length} characters on the service, the start shows here, read-only: `;
+}
+
+/**
+ * A text longer than a cell holds becomes a marked prefix (never a silent cut); the same text
+ * always gives the same cell, so an unedited cut cell reads back as agreed.
+ */
+export function cutToCell(text: string): string {
+  if (text.length <= MAX_CELL_CHARS) return text;
+  const head = cutHead(text.length);
+  return head + text.slice(0, MAX_CELL_CHARS - head.length - CUT_TAIL.length) + CUT_TAIL;
+}
+
+/** Whether a cell read of a service value is a cut (marked) one: such a column is read-only. */
+export function isCutRead(read: unknown): boolean {
+  return (
+    typeof read === 'string' &&
+    read.length > CUT_TAIL.length &&
+    read.startsWith('✂ cut to fit a cell: ') &&
+    read.endsWith(CUT_TAIL)
+  );
+}
+
+/**
+ * Whether a cell holds a cut value, edited or not: it still carries the mark at its start or end.
+ * Such a cell is read-only; pushing it would send a cut value.
+ */
+export function isCutCell(value: unknown): boolean {
+  return typeof value === 'string' && (value.includes('✂ cut to fit a cell: ') || value.endsWith(CUT_TAIL));
+}
+
+/** Whether a service value is longer than a cell holds (its column is read-only on that line). */
+export function isOverCellLimit(value: unknown, kind: ColumnKind): boolean {
+  if (value === null || value === undefined) return false;
+  if ((kind === 'number' || kind === 'boolean') && (typeof value !== 'string' || value === '')) {
+    if (typeof value === 'number' || typeof value === 'boolean' || value === '') return false;
+  }
+  const text = typeof value === 'string' && kind !== 'json' ? value : jsonText(value);
+  return text.length > MAX_CELL_CHARS;
+}
+
 function fitCell(text: string): { text: string; truncated: boolean } {
   return text.length > MAX_CELL_CHARS
-    ? { text: text.slice(0, MAX_CELL_CHARS), truncated: true }
+    ? { text: cutToCell(text), truncated: true }
     : { text, truncated: false };
 }
 
@@ -173,7 +218,7 @@ export function cellRead(value: unknown, kind: ColumnKind): string | number | bo
     if (typeof value === 'boolean' || value === '') return value as boolean | string;
     text = typeof value === 'string' ? value : jsonText(value);
   }
-  return text.length > MAX_CELL_CHARS ? text.slice(0, MAX_CELL_CHARS) : text;
+  return text.length > MAX_CELL_CHARS ? cutToCell(text) : text;
 }
 
 /** Digest of the cell a service value becomes: equal to cellDigest of an unedited cell. */

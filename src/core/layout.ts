@@ -24,6 +24,12 @@ export interface Layout {
   own: number[];
   /** Header texts that appear more than once among the synced headers. */
   duplicates: string[];
+  /**
+   * Table, gone or fixed-field columns whose header appears more than once, with every sheet column carrying it:
+   * none of them is synced (read, sent or written) until only one is left, so a person's own column
+   * headed like a column id never takes the synced column over silently.
+   */
+  blocked: Map<string, number[]>;
 }
 
 export function headerText(value: unknown): string {
@@ -39,8 +45,17 @@ export function readLayout(
   live: readonly ColumnSpec[],
   knownGoneIds: readonly string[] = [],
 ): Layout {
-  const liveIds = new Set(live.map((column) => column.id));
-  const goneIds = new Set(knownGoneIds);
+  // Column ids are matched as the header cell shows them: trimmed, like the header text.
+  const liveByHeader = new Map<string, string>();
+  for (const column of live) {
+    const header = headerText(column.id);
+    if (!liveByHeader.has(header)) liveByHeader.set(header, column.id);
+  }
+  const goneByHeader = new Map<string, string>();
+  for (const id of knownGoneIds) {
+    const header = headerText(id);
+    if (!liveByHeader.has(header) && !goneByHeader.has(header)) goneByHeader.set(header, id);
+  }
   const layout: Layout = {
     width: headerRow.length,
     headers: headerRow.map(headerText),
@@ -50,14 +65,23 @@ export function readLayout(
     status: undefined,
     own: [],
     duplicates: [],
+    blocked: new Map(),
   };
-  const claim = (map: Map<string, number>, key: string, index: number): void => {
-    if (map.has(key)) {
-      if (!layout.duplicates.includes(key)) layout.duplicates.push(key);
-      layout.own.push(index);
+  // A table column's header twice: neither column is synced; both stay as they are.
+  const claimSynced = (map: Map<string, number>, key: string, index: number): void => {
+    const blocked = layout.blocked.get(key);
+    if (blocked) {
+      blocked.push(index);
       return;
     }
-    map.set(key, index);
+    const first = map.get(key);
+    if (first === undefined) {
+      map.set(key, index);
+      return;
+    }
+    map.delete(key);
+    layout.blocked.set(key, [first, index]);
+    if (!layout.duplicates.includes(key)) layout.duplicates.push(key);
   };
   layout.headers.forEach((header, index) => {
     if (header === '') {
@@ -66,11 +90,11 @@ export function readLayout(
       if (layout.status === undefined) layout.status = index;
       else layout.own.push(index);
     } else if (ALL_FIXED_FIELDS.includes(header)) {
-      claim(layout.fixed, header, index);
-    } else if (liveIds.has(header)) {
-      claim(layout.columns, header, index);
-    } else if (goneIds.has(header)) {
-      claim(layout.dead, header, index);
+      claimSynced(layout.fixed, header, index);
+    } else if (liveByHeader.has(header)) {
+      claimSynced(layout.columns, liveByHeader.get(header) as string, index);
+    } else if (goneByHeader.has(header)) {
+      claimSynced(layout.dead, goneByHeader.get(header) as string, index);
     } else {
       layout.own.push(index);
     }
@@ -83,14 +107,28 @@ export function missingHeaders(
   layout: Layout,
   live: readonly ColumnSpec[],
   fixedFields: readonly string[],
+  keepOut: ReadonlySet<string> = new Set(),
 ): string[] {
   const missing: string[] = [];
-  if (!layout.fixed.has(ID_HEADER)) missing.push(ID_HEADER);
-  for (const column of live) if (!layout.columns.has(column.id)) missing.push(column.id);
-  for (const field of fixedFields) {
-    if (field !== ID_HEADER && !layout.fixed.has(field) && !missing.includes(field)) missing.push(field);
+  if (!layout.fixed.has(ID_HEADER) && !layout.blocked.has(ID_HEADER)) missing.push(ID_HEADER);
+  for (const column of live) {
+    if (!layout.columns.has(column.id) && !layout.blocked.has(column.id) && !keepOut.has(column.id)) {
+      missing.push(column.id);
+    }
   }
-  if (!layout.fixed.has(LMOD_HEADER) && !missing.includes(LMOD_HEADER)) missing.push(LMOD_HEADER);
+  for (const field of fixedFields) {
+    if (
+      field !== ID_HEADER &&
+      !layout.fixed.has(field) &&
+      !layout.blocked.has(field) &&
+      !missing.includes(field)
+    ) {
+      missing.push(field);
+    }
+  }
+  if (!layout.fixed.has(LMOD_HEADER) && !layout.blocked.has(LMOD_HEADER) && !missing.includes(LMOD_HEADER)) {
+    missing.push(LMOD_HEADER);
+  }
   if (layout.status === undefined) missing.push(STATUS_HEADER);
   return missing;
 }
@@ -146,4 +184,83 @@ export function joinRowBlocks(blocks: ReadonlyArray<readonly [number, number]>):
     else joined.push([first, count]);
   }
   return joined;
+}
+
+/** Why a synced column holds no edits in this run, and what restores it. */
+export interface HeaderProblem {
+  columnId: string;
+  kind: 'missing' | 'repeated' | 'renamed';
+  /** 1-based sheet columns carrying the header (repeated), the renamed column, or empty (missing). */
+  sheetColumns: number[];
+  /** The header the column carries now (renamed). */
+  renamedTo?: string;
+}
+
+/**
+ * Synced columns renamed by a person: a column the sheet synced before whose header is gone, while
+ * one of the person's own columns still holds its agreed values on most lines (`agreedShare` of the
+ * lines the base knows). Such a column is not added again (its cells, edits included, come back when
+ * the header is renamed back). `agreed(columnId, sheetColumn)` counts [matching, known] lines.
+ */
+export function renamedColumns(
+  layout: Layout,
+  live: readonly ColumnSpec[],
+  syncedBefore: readonly string[],
+  agreed: (columnId: string, sheetColumn: number) => [number, number],
+  agreedShare = 0.8,
+): Map<string, number> {
+  const renamed = new Map<string, number>();
+  const before = new Set(syncedBefore);
+  const taken = new Set<number>();
+  for (const column of live) {
+    if (!before.has(column.id) || layout.columns.has(column.id) || layout.blocked.has(column.id)) continue;
+    let best = -1;
+    let bestShare = 0;
+    for (const index of layout.own) {
+      if (taken.has(index) || layout.headers[index] === '') continue;
+      const [matching, known] = agreed(column.id, index);
+      const share = known === 0 ? 0 : matching / known;
+      if (known > 0 && share >= agreedShare && share > bestShare) {
+        best = index;
+        bestShare = share;
+      }
+    }
+    if (best >= 0) {
+      renamed.set(column.id, best);
+      taken.add(best);
+    }
+  }
+  return renamed;
+}
+
+/**
+ * Table columns that hold no edits in this run: headers present more than once, and headers of
+ * columns the sheet synced before (`syncedBefore`, e.g. the base's digest columns) that are gone.
+ * A push sends nothing for them; a pull writes nothing into a repeated one.
+ */
+export function headerProblems(
+  layout: Layout,
+  live: readonly ColumnSpec[],
+  syncedBefore: readonly string[],
+  renamed: ReadonlyMap<string, number> = new Map(),
+): HeaderProblem[] {
+  const problems: HeaderProblem[] = [];
+  const before = new Set(syncedBefore);
+  for (const column of live) {
+    const blocked = layout.blocked.get(column.id);
+    const renamedAt = renamed.get(column.id);
+    if (blocked) {
+      problems.push({ columnId: column.id, kind: 'repeated', sheetColumns: blocked.map((i) => i + 1) });
+    } else if (renamedAt !== undefined && !layout.columns.has(column.id)) {
+      problems.push({
+        columnId: column.id,
+        kind: 'renamed',
+        sheetColumns: [renamedAt + 1],
+        renamedTo: layout.headers[renamedAt] ?? '',
+      });
+    } else if (!layout.columns.has(column.id) && before.has(column.id)) {
+      problems.push({ columnId: column.id, kind: 'missing', sheetColumns: [] });
+    }
+  }
+  return problems;
 }

@@ -7,11 +7,14 @@ import {
   decodeCell,
   type EncodedCell,
   encodeCell,
+  isCutCell,
+  isCutRead,
   type JsonValue,
   sameCell,
 } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
+import { cutNotSentReason } from './status';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
@@ -79,11 +82,15 @@ export interface MergedCells {
   updated: string[];
   keptLocal: string[];
   conflicts: string[];
+  /** Columns whose value is longer than a cell holds and whose edited cell was put back. */
+  restoredCut: string[];
 }
 
 /**
- * Merges one service row into its line, read as cells: column k's local value is cells[at[k]] (''
- * for at[k] < 0); `cells` undefined: a row new to the sheet.
+ * Merges one service row into its line, read as cells: column k's local value is cells[at[k]];
+ * `cells` undefined: a row new to the sheet. A column the sheet lacks (at[k] < 0) holds no edits:
+ * nothing is written and its agreed digest stays. `takeService[k]`: column k was just added to the
+ * sheet (empty cells, not edits) and takes the service's value.
  * - changed on the service only: the cell takes the service's value;
  * - changed in the sheet only: the local edit stays (unpushed work is never thrown away);
  * - changed on both to different values: a conflict; the local value stays and the service's is kept
@@ -97,6 +104,7 @@ export function mergeCells(
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
   mayHoldGone = true,
+  takeService?: readonly boolean[],
 ): MergedCells {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
@@ -106,6 +114,8 @@ export function mergeCells(
   let updated: string[] | null = null;
   let keptLocal: string[] | null = null;
   let conflicts: string[] | null = null;
+  let restoredCut: string[] | null = null;
+  let unsettled = false;
   let theirs: Record<string, unknown> | null = null;
   let theirDigests: Record<string, Digest> | null = null;
   const baseDigests = base?.digests;
@@ -125,14 +135,30 @@ export function mergeCells(
     let agreed = serviceDigest;
     let write = false;
     let conflict = false;
-    if (cells === undefined) {
+    if ((at[k] as number) < 0) {
+      // The sheet has no (single) header for this column: nothing is read from or written into it,
+      // and what was agreed stays agreed until the header is whole again (a line new to the sheet
+      // agrees nothing there: its cell stays empty, to be filled once the header is back).
+      agreed = cells === undefined ? NO_DIGEST : (baseDigest ?? NO_DIGEST);
+      // Changed on the service meanwhile: unsettled, so the base lMod stays and a later push of
+      // this column is checked against the service (a conflict, never a blind overwrite).
+      if (cells !== undefined && baseDigest !== undefined && serviceDigest !== baseDigest) unsettled = true;
+    } else if (cells === undefined) {
       write = true;
+    } else if (takeService !== undefined && takeService[k] === true) {
+      // A column this run put (back) into the sheet: its empty cells take the service's value.
+      write = true;
+      if (serviceDigest !== EMPTY_DIGEST) updated = pushed(updated, columnId);
     } else {
       const localValue = cellAt(cells, at, k);
       // An unedited cell reads back exactly as written: no need to hash it a second time.
       const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
       if (localDigest === serviceDigest) {
         // Agreed on the service's digest.
+      } else if (isCutRead(read)) {
+        // Longer than a cell holds: read-only here, so an edit of the shown start is put back.
+        write = true;
+        restoredCut = pushed(restoredCut, columnId);
       } else if (baseDigest === undefined) {
         // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
         // service's value; anything else is for the person to decide.
@@ -194,6 +220,7 @@ export function mergeCells(
   // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
   const same =
     base !== undefined &&
+    !unsettled &&
     digests === baseDigests &&
     conflicts === null &&
     base.conflict === undefined &&
@@ -203,7 +230,7 @@ export function mergeCells(
   if (same) {
     record = base;
   } else {
-    record = { id, lMod: serviceLMod, digests };
+    record = { id, lMod: unsettled ? (base?.lMod ?? '') : serviceLMod, digests };
     if (conflicts !== null) {
       record.lMod = base?.lMod ?? '';
       const conflict: ConflictRecord = {
@@ -219,7 +246,7 @@ export function mergeCells(
   if (!cells) outcome = 'added';
   else if (conflicts !== null) outcome = 'conflict';
   else if (keptLocal) outcome = 'kept-local';
-  else if (updated) outcome = 'updated';
+  else if (updated || restoredCut) outcome = 'updated';
   return {
     writeAt: writeAt ?? NO_INDEXES,
     writeCells: writeCells ?? NO_CELLS,
@@ -229,6 +256,7 @@ export function mergeCells(
     updated: updated ?? NONE,
     keptLocal: keptLocal ?? NONE,
     conflicts: conflicts ?? NONE,
+    restoredCut: restoredCut ?? NONE,
   };
 }
 
@@ -243,7 +271,7 @@ export interface LineEdits {
 
 /**
  * The local edits of a line: the columns whose cell no longer matches the base. Column k's value is
- * cells[at[k]] ('' for at[k] < 0). The result of an unedited line is shared and frozen.
+ * cells[at[k]]; a column the sheet lacks (at[k] < 0) has no edits. The result of an unedited line is shared and frozen.
  */
 export function cellEdits(
   cells: readonly unknown[],
@@ -257,12 +285,18 @@ export function cellEdits(
   for (let k = 0; k < columns.length; k++) {
     const column = columns[k] as ColumnSpec;
     const baseDigest = baseDigests[column.id];
-    if (baseDigest === undefined) continue;
+    // A column without its (single) header holds no edits: an absent cell is not an empty one.
+    if (baseDigest === undefined || (at[k] as number) < 0) continue;
     const value = cellAt(cells, at, k);
     const localDigest = cellDigest(value);
     if (localDigest === baseDigest) continue;
     // Most lines are unedited: the result is only allocated for the first edit.
     edits ??= { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
+    if (isCutCell(value)) {
+      // Only the start of a longer value shows here: an edit of it would send a cut value.
+      edits.errors.push(cutNotSentReason(column.id));
+      continue;
+    }
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {
       edits.values[column.id] = decoded.value;

@@ -1,14 +1,15 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from './base';
-import { type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
+import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { mergeCells } from './merge';
-import { type Candidate, findLostCreate } from './recovery';
+import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import {
   conflictStatus,
+  cutRestoredStatus,
   duplicateStatus,
   isProblemStatus,
   keptLocalStatus,
@@ -80,6 +81,11 @@ export interface PullState {
   displayFixed?: (field: string, value: unknown) => string;
   /** New lines whose create was sent but not answered: a pull adopts the row it made, never adds it twice. */
   pending?: PendingCreates;
+  /**
+   * Column ids this pull added (back) to the sheet: their empty cells are not edits, every line
+   * takes the service's value (an absent column is never "kept local edits").
+   */
+  freshColumns?: ReadonlySet<string>;
   /**
    * Reads edited cells as a push would: a line whose kept edits cannot be sent keeps saying why
    * (a pull never hides a push's reason behind "local edits not pushed yet").
@@ -221,6 +227,11 @@ export function applyServiceRows(
   const mayHoldGone = base.columnIds.length > live.length;
   // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fresh = state.freshColumns;
+  const takeService =
+    fresh && fresh.size > 0
+      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
+      : undefined;
   const fixed = fixedColumnsOf(layout);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
@@ -235,10 +246,14 @@ export function applyServiceRows(
       continue;
     }
     let line = index.lineById.get(id);
-    let adopted = false;
+    let adopted: BaseRecord | undefined;
     if (line === undefined && state.pending && !base.has(id)) {
-      line = adoptLostCreate(state, state.pending, row);
-      adopted = line !== undefined;
+      const found = adoptLostCreate(state, state.pending, row);
+      if (found) {
+        line = found.line;
+        // What was sent is agreed: edits made to the line since stay local edits, pushed next.
+        adopted = adoptedBase(found.record, id, '', live);
+      }
     }
     const isNew = line === undefined;
     if (line === undefined) {
@@ -246,9 +261,9 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    const before = adopted ? undefined : base.get(id);
+    const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, mayHoldGone);
+    const merged = mergeCells(row, cells, at, before, live, mayHoldGone, takeService);
     for (let w = 0; w < merged.writeAt.length; w++) {
       const column = at[merged.writeAt[w] as number] as number;
       if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
@@ -280,7 +295,11 @@ export function applyServiceRows(
         break;
       case 'updated':
         state.counts.updated += 1;
-        setStatus(state, currentLine, STATUS.updated);
+        setStatus(
+          state,
+          currentLine,
+          merged.restoredCut.length > 0 ? cutRestoredStatus(merged.restoredCut) : STATUS.updated,
+        );
         break;
       case 'kept-local': {
         const problems = keptEditProblems(state, currentLine, merged.keptLocal);
@@ -337,7 +356,7 @@ function adoptLostCreate(
   state: PullState,
   pending: PendingCreates,
   row: Readonly<Record<string, unknown>>,
-): number | undefined {
+): { line: number; record: BaseRecord } | undefined {
   if (row.createdBy !== pending.me || pending.lines.length === 0) return undefined;
   const idColumn = state.layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return undefined;
@@ -349,7 +368,7 @@ function adoptLostCreate(
     state.grid.set(entry.line, idColumn, candidate.id);
     state.index.lineById.set(candidate.id, entry.line);
     state.base.delete(entry.record.id);
-    return entry.line;
+    return entry;
   }
   return undefined;
 }
@@ -372,6 +391,101 @@ export function markRemovedRows(state: PullState): number[] {
 /** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */
 export function asText(value: unknown): string {
   return String(encodeCell(value, 'text').write);
+}
+
+/**
+ * Lines whose id cell a person edited: an id neither the base nor a pending create knows, on a line
+ * that matches exactly one row of the base that is on no line (its lMod cell shows that row's lMod,
+ * or every synced cell still holds that row's agreed value). The id is put back, so the line is
+ * merged as that row's and never marked removed while the row comes back as a second line. Returns
+ * the lines put back.
+ */
+export function restoreEditedIds(
+  state: Pick<PullState, 'grid' | 'layout' | 'live' | 'base' | 'index'>,
+): number[] {
+  const { grid, layout, live, base, index } = state;
+  const idColumn = layout.fixed.get(ID_HEADER);
+  if (idColumn === undefined) return [];
+  const orphans: Array<{ id: string; line: number }> = [];
+  for (const [id, line] of index.lineById) {
+    if (!base.has(id) && !index.duplicates.has(id) && !id.startsWith('pending:')) orphans.push({ id, line });
+  }
+  if (orphans.length === 0) return [];
+  const missing = base.ids().filter((id) => !index.lineById.has(id) && !id.startsWith('pending:'));
+  if (missing.length === 0) return [];
+  grid.ensureLoaded(orphans.map((orphan) => orphan.line));
+  base.ensureLoaded(missing);
+  const lModColumn = layout.fixed.get(LMOD_HEADER);
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const matchesOf = (line: number): string[] => {
+    const cells = grid.lineCells(line) ?? cellsByGet(grid, line, at);
+    const found: string[] = [];
+    for (const id of missing) {
+      const record = base.get(id);
+      if (!record) continue;
+      const shownLMod = record.shown?.lMod ?? record.lMod;
+      const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
+      let same = lModCell !== '' && lModCell === String(shownLMod);
+      if (!same) {
+        same = at.some((position) => position >= 0);
+        for (let k = 0; k < live.length && same; k++) {
+          const position = at[k] as number;
+          const digest = record.digests[(live[k] as ColumnSpec).id];
+          if (position < 0 || digest === undefined) continue;
+          if (cellDigest(cells[position] ?? '') !== digest) same = false;
+        }
+      }
+      if (same) found.push(id);
+    }
+    return found;
+  };
+  const restored: number[] = [];
+  const claimed = new Set<string>();
+  for (const orphan of orphans) {
+    const found = matchesOf(orphan.line).filter((id) => !claimed.has(id));
+    if (found.length !== 1) continue;
+    const rowId = found[0] as string;
+    claimed.add(rowId);
+    grid.set(orphan.line, idColumn, rowId);
+    index.lineById.delete(orphan.id);
+    index.lineById.set(rowId, orphan.line);
+    restored.push(orphan.line);
+  }
+  return restored;
+}
+
+/**
+ * Counts, for a column id and a sheet column, the lines whose row the base knows ([known]) and those
+ * whose cell there still holds the base's agreed value ([matching]): how renamedColumns recognises a
+ * synced column under a new header. Loads every line (only asked when a synced header is gone).
+ */
+export function agreedCounter(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+): (columnId: string, sheetColumn: number) => [number, number] {
+  const idColumn = layout.fixed.get(ID_HEADER);
+  const lines: number[] = [];
+  for (let line = 0; line < grid.length; line++) lines.push(line);
+  let loaded = false;
+  return (columnId, sheetColumn) => {
+    if (idColumn === undefined) return [0, 0];
+    if (!loaded) {
+      grid.ensureLoaded(lines);
+      base.ensureLoaded(lines.map((line) => cellText(grid.get(line, idColumn))));
+      loaded = true;
+    }
+    let known = 0;
+    let matching = 0;
+    for (let line = 0; line < grid.length; line++) {
+      const id = cellText(grid.get(line, idColumn));
+      const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
+      if (digest === undefined) continue;
+      known++;
+      if (cellDigest(grid.get(line, sheetColumn)) === digest) matching++;
+    }
+    return [matching, known];
+  };
 }
 
 export { ID_HEADER, LMOD_HEADER };

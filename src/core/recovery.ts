@@ -71,3 +71,57 @@ export function sentDigests(
   }
   return digests;
 }
+
+/** Whether a base record is a pending create's (its id is the create's token). */
+export function isPendingRecord(record: BaseRecord): boolean {
+  return record.id.startsWith('pending:');
+}
+
+/**
+ * The base of a row adopted from a lost create: what was sent is what was agreed (columns not sent
+ * agreed empty), so edits made to the line after the create was sent show as edits and are pushed.
+ */
+export function adoptedBase(
+  pending: BaseRecord,
+  rowId: string,
+  lMod: string,
+  live: readonly ColumnSpec[],
+): BaseRecord {
+  const digests: Record<string, Digest> = Object.create(null);
+  for (const column of live)
+    digests[column.id] = pending.digests[column.id] ?? valueDigest(null, column.kind);
+  return { id: rowId, lMod, digests };
+}
+
+/**
+ * New lines whose status no longer names their pending create (a person cleared or pasted over the
+ * cell) are matched to the base's pending records by what was sent: a line holding exactly the values
+ * of an unclaimed pending create is that create, so it is looked for, never sent again. Returns the
+ * token per line index of `lines`.
+ */
+export function matchPendingByContent(
+  lines: ReadonlyArray<{
+    digests: Readonly<Record<string, Digest>>;
+    values: Readonly<Record<string, JsonValue>>;
+  }>,
+  pending: readonly BaseRecord[],
+  claimed: ReadonlySet<string>,
+  live: readonly ColumnSpec[],
+): Map<number, string> {
+  const found = new Map<number, string>();
+  const taken = new Set(claimed);
+  lines.forEach((line, index) => {
+    const sent = sentDigests(line.values, live);
+    const keys = Object.keys(sent);
+    for (const record of pending) {
+      if (taken.has(record.id)) continue;
+      const recordKeys = Object.keys(record.digests);
+      if (recordKeys.length !== keys.length) continue;
+      if (!keys.every((key) => record.digests[key] === sent[key])) continue;
+      taken.add(record.id);
+      found.set(index, record.id);
+      return;
+    }
+  });
+  return found;
+}

@@ -5,7 +5,8 @@
 import { BASE_HEADER_WIDTH, type BaseRecord, decodeBaseRow, encodeBaseRow } from './base';
 import { isDateLike } from './codec';
 
-function sameCell(a: unknown, b: unknown): boolean {
+/** Whether two cell values read the same (dates by their time). */
+export function sameCell(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (isDateLike(a) && isDateLike(b)) return a.getTime() === b.getTime();
   return false;
@@ -53,6 +54,24 @@ export class LineGrid {
   private readonly partial = new Set<number>();
   private readonly preloaded: ReadonlySet<number>;
   private readonly loader: RowLoader | null;
+  /**
+   * Where each line stands in the sheet (physical data row, 0-based; -1: appended, not written yet;
+   * -2: lost after a move). Lines are this run's own numbering; people may move rows meanwhile.
+   */
+  private readonly rowOf: number[];
+  /** Whether some line stands elsewhere than its number says (rows moved during the run). */
+  private moved = false;
+  /** Data rows the sheet holds as far as this run knows (read, then written). */
+  sheetRows: number;
+  /** Data rows the sheet held right before the current write (rows past it are new). */
+  sheetRowsBefore: number;
+  /**
+   * The caller's count of waits (network calls, sleeps) when the grid last matched the sheet: with
+   * no wait since, nobody can have moved its lines and a write needs no re-identification.
+   */
+  checkedAtWait = -1;
+  /** The cells of lines changed since the last flush, as the sheet held them before. */
+  private readonly originals = new Map<number, unknown[]>();
 
   /**
    * Eager: `lines` are whole rows. Lazy: `lines` hold only the `preloaded` columns, and `loader`
@@ -64,6 +83,10 @@ export class LineGrid {
     this.initialLength = lines.length;
     this.loader = lazy?.loader ?? null;
     this.preloaded = new Set(lazy?.preloaded ?? []);
+    this.sheetRows = lines.length;
+    this.sheetRowsBefore = lines.length;
+    this.rowOf = new Array<number>(lines.length);
+    for (let i = 0; i < lines.length; i++) this.rowOf[i] = i;
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i] as unknown[];
       while (line.length < width) line.push('');
@@ -104,6 +127,7 @@ export class LineGrid {
     if (!row) throw new Error(`No line ${line}`);
     if (this.partial.size !== 0 && this.partial.has(line)) throw new Error(`Line ${line} is not loaded`);
     if (sameCell(row[column], value)) return false;
+    if (!this.originals.has(line) && (this.rowOf[line] ?? -1) >= 0) this.originals.set(line, row.slice());
     row[column] = value;
     this.dirty.add(line);
     this.dirtyColumns.add(column);
@@ -122,7 +146,7 @@ export class LineGrid {
         let end = start;
         while (end + 1 <= last && this.partial.has(end + 1)) end++;
         if (start > last) break;
-        const rows = this.loader(start, end - start + 1);
+        const rows = this.loadRows(start, end);
         for (let i = 0; i < rows.length; i++) {
           const row = (rows[i] ?? []) as unknown[];
           while (row.length < this.width) row.push('');
@@ -134,9 +158,90 @@ export class LineGrid {
     }
   }
 
+  /** Whole rows of lines first..last, read where they stand now. */
+  private loadRows(first: number, last: number): unknown[][] {
+    const loader = this.loader as RowLoader;
+    if (!this.moved) return loader(first, last - first + 1);
+    const rows: unknown[][] = [];
+    for (let line = first; line <= last; line++) {
+      const row = this.rowOf[line] ?? -1;
+      // A line lost after a move reads as its preloaded cells only: nothing is written to it.
+      rows.push(row < 0 ? (this.lines[line] as unknown[]) : (loader(row, 1)[0] ?? []));
+    }
+    return rows;
+  }
+
   appendLine(): number {
     this.lines.push(new Array<unknown>(this.width).fill(''));
+    this.rowOf.push(-1);
     return this.lines.length - 1;
+  }
+
+  /** The sheet row (1-based) a line stands on as far as this run knows; 0: not in the sheet. */
+  sheetRowOf(line: number): number {
+    const row = this.rowOf[line] ?? -1;
+    return row < 0 ? 0 : row + 2;
+  }
+
+  /** Whether lines stood elsewhere than read at some write of this run (then rows need reading). */
+  get hasMoved(): boolean {
+    return this.moved;
+  }
+
+  /** The physical data row of a line (0-based), or -1. */
+  physicalRow(line: number): number {
+    return this.rowOf[line] ?? -1;
+  }
+
+  /** A line's cells as the sheet held them before this run's changes since the last flush, if changed. */
+  originalCells(line: number): readonly unknown[] | undefined {
+    return this.originals.get(line);
+  }
+
+  /**
+   * What each line is believed to hold in the id and mark columns of the sheet and where: the cells
+   * before this run's unflushed changes. `markerOf` reads a mark out of a status cell.
+   */
+  expectedLines(
+    idColumn: number,
+    statusColumn: number | undefined,
+    markerOf: (status: unknown) => string | null,
+    idText: (value: unknown) => string,
+  ): Array<{ row: number; id: string; marker: string | null }> {
+    const expected = new Array<{ row: number; id: string; marker: string | null }>(this.lines.length);
+    for (let line = 0; line < this.lines.length; line++) {
+      const cells = this.originals.get(line) ?? (this.lines[line] as unknown[]);
+      expected[line] = {
+        row: this.rowOf[line] ?? -1,
+        id: idText(cells[idColumn]),
+        marker: statusColumn === undefined ? null : markerOf(cells[statusColumn]),
+      };
+    }
+    return expected;
+  }
+
+  /**
+   * Takes where every line stands now (from locateLines); lines appended by this run get their rows.
+   * A line that cannot be found keeps -1: nothing more is written to it in this run.
+   */
+  relocate(rows: readonly number[] | null, moved: boolean, sheetRows: number): void {
+    if (moved) this.moved = true;
+    this.sheetRowsBefore = sheetRows;
+    let last = sheetRows;
+    let next = sheetRows;
+    for (let line = 0; line < this.rowOf.length; line++) {
+      const before = this.rowOf[line] ?? -1;
+      // Without a reading (no id column) lines stand where they were; new ones go after the last.
+      const row = rows ? (rows[line] as number) : before === -1 ? next++ : before;
+      this.rowOf[line] = row;
+      if (row + 1 > last) last = row + 1;
+    }
+    this.sheetRows = last;
+  }
+
+  /** After a write: the sheet now holds what the grid holds for every written line. */
+  flushed(): void {
+    this.originals.clear();
   }
 
   /** The columns changed since the last call, sorted. */
@@ -280,6 +385,11 @@ export class BaseTable {
 
   has(id: string): boolean {
     return this.indexById.has(id);
+  }
+
+  /** Every row id the base holds (pending create tokens included). */
+  ids(): string[] {
+    return [...this.indexById.keys()];
   }
 
   set(record: BaseRecord): void {

@@ -1,5 +1,6 @@
 // The words in the status column: what the last pull or push did to each line, and the one place
 // that reads a status back (issueKind), so no other module parses this wording.
+import { columnLetters, type HeaderProblem } from './layout';
 
 export const STATUS = {
   pulled: '✓ pulled',
@@ -9,6 +10,8 @@ export const STATUS = {
   inSync: '✓ in sync',
   keepingMine: '✎ keeping mine: pushing',
   removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
+  idRestored:
+    '✎ id put back: ids are the service’s and cannot be edited (clear the id to create a new row instead)',
 } as const;
 
 export function keptLocalStatus(columnIds: readonly string[]): string {
@@ -128,4 +131,59 @@ export function statusText(status: string): string {
 export function issueMessage(status: string): string {
   const text = statusText(status);
   return problemKind(status) === 'error' ? `error: ${text}` : text;
+}
+
+/**
+ * What a run says about a synced column that holds no edits because its header is missing or
+ * repeated: which header to restore, and that nothing of that column was sent or written.
+ */
+export function headerProblemText(problem: HeaderProblem): string {
+  if (problem.kind === 'repeated') {
+    const columns = problem.sheetColumns.map(columnLetters).join(' and ');
+    return `The header "${problem.columnId}" is in columns ${columns}: rename or delete all but one of them. Until then neither column is sent or written.`;
+  }
+  if (problem.kind === 'renamed') {
+    return `The header "${problem.columnId}" was renamed to "${problem.renamedTo}" (column ${columnLetters(problem.sheetColumns[0] ?? 0)}): rename it back to "${problem.columnId}". Until then nothing of that column is sent or written, and its cells keep your edits.`;
+  }
+  return `The header "${problem.columnId}" is missing from row 1: type "${problem.columnId}" back as the column's header (or pull to add the column again). Until then nothing of that column is sent.`;
+}
+
+/** A line whose edits of these columns a push held as a likely accident (nothing of them sent). */
+export function heldStatus(columnIds: readonly string[]): string {
+  return `⏸ not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Undo it, or push again and choose Push anyway.`;
+}
+
+/** Why a held column looks like an accident, for a person. */
+export function heldReasonText(reason: 'emptied' | 'share' | 'moved' | 'shifted', lines: number): string {
+  switch (reason) {
+    case 'emptied':
+      return `empties ${lines} lines that had a value`;
+    case 'share':
+      return `changes ${lines} lines at once, most of the table`;
+    case 'moved':
+      return `moves values between ${lines} lines (one column sorted or shifted alone)`;
+    case 'shifted':
+      return `changes most columns of ${lines} lines (data shifted by a line)`;
+  }
+}
+
+/** The summary sentence of a held push. */
+export function heldMessage(
+  columns: ReadonlyArray<{ columnId: string; lines: number }>,
+  scheduled: boolean,
+): string {
+  const what = columns.map((column) => `${column.columnId} on ${column.lines} lines`).join(', ');
+  return scheduled
+    ? `Held, not sent: ${what} — this looks like an accident. Open the sheet and push by hand to review it (Push anyway), or undo the change.`
+    : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway or Cancel.`;
+}
+
+/** A line whose cut (over-long) cells were edited and put back by a pull. */
+export function cutRestoredStatus(columnIds: readonly string[]): string {
+  return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;
+}
+
+/** Why a push does not send an edit of a cut (over-long) cell. */
+export function cutNotSentReason(columnId: string): string {
+  return `${columnId}: the service's value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here; the edit is not sent and the next pull puts the value back`;
 }

@@ -8,7 +8,7 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
-import type { Operation, ProgressInfo, SyncSummary } from '../shared/types';
+import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
@@ -93,6 +93,8 @@ export interface RunOptions {
   toast?: boolean;
   /** Last words on the summary before it is logged (e.g. that a schedule paused itself). */
   beforeLog?: (summary: SyncSummary) => void;
+  /** Send edits held as a likely accident ("Push anyway"); never for scheduled runs. */
+  confirmHeld?: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export function runOperation(
   let context: OperationContext | null = null;
   let continuation: 'trigger' | 'manual' | null = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
+  let headerWarnings: string[] = [];
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
@@ -121,8 +124,18 @@ export function runOperation(
       let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
       let pullProgress: PullProgress | undefined =
         resuming && resuming.phase === 'pull' && resuming.pullId
-          ? { pullId: resuming.pullId, nextOffset: resuming.nextOffset, counts: pullCountsOf(prior) }
+          ? {
+              pullId: resuming.pullId,
+              nextOffset: resuming.nextOffset,
+              counts: pullCountsOf(prior),
+              ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
+            }
           : undefined;
+      const warnings: string[] = [];
+      // A scheduled run never confirms held edits; a continuation keeps its person's answer.
+      const confirmHeld = resuming
+        ? resuming.confirmHeld === true
+        : options.confirmHeld === true && !options.scheduled;
       // Lines created or updated by earlier executions of this operation count in its summary.
       let halted: SyncError | null = null;
       let pushCreated = prior.pushCreated ?? 0;
@@ -130,7 +143,11 @@ export function runOperation(
       let finished = true;
       let tally: IssueTally | null = null;
       if (phase === 'push') {
-        const pushed = pushLink(context, link);
+        const pushed = pushLink(context, link, {
+          confirmHeld: confirmHeld,
+          scheduled: origin === 'scheduled',
+        });
+        if (pushed.held) summary.held = pushed.held;
         const sentEarlier = pushCreated + pushUpdated;
         pushCreated += pushed.counts.created;
         pushUpdated += pushed.counts.updated;
@@ -140,6 +157,7 @@ export function runOperation(
         summary.errors = pushed.counts.errors;
         summary.issues = pushed.issues;
         tally = pushed.tally;
+        warnings.push(...pushed.headerWarnings);
         finished = pushed.finished;
         if (finished && operation === 'sync') phase = 'pull';
       }
@@ -157,6 +175,7 @@ export function runOperation(
         summary.updated += fields.updated;
         summary.issues = pulled.issues;
         tally = pulled.tally ?? null;
+        for (const warning of pulled.headerWarnings) if (!warnings.includes(warning)) warnings.push(warning);
         finished = pulled.finished;
         pullProgress = pulled.progress;
         halted = pulled.haltedBy ?? null;
@@ -172,6 +191,8 @@ export function runOperation(
           phase,
           pullId: pullProgress?.pullId ?? '',
           nextOffset: pullProgress?.nextOffset ?? 0,
+          ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
+          ...(confirmHeld ? { confirmHeld } : {}),
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
@@ -189,6 +210,7 @@ export function runOperation(
         summary.continuing = true;
         continuation = next.triggerId ? 'trigger' : 'manual';
       }
+      headerWarnings = warnings;
     });
   } catch (error) {
     const failure = asSyncError(error);
@@ -203,7 +225,13 @@ export function runOperation(
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
-  if (summary.ok && !summary.skipped) summary.message = describe(summary, continuation);
+  if (summary.ok && !summary.skipped) {
+    summary.message = [
+      describe(summary, continuation),
+      ...(summary.held ? [summary.held.message] : []),
+      ...headerWarnings,
+    ].join(' ');
+  }
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
@@ -256,8 +284,15 @@ function finishRun(
 }
 
 /** Runs an operation on the active sheet from the add-on's menu: its result shows as a toast. */
-export function runActiveSheetFromMenu(operation: 'pull' | 'push' | 'sync'): SyncSummary {
-  return runOperation(operation, activeLink(), { scheduled: false, toast: true });
+export function runActiveSheetFromMenu(
+  operation: 'pull' | 'push' | 'sync',
+  options: PushOptions = {},
+): SyncSummary {
+  return runOperation(operation, activeLink(), {
+    scheduled: false,
+    toast: true,
+    confirmHeld: options.confirmHeld === true,
+  });
 }
 
 function activeLink(): LinkRecord {
@@ -268,12 +303,27 @@ export function pullActiveSheet(): SyncSummary {
   return runOperation('pull', activeLink(), { scheduled: false });
 }
 
-export function pushActiveSheet(): SyncSummary {
-  return runOperation('push', activeLink(), { scheduled: false });
+/** Whether a person's push options ask to send held edits; anything else is refused with a reason. */
+function confirmsHeld(options: unknown): boolean {
+  if (options === undefined || options === null) return false;
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new SyncError('CONFIG', 'Push options must be an object like { confirmHeld: true }.');
+  }
+  const confirm = (options as PushOptions).confirmHeld;
+  if (confirm !== undefined && typeof confirm !== 'boolean') {
+    throw new SyncError('CONFIG', 'confirmHeld must be true or false.');
+  }
+  return confirm === true;
 }
 
-export function syncActiveSheet(): SyncSummary {
-  return runOperation('sync', activeLink(), { scheduled: false });
+/** Pushes the active sheet; `{ confirmHeld: true }` also sends edits a push held ("Push anyway"). */
+export function pushActiveSheet(options?: PushOptions): SyncSummary {
+  return runOperation('push', activeLink(), { scheduled: false, confirmHeld: confirmsHeld(options) });
+}
+
+/** Pushes, then pulls, the active sheet; options as for pushActiveSheet. */
+export function syncActiveSheet(options?: PushOptions): SyncSummary {
+  return runOperation('sync', activeLink(), { scheduled: false, confirmHeld: confirmsHeld(options) });
 }
 
 /**

@@ -29,8 +29,9 @@ export function prepareHeaders(
   live: readonly ColumnSpec[],
   goneIds: readonly string[],
   fixedFields: readonly string[],
+  keepOut: ReadonlySet<string> = new Set(),
 ): Layout {
-  const added = missingHeaders(layout, live, fixedFields);
+  const added = missingHeaders(layout, live, fixedFields, keepOut);
   let next = layout;
   if (added.length > 0) {
     const startColumn = layout.width + 1;
@@ -69,11 +70,16 @@ export function prepareHeaders(
   const notes: Array<string | undefined> = [];
   const backgrounds: Array<string | undefined> = [];
   const weights: Array<GoogleAppsScript.Spreadsheet.FontWeight | undefined> = [];
-  const byId = new Map(live.map((column) => [column.id, column]));
+  // By sheet position: a column id with surrounding spaces shows trimmed in its header cell.
+  const columnAt = new Map<number, ColumnSpec>();
+  for (const column of live) {
+    const index = next.columns.get(column.id);
+    if (index !== undefined) columnAt.set(index, column);
+  }
   for (let index = 0; index < next.width; index++) {
     const header = next.headers[index] ?? '';
-    const column = byId.get(header);
-    if (column && next.columns.get(header) === index) {
+    const column = columnAt.get(index);
+    if (column) {
       notes[index] = noteFor(column);
       backgrounds[index] = TABLE_HEADER_BACKGROUND;
       weights[index] = 'bold';

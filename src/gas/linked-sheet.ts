@@ -14,14 +14,19 @@ import { SyncError } from '../core/errors';
 import {
   a1Notation,
   contiguousRuns,
+  ID_HEADER,
   joinRowBlocks,
   type Layout,
   STATUS_HEADER,
   syncedColumns,
 } from '../core/layout';
-import { BaseTable, LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
+import { cellText } from '../core/pull-engine';
+import { BaseTable, LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
+import { pendingSince } from '../core/status';
+import { locateLines } from '../core/sync/locate-lines';
 import { activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
+import { waitsSoFar } from './url-fetch-port';
 
 export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
   return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
@@ -49,7 +54,9 @@ export function readLines(
   noteContentSize(sheet, lastRow, lastColumn);
   const values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   const headers = values[0] ?? [];
-  return { headers, grid: new LineGrid(values.slice(1), lastColumn) };
+  const grid = new LineGrid(values.slice(1), lastColumn);
+  grid.checkedAtWait = waitsSoFar();
+  return { headers, grid };
 }
 
 /** Inserts a sheet without leaving it active (insertSheet activates the new sheet). */
@@ -98,7 +105,9 @@ export function readLinesForPull(
   }
   const loader = (first: number, rows: number): unknown[][] =>
     sheet.getRange(first + 2, 1, rows, lastColumn).getValues() as unknown[][];
-  return { headers, grid: new LineGrid(lines, lastColumn, { loader, preloaded }) };
+  const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
+  grid.checkedAtWait = waitsSoFar();
+  return { headers, grid };
 }
 
 /** Reading the base whole, seen marks included (push and resolve). */
@@ -279,10 +288,131 @@ export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number
 }
 
 /**
- * Writes the dirty lines of the grid back: per span of nearby dirty lines, one setValues per run of
- * adjacent synced columns (the person's own columns are never written), after setting plain text on
- * the text columns so strings stay literal. `columns` limits the write to some synced columns
- * (a push only changes fixed fields and the status).
+ * Finds the grid's lines where they stand now, right before a write: one read of the id column and
+ * one of the status column (pending marks). People sort, insert and delete lines while a run waits
+ * for the network; a line that moved is written where it now stands, one that cannot be found is not
+ * written (the next run picks it up).
+ */
+export function relocateLines(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  grid: LineGrid,
+  layout: Layout,
+  dirty?: readonly number[],
+): void {
+  // No wait since the grid last matched the sheet: nothing can have moved (no reads needed).
+  const waits = waitsSoFar();
+  const idColumn = layout.fixed.get(ID_HEADER);
+  if (grid.checkedAtWait === waits || idColumn === undefined) {
+    grid.relocate(null, false, grid.sheetRows);
+    return;
+  }
+  const count = Math.max(0, sheet.getLastRow() - 1);
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const line of dirty ?? []) {
+    const row = grid.physicalRow(line);
+    if (row < 0) continue;
+    if (row < low) low = row;
+    if (row > high) high = row;
+  }
+  // Only lines new to the sheet: they go after its last line, wherever that is now.
+  if (dirty && high < 0) {
+    grid.relocate(null, false, count);
+    return;
+  }
+  const expected = grid.expectedLines(idColumn, layout.status, pendingSince, cellText);
+  if (dirty && count === grid.sheetRows) {
+    // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
+    const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1);
+    let same = true;
+    for (let line = 0; line < expected.length && same; line++) {
+      const each = expected[line] as { row: number; id: string; marker: string | null };
+      if (each.row < low || each.row > high) continue;
+      same =
+        cellText(window.ids[each.row - low]) === each.id &&
+        (window.markers[each.row - low] ?? null) === each.marker;
+    }
+    if (same) {
+      grid.relocate(null, false, count);
+      return;
+    }
+  }
+  grid.checkedAtWait = waits;
+  const current =
+    count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
+  const located = locateLines(expected, grid.sheetRows, current);
+  grid.relocate(located.rows, located.moved, count);
+}
+
+/** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */
+function readIdsAndMarks(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  idColumn: number,
+  status: number | undefined,
+  first: number,
+  count: number,
+): { ids: unknown[]; markers: Array<string | null> } {
+  const ids: unknown[] = new Array(count);
+  const markers: Array<string | null> = new Array(count).fill(null);
+  if (status !== undefined && (Math.abs(status - idColumn) - 1) * count <= CELLS_PER_EXTRA_READ) {
+    // Both columns in one read when the cells between them cost less than a second call.
+    const from = Math.min(idColumn, status);
+    const values = sheet.getRange(first + 2, from + 1, count, Math.abs(status - idColumn) + 1).getValues();
+    for (let i = 0; i < count; i++) {
+      ids[i] = values[i]?.[idColumn - from] ?? '';
+      markers[i] = pendingSince(values[i]?.[status - from]);
+    }
+    return { ids, markers };
+  }
+  const idValues = sheet.getRange(first + 2, idColumn + 1, count, 1).getValues();
+  for (let i = 0; i < count; i++) ids[i] = idValues[i]?.[0] ?? '';
+  if (status !== undefined) {
+    const statuses = sheet.getRange(first + 2, status + 1, count, 1).getValues();
+    for (let i = 0; i < count; i++) markers[i] = pendingSince(statuses[i]?.[0]);
+  }
+  return { ids, markers };
+}
+
+/** Cells skipped by one wide read that make a read per column run worth its extra call. */
+const CELLS_PER_EXTRA_READ = 2000;
+
+/**
+ * The cells of columns firstColumn..lastColumn (0-based) of `count` rows: one read, or one per run of
+ * written columns when the columns between them hold many cells.
+ */
+function readBlock(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  firstRow: number,
+  count: number,
+  firstColumn: number,
+  lastColumn: number,
+  runs: ReadonlyArray<[number, number]>,
+): unknown[][] {
+  const width = lastColumn - firstColumn + 1;
+  let runCells = 0;
+  for (const [, runWidth] of runs) runCells += runWidth;
+  if ((width - runCells) * count <= CELLS_PER_EXTRA_READ * (runs.length - 1)) {
+    return sheet.getRange(firstRow, firstColumn + 1, count, width).getValues() as unknown[][];
+  }
+  const block: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(width).fill(''));
+  for (const [start, runWidth] of runs) {
+    const values = sheet.getRange(firstRow, start + 1, count, runWidth).getValues();
+    for (let i = 0; i < count; i++) {
+      const row = block[i] as unknown[];
+      const read = values[i] ?? [];
+      for (let c = 0; c < runWidth; c++) row[start - firstColumn + c] = read[c] ?? '';
+    }
+  }
+  return block;
+}
+
+/**
+ * Writes the dirty lines of the grid back where they stand now (relocateLines): per span of nearby
+ * rows, the written columns are read first and a cell is written only where the sheet still holds
+ * what the run read (a cell a person changed meanwhile is their edit and stays); then one setValues
+ * per run of adjacent synced columns (the person's own columns are never written), after setting
+ * plain text on the text columns so strings stay literal. `columns` limits the write to some synced
+ * columns (a push only changes fixed fields and the status).
  */
 export function flushLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -294,6 +424,8 @@ export function flushLines(
   const dirty = grid.takeDirty();
   const changedColumns = new Set(grid.takeDirtyColumns());
   if (dirty.length === 0) return 0;
+  relocateLines(sheet, grid, layout, dirty);
+  const existingRows = grid.sheetRowsBefore;
   // Only columns that changed are written: a re-pull that updates one column rewrites that column.
   const eligible =
     columns === 'synced'
@@ -308,31 +440,85 @@ export function flushLines(
   const text = allText.filter((column) => writtenSet.has(column));
   const textRuns = contiguousRuns(text);
   const runs = contiguousRuns(written);
+  if (written.length === 0) {
+    grid.flushed();
+    return 0;
+  }
   ensureColumns(sheet, (written[written.length - 1] ?? 0) + 1);
-  for (const [first, last] of spansOf(dirty, SPAN_GAP, (line) => grid.isLoaded(line))) {
+  const firstColumn = written[0] as number;
+  const lastColumn = written[written.length - 1] as number;
+  // Cells of table columns a person changed meanwhile are kept; fixed fields and the status are the
+  // add-on's own (read-only), so a push, which writes only those, reads nothing back.
+  // Once lines moved, rows between the run's lines are no longer its copies: every written column
+  // is read back, so those rows are written as they stand.
+  const tableColumns = grid.hasMoved ? new Set(written) : new Set(layout.columns.values());
+  const guarded =
+    columns === 'synced' || grid.hasMoved ? written.filter((column) => tableColumns.has(column)) : [];
+  const protect = guarded.length > 0;
+  const guardedRuns = contiguousRuns(guarded);
+  const guardFirst = guarded[0] ?? 0;
+  const guardLast = guarded[guarded.length - 1] ?? 0;
+  // The dirty lines by the row they stand on now; lost lines (-1) are left for the next run.
+  const lineAt = new Map<number, number>();
+  for (const line of dirty) {
+    const row = grid.physicalRow(line);
+    if (row >= 0) lineAt.set(row, line);
+  }
+  const rows = [...lineAt.keys()].sort((a, b) => a - b);
+  for (const [first, last] of spansOf(rows, SPAN_GAP)) {
     const firstRow = first + 2;
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
+    // What the sheet holds now in the written columns of rows it had (rows past its end are empty).
+    // A push writes only read-only fields and the status: no edit of a person's to keep there.
+    const readCount = protect ? Math.max(0, Math.min(last, existingRows - 1) - first + 1) : 0;
+    const current =
+      readCount > 0 ? readBlock(sheet, firstRow, readCount, guardFirst, guardLast, guardedRuns) : [];
+    const block: unknown[][] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const cells = new Array<unknown>(lastColumn - firstColumn + 1).fill('');
+      const line = lineAt.get(first + i);
+      const ours = line === undefined ? undefined : (grid.lines[line] as unknown[]);
+      const original = line === undefined ? undefined : grid.originalCells(line);
+      const now = current[i];
+      for (const column of written) {
+        const c = column - firstColumn;
+        const guardedHere = now !== undefined && tableColumns.has(column);
+        const sheetValue = guardedHere ? (now[column - guardFirst] ?? '') : undefined;
+        if (!ours) {
+          // A row between the run's lines: written back as it stands (never its stale copy).
+          cells[c] = guardedHere ? sheetValue : (grid.lines[first + i]?.[column] ?? '');
+          continue;
+        }
+        const value = ours[column] ?? '';
+        // The run's value goes in unless the person changed that cell since the run read it.
+        if (!guardedHere || !original) cells[c] = value;
+        else if (sameCell(original[column] ?? '', sheetValue)) cells[c] = value;
+        else cells[c] = sheetValue;
+      }
+      block[i] = cells;
+    }
     // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
-    // Lines this run appends, and blank rows it adds, get it in every text column, so what a person
-    // types there later stays literal too; lines the sheet had get it where text is written.
-    const appendedFrom = Math.max(first, grid.initialLength);
+    // Rows this run appends, and blank rows it adds, get it in every text column, so what a person
+    // types there later stays literal too; rows the sheet had get it where text is written.
+    const appendedFrom = Math.max(first, existingRows);
     const newRows: Array<[number, number]> = [];
     if (inserted) newRows.push(inserted);
     if (last >= appendedFrom) newRows.push([appendedFrom + 2, last - appendedFrom + 1]);
     const blocks: Block[] = [];
-    for (const [row, rows] of joinRowBlocks(newRows))
-      for (const [start, width] of allTextRuns) blocks.push([row, start + 1, rows, width]);
+    for (const [row, rowCount] of joinRowBlocks(newRows))
+      for (const [start, width] of allTextRuns) blocks.push([row, start + 1, rowCount, width]);
     const kept = Math.min(last, appendedFrom - 1) - first + 1;
     if (kept > 0) for (const [start, width] of textRuns) blocks.push([firstRow, start + 1, kept, width]);
     setPlainText(sheet, blocks);
     for (const [start, width] of runs) {
       const values: unknown[][] = new Array(count);
-      for (let i = 0; i < count; i++)
-        values[i] = (grid.lines[first + i] as unknown[]).slice(start, start + width);
+      const from = start - firstColumn;
+      for (let i = 0; i < count; i++) values[i] = (block[i] as unknown[]).slice(from, from + width);
       sheet.getRange(firstRow, start + 1, count, width).setValues(values);
     }
   }
+  grid.flushed();
   return dirty.length;
 }
 

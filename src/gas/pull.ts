@@ -12,9 +12,17 @@ import {
 } from '../core/capacity';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
-import { type Layout, readLayout } from '../core/layout';
+import {
+  columnLetters,
+  headerProblems,
+  type Layout,
+  missingHeaders,
+  readLayout,
+  renamedColumns,
+} from '../core/layout';
 import { emailLookup } from '../core/members';
 import {
+  agreedCounter,
   applyServiceRows,
   emptyPullCounts,
   fixedFieldText,
@@ -23,9 +31,17 @@ import {
   type PendingCreates,
   type PullCounts,
   type PullState,
+  restoreEditedIds,
 } from '../core/pull-engine';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import { issueMessage, type ProblemKind, pendingSince, problemKind } from '../core/status';
+import {
+  headerProblemText,
+  issueMessage,
+  type ProblemKind,
+  pendingSince,
+  problemKind,
+  STATUS,
+} from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { spreadsheetDecodeContext } from './decode-context';
@@ -59,6 +75,8 @@ export interface PullProgress {
   pullId: string;
   nextOffset: number;
   counts: PullCounts;
+  /** Column ids this pull added (back) to the sheet: they take the service's values on every line. */
+  freshColumns?: string[];
 }
 
 export interface PullResult {
@@ -70,6 +88,14 @@ export interface PullResult {
   /** Every problem line of the sheet by kind, once the pull finished. */
   tally?: IssueTally;
   layout: Layout;
+  /** Synced columns whose header is repeated: nothing was written into them (what to restore). */
+  headerWarnings: string[];
+}
+
+/** What the run says about synced columns it could not fill (a header renamed or present twice). */
+function headerWarningsOf(prepared: PreparedPull): string[] {
+  const { state, renamed } = prepared;
+  return headerProblems(state.layout, state.live, [], renamed).map(headerProblemText);
 }
 
 function newPullId(): string {
@@ -81,6 +107,13 @@ function newPullId(): string {
  * would add every row again and a push would create them all anew. Refuse and say how to repair.
  */
 export function assertIdColumn(layout: Layout, lines: number, baseRows: number): void {
+  const repeated = layout.blocked.get('id');
+  if (repeated) {
+    throw new SyncError(
+      'SHEET',
+      `The header "id" is in columns ${repeated.map((index) => columnLetters(index + 1)).join(' and ')}, so lines cannot be matched to rows. Rename or delete the extra "id" column, then try again; nothing was changed.`,
+    );
+  }
   if (layout.fixed.has('id') || baseRows === 0 || lines === 0) return;
   throw new SyncError(
     'SHEET',
@@ -160,6 +193,8 @@ function pendingCreates(
 interface PreparedPull {
   state: PullState;
   goneIds: string[];
+  /** Synced columns a person renamed (column id → sheet column): not added again, named to restore. */
+  renamed: Map<string, number>;
 }
 
 /** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
@@ -181,9 +216,26 @@ function preparePull(
     reading,
     lastRow,
   );
-  let layout = readLayout(headers, live, goneIds);
-  assertIdColumn(layout, grid.length, base.size);
-  layout = prepareHeaders(sheet, layout, grid, live, goneIds, link.fixedFields);
+  const before = readLayout(headers, live, goneIds);
+  assertIdColumn(before, grid.length, base.size);
+  // A synced column renamed by a person is not added again: renaming it back restores it, edits kept.
+  const syncedBefore = [...base.columnIds];
+  const renamed = live.some((column) => !before.columns.has(column.id) && syncedBefore.includes(column.id))
+    ? renamedColumns(before, live, syncedBefore, agreedCounter(grid, before, base))
+    : new Map<string, number>();
+  const keepOut = new Set(renamed.keys());
+  // Columns about to be added are recorded first: a run killed before filling them leaves them
+  // marked, so their empty cells are never read as edits and the next pull fills them.
+  const fresh = new Set([...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])]);
+  const liveIds = new Set(live.map((column) => column.id));
+  const adding = missingHeaders(before, live, link.fixedFields, keepOut).filter((id) => liveIds.has(id));
+  if (adding.some((id) => !fresh.has(id))) {
+    for (const id of adding) fresh.add(id);
+    link.freshColumns = [...fresh];
+    saveLink(link);
+  }
+  const layout = prepareHeaders(sheet, before, grid, live, goneIds, link.fixedFields, keepOut);
+  if (fresh.size > 0) progress.freshColumns = [...fresh];
   // A date a person typed into a number column: the cell gets its number format back (issue 15).
   restoreNumberFormats(sheet, grid, layout, live);
   base.ensureColumns(live.map((column) => column.id));
@@ -197,6 +249,13 @@ function preparePull(
     counts: progress.counts,
     decode: spreadsheetDecodeContext(),
   };
+  if (fresh.size > 0) state.freshColumns = fresh;
+  // Edited id cells are put back before anything is matched by id.
+  if (layout.status !== undefined) {
+    for (const line of restoreEditedIds(state)) grid.set(line, layout.status, STATUS.idRestored);
+  } else {
+    restoreEditedIds(state);
+  }
   const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
   if (pending) state.pending = pending;
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
@@ -205,7 +264,7 @@ function preparePull(
     state.displayFixed = (field, value) =>
       field === 'createdBy' || field === 'lModBy' ? emailOf(value) : fixedFieldText(value);
   }
-  return { state, goneIds };
+  return { state, goneIds, renamed };
 }
 
 /**
@@ -340,7 +399,14 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     flushChunk();
     flushSeen(link, base);
     progress.nextOffset = deliveredTo;
-    return { finished: false, haltedBy: failure, progress, issues: [], layout: prepared.state.layout };
+    return {
+      finished: false,
+      haltedBy: failure,
+      progress,
+      issues: [],
+      layout: prepared.state.layout,
+      headerWarnings: headerWarningsOf(prepared),
+    };
   }
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
   const { state, goneIds } = prepared;
@@ -350,7 +416,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   if (!listing.done) {
     flushSeen(link, base);
-    return { finished: false, progress, issues: [], layout };
+    return { finished: false, progress, issues: [], layout, headerWarnings: headerWarningsOf(prepared) };
   }
   // A listing that comes back empty while the sheet holds rows of this table is more likely a
   // service or proxy fault than a table emptied: nothing is marked removed on its word.
@@ -359,12 +425,21 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (!suspiciousEmpty) markRemovedRows(state);
   flushLines(sheet, grid, layout, live);
   flushBase(link, base);
+  // Every added column is filled now.
+  delete link.freshColumns;
   const gone = [...new Set([...link.goneColumnIds, ...goneIds])];
   if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
   link.lastSyncAt = new Date().toISOString();
   saveLink(link);
   const tally = emptyTally();
-  return { finished: true, progress, issues: collectIssues(state, 200, tally), tally, layout };
+  return {
+    finished: true,
+    progress,
+    issues: collectIssues(state, 200, tally),
+    tally,
+    layout,
+    headerWarnings: headerWarningsOf(prepared),
+  };
 }
 
 export function pullSummaryFields(

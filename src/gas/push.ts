@@ -2,14 +2,14 @@
 import type { RowResult } from '../api/client';
 import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
-import type { DecodeContext, JsonValue } from '../core/codec';
+import { type DecodeContext, isOverCellLimit, type JsonValue } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
-import { readLayout } from '../core/layout';
+import { headerProblems, readLayout, renamedColumns } from '../core/layout';
 import { emailLookup } from '../core/members';
-import { baseAfterWrite, reconcileEdits } from '../core/merge';
-import { fixedFieldText, indexLines } from '../core/pull-engine';
+import { baseAfterWrite, cellEdits, reconcileEdits } from '../core/merge';
+import { agreedCounter, cellsByGet, fixedFieldText, indexLines } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,
@@ -20,15 +20,30 @@ import {
   sentDigests,
   type UpdatePlan,
 } from '../core/push-engine';
+import { adoptedBase, isPendingRecord, matchPendingByContent } from '../core/recovery';
 import {
   conflictStatus,
+  cutNotSentReason,
+  errorStatus,
+  headerProblemText,
+  heldMessage,
+  heldReasonText,
+  heldStatus,
   notCreatedStatus,
   notPushedStatus,
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
 } from '../core/status';
-import type { LineIssue } from '../shared/types';
+import {
+  countValuedLines,
+  GUARD_MIN_LINES,
+  guardPush,
+  type HeldColumn,
+  heldValueText,
+  withoutHeld,
+} from '../core/sync/push-guard';
+import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
@@ -56,6 +71,39 @@ export interface PushResult {
   issues: LineIssue[];
   /** Every problem line of the sheet by kind. */
   tally: IssueTally;
+  /** Synced columns whose header is missing or repeated: nothing of them was sent (what to restore). */
+  headerWarnings: string[];
+  /** Edits held as a likely accident (not sent). */
+  held?: HeldPush;
+}
+
+/**
+ * What a held push shows a person: per column, how many lines and a few examples, each with the
+ * service's value now (one GET per example row, a handful at most) and the value it would send.
+ */
+function describeHeld(
+  context: OperationContext,
+  link: LinkRecord,
+  columns: readonly HeldColumn[],
+  scheduled: boolean,
+): HeldPush {
+  const exampleIds = [...new Set(columns.flatMap((column) => column.examples.map((each) => each.rowId)))];
+  const now = new Map<string, Row>();
+  context.client.rowsByIds(link.tableAppId, link.tableId, exampleIds).forEach((result, i) => {
+    if (result.ok) now.set(exampleIds[i] as string, result.row);
+  });
+  const infos: HeldColumnInfo[] = columns.map((column) => ({
+    columnId: column.columnId,
+    reason: heldReasonText(column.reason, column.lines),
+    lines: column.lines,
+    examples: column.examples.map((example) => ({
+      row: example.line + 2,
+      rowId: example.rowId,
+      before: heldValueText(now.get(example.rowId)?.[column.columnId]),
+      after: heldValueText(example.after),
+    })),
+  }));
+  return { message: heldMessage(columns, scheduled), lines: 0, columns: infos };
 }
 
 function decodeContext(): DecodeContext {
@@ -78,7 +126,11 @@ function newToken(): string {
  * rows before patching (GET per row when few, one listing when that costs less); sends each wave in
  * parallel and writes ids, lMods and statuses onto the lines after every wave.
  */
-export function pushLink(context: OperationContext, link: LinkRecord): PushResult {
+export function pushLink(
+  context: OperationContext,
+  link: LinkRecord,
+  options: { confirmHeld?: boolean; scheduled?: boolean } = {},
+): PushResult {
   const { client, deadline } = context;
   reportProgress(context, { phase: 'reading the table schema' });
   const table = client.table(link.tableAppId, link.tableId);
@@ -86,10 +138,13 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
+  const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
   base.ensureColumns(live.map((column) => column.id));
   const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
+  // Columns a pull added and has not finished filling hold no edits yet (their cells are empty).
+  for (const id of link.freshColumns ?? []) layout.columns.delete(id);
   if (!layout.fixed.has('id') || layout.status === undefined) {
     throw new SyncError(
       'SHEET',
@@ -98,8 +153,15 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
   }
   const statusColumn = layout.status;
   const idColumn = layout.fixed.get('id') as number;
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  // Columns without their single header hold no edits (planPush reads none): the run says why.
+  const renamed = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id))
+    ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
+    : new Map<string, number>();
+  const headerWarnings = headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
-  const plan = planPush(state, decodeContext());
+  const context_ = decodeContext();
+  const plan = planPush(state, context_);
   const counts: PushCounts = {
     created: 0,
     updated: 0,
@@ -111,6 +173,31 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     grid.set(line, statusColumn, status);
   };
   for (const error of plan.errors) setStatus(error.line, error.status);
+  // Edits that look like an accident are held (not sent) unless a person confirmed them.
+  const heldLines = new Map<number, string[]>();
+  let held: HeldPush | undefined;
+  if (plan.updates.length >= GUARD_MIN_LINES && !options.confirmHeld) {
+    const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
+    let syncedLines = 0;
+    for (const id of state.index.lineById.keys()) if (base.has(id)) syncedLines++;
+    const verdict = guardPush({
+      updates: plan.updates,
+      columnIds,
+      syncedLines,
+      valuedLines: countValuedLines(base.all(), columnIds),
+    });
+    if (verdict.held.length > 0) {
+      held = describeHeld(context, link, verdict.held, options.scheduled === true);
+      plan.updates = plan.updates.filter((update) => {
+        const cells = verdict.heldCells.get(update.line);
+        if (!cells) return true;
+        heldLines.set(update.line, [...cells]);
+        update.edits = withoutHeld(update.edits, cells);
+        return Object.keys(update.edits.values).length > 0;
+      });
+      held.lines = heldLines.size;
+    }
+  }
   for (const revert of plan.reverted) {
     setStatus(revert.line, readOnlyRestoredStatus(revert.fields));
   }
@@ -143,6 +230,17 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
 
   // The service's view of the rows we need: a listing when a lost create must be found or when it
   // costs fewer requests than one GET per edited row; otherwise GETs (fixed fields carry lMod).
+  // A new line whose status no longer names its create (cleared, pasted over) is found by what was
+  // sent: the base's pending records, not a cell a person can overwrite, say a create went out.
+  const pendingRecords = base.all().filter(isPendingRecord);
+  if (pendingRecords.length > 0) {
+    const claimed = new Set<string>();
+    for (const create of plan.creates) if (create.pendingToken) claimed.add(create.pendingToken);
+    const untagged = plan.creates.filter((create) => create.pendingToken === null);
+    for (const [index, token] of matchPendingByContent(untagged, pendingRecords, claimed, live)) {
+      (untagged[index] as CreatePlan).pendingToken = token;
+    }
+  }
   const pendingCreates = plan.creates.filter((create) => create.pendingToken !== null);
   const pagesForListing = Math.ceil(Math.max(base.size, grid.length) / 100) + 1;
   let listing: Map<string, Row> | null = null;
@@ -188,13 +286,26 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       create.pendingToken = null;
       if (!found) continue;
       const row = found.row as Row;
-      grid.set(create.line, idColumn, String(row.id));
-      lineOfId.set(String(row.id), create.line);
+      const rowId = String(row.id);
+      grid.set(create.line, idColumn, rowId);
+      lineOfId.set(rowId, create.line);
       const shown = fixedShown(row);
-      base.set({
-        ...baseAfterWrite(undefined, String(row.id), String(row.lMod), create.digests, false, undefined),
+      // What was sent is agreed; what the person changed on the line since is pushed as an edit.
+      const record: BaseRecord = {
+        ...adoptedBase(pending as BaseRecord, rowId, String(row.lMod), live),
         shown,
-      });
+      };
+      base.set(record);
+      const edits = cellEdits(
+        grid.lineCells(create.line) ?? cellsByGet(grid, create.line, at),
+        at,
+        record,
+        live,
+        context_,
+      );
+      if (edits.errors.length === 0 && Object.keys(edits.values).length > 0) {
+        plan.updates.push({ line: create.line, rowId, base: record, edits });
+      }
       setStatus(create.line, STATUS.created);
       counts.created += 1;
       plan.creates.splice(plan.creates.indexOf(create), 1);
@@ -202,7 +313,7 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
     flush();
   }
 
-  // 2. Edited lines: know the service's current state before patching.
+  // 2. Edited lines (adopted ones included): know the service's current state before patching.
   const toSend: Array<{ update: UpdatePlan; patch: Record<string, JsonValue>; stale: boolean }> = [];
   if (plan.updates.length > 0) {
     let current = new Map<string, Row>();
@@ -234,6 +345,21 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         setStatus(update.line, STATUS.removed);
         counts.errors += 1;
         continue;
+      }
+      // A value longer than a cell holds shows cut: its cell is read-only, an edit of it never sent
+      // (planPush refuses an edited cut cell by its mark; where the row's values are known, so here).
+      const cut = live
+        .filter(
+          (column) =>
+            Object.prototype.hasOwnProperty.call(update.edits.values, column.id) &&
+            isOverCellLimit(serviceRow[column.id], column.kind),
+        )
+        .map((column) => column.id);
+      if (cut.length > 0) {
+        update.edits = withoutHeld(update.edits, new Set(cut));
+        setStatus(update.line, errorStatus(`not pushed: ${cut.map(cutNotSentReason).join('; ')}`));
+        counts.errors += 1;
+        if (Object.keys(update.edits.values).length === 0) continue;
       }
       const stale = String(serviceRow.lMod) !== update.base.lMod || update.base.conflict !== undefined;
       if (!stale) {
@@ -342,9 +468,16 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
       link.tableId,
       wave.map((create) => create.values),
     );
+    const pendingOf = new Map<string, BaseRecord>();
+    for (const token of tokens) {
+      const record = base.get(token);
+      if (record) pendingOf.set(token, record);
+    }
+    const createdIds: Array<string | null> = [];
     results.forEach((result: RowResult, i) => {
       const create = wave[i] as CreatePlan;
       const token = tokens[i] as string;
+      createdIds.push(result.ok ? String(result.row.id) : null);
       if (result.ok) {
         const rowId = String(result.row.id);
         base.delete(token);
@@ -365,11 +498,33 @@ export function pushLink(context: OperationContext, link: LinkRecord): PushResul
         counts.errors += 1;
       }
     });
-    flush();
+    const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
+    // A created row whose line could not be found (moved, its pending mark wiped) got no id: its
+    // pending record stays, so the next push adopts the row instead of creating it again.
+    wave.forEach((create, i) => {
+      const rowId = createdIds[i];
+      const pending = pendingOf.get(tokens[i] as string);
+      if (!rowId || !pending || grid.physicalRow(create.line) >= 0) return;
+      base.delete(rowId);
+      base.set(pending);
+      counts.created -= 1;
+      counts.errors += 1;
+    });
+    flushBase(link, base);
+    reportProgress(context, { linesWritten: context.progress.linesWritten + written });
   }
+  // Held lines say so, even where their other edits were sent.
+  for (const [line, columnIds] of heldLines) setStatus(line, heldStatus(columnIds));
   flush(); // error statuses and restored read-only cells, even when nothing was sent
   const tally = emptyTally();
-  return { finished, counts, issues: collectIssues({ grid, layout }, 200, tally), tally };
+  return {
+    finished,
+    counts,
+    issues: collectIssues({ grid, layout }, 200, tally),
+    tally,
+    headerWarnings,
+    ...(held ? { held } : {}),
+  };
 }
 
 export type { BaseRecord };

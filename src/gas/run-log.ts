@@ -91,3 +91,30 @@ export function notifyPaused(link: LinkRecord, schedule: StoredSchedule, summary
     `${summary.message}\n\nSpreadsheet: "${activeSpreadsheet().getName()}", sheet "${link.sheetName}" (table ${link.tableName}).`,
   );
 }
+
+/**
+ * Mails the schedule's owner once when a scheduled push holds edits as a likely accident (nothing
+ * of them sent); the next run that holds nothing re-arms it.
+ */
+export function notifyHeld(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
+  if (!summary.held) {
+    schedule.notifiedHeld = false;
+    return;
+  }
+  if (schedule.notifiedHeld || !schedule.notifyEmail) return;
+  const name = activeSpreadsheet().getName();
+  const columns = summary.held.columns
+    .map((column) => {
+      const examples = column.examples
+        .map((example) => `    row ${example.row}: ${example.before} → ${example.after}`)
+        .join('\n');
+      return `  ${column.columnId}: ${column.reason}\n${examples}`;
+    })
+    .join('\n');
+  MailApp.sendEmail(
+    schedule.notifyEmail,
+    `Table App Sync: a scheduled push of "${link.sheetName}" was held`,
+    `The scheduled ${summary.operation} of sheet "${link.sheetName}" (table ${link.tableName}) in spreadsheet "${name}" held edits that look like an accident; nothing of them was sent:\n\n${columns}\n\nOpen the spreadsheet: undo the change, or push from the sidebar and choose Push anyway. The schedule keeps pulling; you get one mail until a run holds nothing.`,
+  );
+  schedule.notifiedHeld = true;
+}

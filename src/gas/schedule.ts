@@ -8,7 +8,7 @@ import { keySafety } from './key-safety';
 import { findSheetById } from './linked-sheet';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
-import { appendRunLog, notifyOwner, notifyPaused } from './run-log';
+import { appendRunLog, notifyHeld, notifyOwner, notifyPaused } from './run-log';
 import {
   createScheduleTrigger,
   dailyMinutes,
@@ -167,6 +167,7 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
     }
   }
   notifyOwner(link, schedule, summary);
+  notifyHeld(link, schedule, summary);
   saveLink(link);
 }
 

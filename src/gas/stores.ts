@@ -67,6 +67,11 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   baseSheetName: string;
   /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
   goneColumnIds: string[];
+  /**
+   * Columns a pull added (back) and has not finished filling with the service's values: their empty
+   * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
+   */
+  freshColumns?: string[];
   /** Email of the person whose key and triggers serve this link's schedule. */
   owner: string | null;
   schedule: StoredSchedule | null;
@@ -88,6 +93,8 @@ export interface StoredSchedule
   /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
   notifyEmail: string;
   notifiedFailure: boolean;
+  /** A held push was mailed; cleared by the next run that holds nothing (one mail per held stretch). */
+  notifiedHeld?: boolean;
 }
 
 function documentProperties(): GoogleAppsScript.Properties.Properties {
@@ -131,6 +138,10 @@ export interface JobRecord {
   phase: 'push' | 'pull';
   pullId: string;
   nextOffset: number;
+  /** Column ids the pull added (back) to the sheet, which take the service's values. */
+  freshColumns?: string[];
+  /** The person confirmed held edits ("Push anyway"): the continuation sends them too. */
+  confirmHeld?: boolean;
   startedAt: string;
   executions: number;
   triggerId: string | null;

@@ -68,12 +68,42 @@ export function menuPull(): void {
   fromMenu(() => runActiveSheetFromMenu('pull'));
 }
 
+/**
+ * After a menu push that held edits as a likely accident: a dialog lists them per column with a few
+ * before → after examples and asks; Yes sends them ("Push anyway"), No leaves them unsent.
+ */
+function askAboutHeld(summary: SyncSummary): void {
+  const held = summary.held;
+  if (!held) return;
+  const ui = SpreadsheetApp.getUi();
+  const lines = held.columns.map((column) => {
+    const examples = column.examples
+      .map((example) => `   row ${example.row}: ${example.before} → ${example.after}`)
+      .join('\n');
+    return `${column.columnId}: ${column.reason}\n${examples}`;
+  });
+  const answer = ui.alert(
+    'Push anyway?',
+    `This push was held because it looks like an accident; nothing of it was sent.\n\n${lines.join('\n\n')}\n\nYes: push anyway. No: cancel (undo the change in the sheet, or push again later).`,
+    ui.ButtonSet.YES_NO,
+  );
+  if (answer === ui.Button.YES) runActiveSheetFromMenu('push', { confirmHeld: true });
+}
+
 export function menuPush(): void {
-  fromMenu(() => runActiveSheetFromMenu('push'));
+  fromMenu(() => {
+    const summary = runActiveSheetFromMenu('push');
+    askAboutHeld(summary);
+    return summary;
+  });
 }
 
 export function menuSync(): void {
-  fromMenu(() => runActiveSheetFromMenu('sync'));
+  fromMenu(() => {
+    const summary = runActiveSheetFromMenu('sync');
+    askAboutHeld(summary);
+    return summary;
+  });
 }
 
 export function menuResolveTheirs(): void {

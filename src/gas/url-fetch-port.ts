@@ -36,11 +36,20 @@ export interface UrlFetchCounter {
   lastServiceTime?: string;
 }
 
+/** Waits of this execution (network calls and sleeps), during which people may change the sheet. */
+let waits = 0;
+
+/** How many times this execution has waited so far: a sheet read after the last wait is still true. */
+export function waitsSoFar(): number {
+  return waits;
+}
+
 export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): HttpPort {
   return {
     fetchAll(requests) {
       if (requests.length === 0) return [];
       counter.requests += requests.length;
+      waits += 1;
       try {
         const responses = UrlFetchApp.fetchAll(requests.map(toFetchRequest)).map(toResponse);
         for (const response of responses) {
@@ -57,7 +66,10 @@ export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): 
       }
     },
     sleep(ms) {
-      if (ms > 0) Utilities.sleep(Math.ceil(ms));
+      if (ms > 0) {
+        waits += 1;
+        Utilities.sleep(Math.ceil(ms));
+      }
     },
     now() {
       return Date.now();

@@ -102,6 +102,36 @@ export interface SyncSummary {
   /** A scheduled run that found another sync running and did nothing (not a failure). */
   skipped?: boolean;
   issues: LineIssue[];
+  /**
+   * Edits the push held because they look like an accident (a column emptied or sorted alone, data
+   * shifted by a line): none of them was sent. Push again with { confirmHeld: true } ("Push anyway")
+   * to send them. Absent when nothing was held.
+   */
+  held?: HeldPush;
+}
+
+/** A held column of a push: how many lines, and a few examples of what would change. */
+export interface HeldColumnInfo {
+  columnId: string;
+  /** Why it looks like an accident, for a person. */
+  reason: string;
+  lines: number;
+  /** Up to 3 examples: sheet row (1-based), the service's value now, the value the push would send. */
+  examples: Array<{ row: number; rowId: string; before: string; after: string }>;
+}
+
+export interface HeldPush {
+  /** One sentence for a person. */
+  message: string;
+  /** Lines with at least one held edit. */
+  lines: number;
+  columns: HeldColumnInfo[];
+}
+
+/** Options of a push (or sync) started by a person. */
+export interface PushOptions {
+  /** Send edits an earlier push held as a likely accident ("Push anyway"). */
+  confirmHeld?: boolean;
 }
 
 export interface ProgressInfo {

@@ -3,6 +3,7 @@
 import { describeProgress } from '../core/progress';
 import type { ConflictLine, LineIssue, SidebarState, SyncSummary, TableAppInfo } from '../shared/types';
 import { byId, el, show, when } from './dom';
+import { renderHeldPanel } from './held-panel';
 import { run } from './server';
 
 const POLL_MS = 1500;
@@ -509,6 +510,9 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
   if (!summary) return;
   await step('Loading…', 'Could not load the sidebar', refresh);
   renderSummary(summary);
+  renderHeldPanel(summary.held, () => {
+    void operate('Pushing…', () => run('pushActiveSheet', { confirmHeld: true }));
+  });
   say('');
   await step('Reading the conflicts…', 'Could not read the conflicts', () => loadConflicts(summary));
   say('');

@@ -6,6 +6,7 @@ import type {
   LinkInput,
   LinkOptionsInput,
   MembersSummary,
+  PushOptions,
   SaveConnectionInput,
   ScheduleInfo,
   ScheduleInput,
@@ -25,8 +26,8 @@ export interface ServerFunctions {
   linkActiveSheet(input: LinkInput): LinkInfo;
   unlinkActiveSheet(): { unlinked: boolean };
   pullActiveSheet(): SyncSummary;
-  pushActiveSheet(): SyncSummary;
-  syncActiveSheet(): SyncSummary;
+  pushActiveSheet(options?: PushOptions): SyncSummary;
+  syncActiveSheet(options?: PushOptions): SyncSummary;
   resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | 'theirs' }): SyncSummary;
   selectSheetRow(input: { row: number }): { row: number };
   setSchedule(input: ScheduleInput): ScheduleInfo;

@@ -6,9 +6,11 @@ import {
   a1Notation,
   columnLetters,
   contiguousRuns,
+  headerProblems,
   joinRowBlocks,
   missingHeaders,
   readLayout,
+  renamedColumns,
   syncedColumns,
 } from '../../src/core/layout';
 
@@ -29,11 +31,56 @@ describe('readLayout', () => {
     expect(layout.own).toEqual([0, 7]);
   });
 
-  it('treats a repeated table header as the person’s own column and reports it', () => {
-    const layout = readLayout(['title', 'title'], live);
-    expect(layout.columns.get('title')).toBe(0);
+  it('syncs neither column of a repeated table header, and reports it', () => {
+    const layout = readLayout(['title', 'id', 'title', 'title'], live);
+    expect(layout.columns.has('title')).toBe(false);
     expect(layout.duplicates).toEqual(['title']);
-    expect(layout.own).toEqual([1]);
+    expect(layout.blocked.get('title')).toEqual([0, 2, 3]);
+    expect(layout.own).toEqual([]);
+    expect(syncedColumns(layout)).toEqual([1]);
+    // No third copy is appended while the header is repeated.
+    expect(missingHeaders(layout, live, ['id', 'lMod'])).toEqual(['status', 'lMod', '_sync']);
+    expect(headerProblems(layout, live, [])).toEqual([
+      { columnId: 'title', kind: 'repeated', sheetColumns: [1, 3, 4] },
+    ]);
+  });
+
+  it('syncs neither column of a repeated fixed field and adds no third', () => {
+    const layout = readLayout(['id', 'title', 'lMod', 'lMod', '_sync'], live);
+    expect(layout.fixed.has('lMod')).toBe(false);
+    expect(layout.blocked.get('lMod')).toEqual([2, 3]);
+    expect(missingHeaders(layout, live, ['id', 'lMod'])).toEqual(['status']);
+  });
+
+  it('matches a column id with surrounding spaces to its (trimmed) header', () => {
+    const spaced: ColumnSpec[] = [
+      { id: ' notes ', name: 'Notes', type: 'text', kind: 'text', deleted: false },
+    ];
+    const layout = readLayout(['id', 'notes', '_sync'], spaced);
+    expect(layout.columns.get(' notes ')).toBe(1);
+    expect(missingHeaders(layout, spaced, ['id', 'lMod'])).toEqual(['lMod']);
+  });
+
+  it('recognises a renamed synced column by its agreed values, and a deleted one by none', () => {
+    const layout = readLayout(['id', 'My title', 'other', '_sync'], live);
+    const agreed = (columnId: string, sheetColumn: number): [number, number] =>
+      columnId === 'title' && sheetColumn === 1 ? [9, 10] : [1, 10];
+    const renamed = renamedColumns(layout, live, ['title', 'status'], agreed);
+    expect([...renamed]).toEqual([['title', 1]]);
+    expect(missingHeaders(layout, live, ['id', 'lMod'], new Set(renamed.keys()))).toEqual(['status', 'lMod']);
+    expect(headerProblems(layout, live, ['title'], renamed)).toEqual([
+      { columnId: 'title', kind: 'renamed', sheetColumns: [2], renamedTo: 'My title' },
+    ]);
+    expect([...renamedColumns(layout, live, ['title'], () => [5, 10])]).toEqual([]);
+  });
+
+  it('names the synced columns whose header is gone, and only those the sheet had synced', () => {
+    const layout = readLayout(['id', 'My title', '_sync'], live);
+    expect(headerProblems(layout, live, ['title', 'old'])).toEqual([
+      { columnId: 'title', kind: 'missing', sheetColumns: [] },
+    ]);
+    // A column new on the service is not "missing": the next pull adds it.
+    expect(headerProblems(layout, live, [])).toEqual([]);
   });
 
   it('lists the headers a fresh sheet needs, id first and status last', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../src/core/base';
 import { valueDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
-import { baseAfterWrite, reconcileEdits } from '../../src/core/merge';
+import { baseAfterWrite, cellEdits, mergeCells, reconcileEdits } from '../../src/core/merge';
 import { lineEdits, mergePulledRow, newLineValues } from './by-column';
 
 const columns: ColumnSpec[] = [
@@ -158,5 +158,48 @@ describe('a push planning one line', () => {
     expect(baseAfterWrite(base, 'r1', 't3', {}, false, undefined).lMod).toBe('t3');
     expect(baseAfterWrite(base, 'r1', 't3', {}, true, undefined).lMod).toBe('t1');
     expect(baseAfterWrite(base, 'r1', 't3', {}, false, { lMod: 't2', theirs: {} }).lMod).toBe('t1');
+  });
+});
+
+describe('a column without its single header', () => {
+  const base = baseOf({ title: 'A', amount: 1 });
+  // The line's cells by position: amount has no header in the sheet (at -1).
+  const at = [0, -1];
+
+  it('holds no edits: a push sends nothing for it', () => {
+    const edits = cellEdits(['A'], at, base, columns, context);
+    expect(edits.values).toEqual({});
+    const titleEdited = cellEdits(['B'], at, base, columns, context);
+    expect(titleEdited.values).toEqual({ title: 'B' });
+  });
+
+  it('is neither written nor counted as a local edit by a pull, and keeps its agreed digest', () => {
+    const merged = mergeCells({ id: 'r1', lMod: 't2', title: 'A', amount: 5 }, ['A'], at, base, columns);
+    expect(merged.writeAt).toEqual([]);
+    expect(merged.keptLocal).toEqual([]);
+    expect(merged.outcome).toBe('unchanged');
+    expect(merged.base.digests.amount).toBe(base.digests.amount);
+  });
+
+  it('keeps the base lMod while the service changed it meanwhile, so a later push is checked', () => {
+    const merged = mergeCells({ id: 'r1', lMod: 't2', title: 'A', amount: 5 }, ['A'], at, base, columns);
+    expect(merged.base.lMod).toBe('t1');
+    expect(merged.same).toBe(false);
+  });
+
+  it('takes the service value on every line once a pull adds the column back', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
+      ['A', ''],
+      [0, 1],
+      base,
+      columns,
+      true,
+      [false, true],
+    );
+    expect(merged.keptLocal).toEqual([]);
+    expect(merged.writeAt).toEqual([1]);
+    expect(merged.writeCells[0]?.write).toBe(1);
+    expect(merged.base.digests.amount).toBe(base.digests.amount);
   });
 });

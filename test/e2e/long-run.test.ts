@@ -279,7 +279,9 @@ describe('a push of many edited lines', () => {
     await settle();
     await w.emulator.admin.clearLog();
 
-    const first = w.sim.callFromClient('pushActiveSheet', []);
+    // A whole column changed at once is held as a likely accident: the person confirms (Push anyway),
+    // and the continuations keep that answer.
+    const first = w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: true }]);
     const firstSummary = summaryOf(first);
     expect(firstSummary.ok).toBe(true);
     expect(firstSummary.continuing, 'one execution cannot send 5,000 PATCHes here').toBe(true);
@@ -322,7 +324,7 @@ describe('a push of many edited lines', () => {
     const sheet = w.sim.spreadsheet.getActiveSheet();
     const amountCol = (w.values()[0] as string[]).indexOf('c02_number') + 1;
     sheet.getRange(2, amountCol, ROWS, 1).setValues(Array.from({ length: ROWS }, (_, i) => [i + 0.5]));
-    expect(summaryOf(w.sim.callFromClient('pushActiveSheet', [])).continuing).toBe(true);
+    expect(summaryOf(w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: true }])).continuing).toBe(true);
     runContinuations(w, 10);
     expect(w.call<{ lastSummary: Summary }>('getState').lastSummary).toMatchObject({
       continuing: false,

@@ -1,0 +1,192 @@
+// The accident guard: a push plan that looks like a slip (a column emptied or sorted alone, data
+// shifted by a line) is held rather than sent; ordinary edits and short fill-downs go out unasked.
+import type { BaseRecord } from '../base';
+import { cellDigest, type JsonValue } from '../codec';
+import type { Digest } from '../digest';
+import type { LineEdits } from '../merge';
+
+/**
+ * Thresholds (docs/shared-sheet.md states them for people). A column's edits are held when at least
+ * GUARD_MIN_LINES lines change in it AND one of:
+ * - emptied: the lines it empties are at least GUARD_EMPTIED_SHARE of the lines that had a value in it;
+ * - share: the lines it changes are at least GUARD_COLUMN_SHARE of the synced lines;
+ * - moved: at least GUARD_MOVED_SHARE of its new values are old values of other changed lines in the
+ *   same column (values sorted or shifted within one column, whatever the table's size).
+ * Whole lines are held when at least GUARD_MIN_LINES lines each change more than half (and at least
+ * two) of the synced columns (data shifted by a line across columns).
+ * So a fill-down of 5 cells, or a correction of 9 lines, always goes out; a one-column sort of 30
+ * lines is held; clearing 10 of 12 notes is held, clearing 10 of 1,000 is not.
+ */
+export const GUARD_MIN_LINES = 10;
+export const GUARD_EMPTIED_SHARE = 0.5;
+export const GUARD_COLUMN_SHARE = 0.5;
+export const GUARD_MOVED_SHARE = 0.8;
+/** Examples shown per held column. */
+export const GUARD_EXAMPLES = 3;
+
+export type HeldReason = 'emptied' | 'share' | 'moved' | 'shifted';
+
+export interface GuardUpdate {
+  line: number;
+  rowId: string;
+  base: BaseRecord;
+  edits: LineEdits;
+}
+
+export interface GuardInput {
+  updates: readonly GuardUpdate[];
+  /** Ids of the synced columns that have their header in the sheet. */
+  columnIds: readonly string[];
+  /** Lines whose row id the base knows (the lines a push could change). */
+  syncedLines: number;
+  /** Per column id: how many of those lines had a value in it (base digest not empty). */
+  valuedLines: Readonly<Record<string, number>>;
+}
+
+export interface HeldExample {
+  line: number;
+  rowId: string;
+  after: JsonValue;
+}
+
+export interface HeldColumn {
+  columnId: string;
+  reason: HeldReason;
+  /** Lines whose edit of this column is held. */
+  lines: number;
+  examples: HeldExample[];
+}
+
+export interface GuardVerdict {
+  held: HeldColumn[];
+  /** Per line: the column ids whose edits are held. */
+  heldCells: Map<number, Set<string>>;
+}
+
+const EMPTY_DIGEST = cellDigest('');
+
+/** Per base record, the number of lines in which each column id's base digest is not empty. */
+export function countValuedLines(
+  records: Iterable<BaseRecord>,
+  columnIds: readonly string[],
+): Record<string, number> {
+  const counts: Record<string, number> = Object.create(null);
+  for (const id of columnIds) counts[id] = 0;
+  for (const record of records) {
+    for (const id of columnIds) {
+      const digest = record.digests[id];
+      if (digest !== undefined && digest !== EMPTY_DIGEST) counts[id] = (counts[id] ?? 0) + 1;
+    }
+  }
+  return counts;
+}
+
+/** Whether a value sent would empty the cell on the service. */
+function empties(value: JsonValue | undefined): boolean {
+  return value === null || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/** How many of `after` digests are found among `before` (a multiset match). */
+function multisetOverlap(before: readonly Digest[], after: readonly Digest[]): number {
+  const pool = new Map<Digest, number>();
+  for (const digest of before) pool.set(digest, (pool.get(digest) ?? 0) + 1);
+  let found = 0;
+  for (const digest of after) {
+    const left = pool.get(digest) ?? 0;
+    if (left > 0) {
+      pool.set(digest, left - 1);
+      found++;
+    }
+  }
+  return found;
+}
+
+/**
+ * Decides which edits of a push plan are held. Pure: the caller sends the rest, and sends the held
+ * edits too only when a person confirmed them ("Push anyway").
+ */
+export function guardPush(input: GuardInput): GuardVerdict {
+  const { updates, columnIds, syncedLines, valuedLines } = input;
+  const held: HeldColumn[] = [];
+  const heldCells = new Map<number, Set<string>>();
+  const hold = (line: number, columnId: string): void => {
+    let cells = heldCells.get(line);
+    if (!cells) {
+      cells = new Set();
+      heldCells.set(line, cells);
+    }
+    cells.add(columnId);
+  };
+  const examplesOf = (list: readonly GuardUpdate[], columnId: string): HeldExample[] =>
+    list.slice(0, GUARD_EXAMPLES).map((update) => ({
+      line: update.line,
+      rowId: update.rowId,
+      after: update.edits.values[columnId] as JsonValue,
+    }));
+  const hasEdit = (update: GuardUpdate, columnId: string): boolean =>
+    Object.prototype.hasOwnProperty.call(update.edits.values, columnId);
+
+  // Data shifted by a line: many lines with most of their columns changed at once.
+  const shiftedMin = Math.max(2, Math.floor(columnIds.length / 2) + 1);
+  const shifted = updates.filter((update) => {
+    let changed = 0;
+    for (const id of columnIds) if (hasEdit(update, id)) changed++;
+    return columnIds.length >= 2 && changed >= shiftedMin;
+  });
+  const shiftedLines = new Set<number>();
+  if (shifted.length >= GUARD_MIN_LINES) {
+    for (const update of shifted) {
+      shiftedLines.add(update.line);
+      for (const id of columnIds) if (hasEdit(update, id)) hold(update.line, id);
+    }
+    for (const id of columnIds) {
+      const lines = shifted.filter((update) => hasEdit(update, id));
+      if (lines.length > 0) {
+        held.push({ columnId: id, reason: 'shifted', lines: lines.length, examples: examplesOf(lines, id) });
+      }
+    }
+  }
+
+  for (const id of columnIds) {
+    const changed = updates.filter((update) => !shiftedLines.has(update.line) && hasEdit(update, id));
+    if (changed.length < GUARD_MIN_LINES) continue;
+    const emptied = changed.filter((update) => empties(update.edits.values[id]));
+    const valued = valuedLines[id] ?? 0;
+    let reason: HeldReason | null = null;
+    let heldLines: readonly GuardUpdate[] = changed;
+    const before = changed.map((update) => update.base.digests[id] as Digest);
+    const after = changed.map((update) => update.edits.digests[id] as Digest);
+    if (multisetOverlap(before, after) >= GUARD_MOVED_SHARE * changed.length) {
+      reason = 'moved';
+    } else if (changed.length >= GUARD_COLUMN_SHARE * syncedLines) {
+      reason = 'share';
+    } else if (emptied.length >= GUARD_MIN_LINES && emptied.length >= GUARD_EMPTIED_SHARE * valued) {
+      reason = 'emptied';
+      heldLines = emptied;
+    }
+    if (reason === null) continue;
+    for (const update of heldLines) hold(update.line, id);
+    held.push({ columnId: id, reason, lines: heldLines.length, examples: examplesOf(heldLines, id) });
+  }
+  return { held, heldCells };
+}
+
+/** The edits of a line without its held columns (the same object when none is held). */
+export function withoutHeld(edits: LineEdits, heldColumns: ReadonlySet<string> | undefined): LineEdits {
+  if (!heldColumns || heldColumns.size === 0) return edits;
+  const values: Record<string, JsonValue> = Object.create(null);
+  const digests: Record<string, Digest> = Object.create(null);
+  for (const id of Object.keys(edits.values)) {
+    if (heldColumns.has(id)) continue;
+    values[id] = edits.values[id] as JsonValue;
+    digests[id] = edits.digests[id] as Digest;
+  }
+  return { values, digests, errors: edits.errors };
+}
+
+/** How a value shows in a held example: text as typed, empty as "(empty)", short. */
+export function heldValueText(value: unknown, limit = 80): string {
+  if (value === null || value === undefined || value === '') return '(empty)';
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}

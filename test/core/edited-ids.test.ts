@@ -1,0 +1,49 @@
+// An edited id cell is put back by the line's base record, never read as a new row.
+import { describe, expect, it } from 'vitest';
+import { cellDigest } from '../../src/core/codec';
+import type { ColumnSpec } from '../../src/core/columns';
+import { readLayout } from '../../src/core/layout';
+import { indexLines, restoreEditedIds } from '../../src/core/pull-engine';
+import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+
+const live: ColumnSpec[] = [{ id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false }];
+const layout = readLayout(['id', 'title', 'lMod', '_sync'], live);
+
+function stateOf(lines: unknown[][]) {
+  const grid = new LineGrid(lines, 4);
+  const base = new BaseTable([], ['title']);
+  for (const [id, title, lMod] of [
+    ['r1', 'One', 't1'],
+    ['r2', 'Two', 't2'],
+    ['r3', 'Three', 't3'],
+  ] as const) {
+    base.set({ id, lMod, digests: { title: cellDigest(title) } });
+  }
+  return { grid, layout, live, base, index: indexLines(grid, layout) };
+}
+
+describe('restoreEditedIds', () => {
+  it('puts back an edited id by the lMod cell or, failing that, by every synced cell', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['typo', 'Two edited', 't2', ''],
+      ['oops', 'Three', '', ''],
+    ]);
+    expect(restoreEditedIds(state)).toEqual([1, 2]);
+    expect(state.grid.get(1, 0)).toBe('r2');
+    expect(state.grid.get(2, 0)).toBe('r3');
+    expect(state.index.lineById.get('r2')).toBe(1);
+    expect(state.index.lineById.has('typo')).toBe(false);
+  });
+
+  it('leaves a line it cannot decide (two rows match) as it is', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['typo', 'Same', '', ''],
+    ]);
+    state.base.set({ id: 'r2', lMod: 't2', digests: { title: cellDigest('Same') } });
+    state.base.set({ id: 'r3', lMod: 't3', digests: { title: cellDigest('Same') } });
+    expect(restoreEditedIds(state)).toEqual([]);
+    expect(state.grid.get(1, 0)).toBe('typo');
+  });
+});

@@ -1,0 +1,62 @@
+// Lost creates: what was sent lives in the base; a line is matched to it by what it holds, and edits
+// made after sending stay edits once the row is adopted.
+import { describe, expect, it } from 'vitest';
+import { type JsonValue, valueDigest } from '../../src/core/codec';
+import type { ColumnSpec } from '../../src/core/columns';
+import { cellEdits } from '../../src/core/merge';
+import {
+  adoptedBase,
+  isPendingRecord,
+  matchPendingByContent,
+  pendingRecord,
+  sentDigests,
+} from '../../src/core/recovery';
+
+const live: ColumnSpec[] = [
+  { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },
+  { id: 'amount', name: 'Amount', type: 'number', kind: 'number', deleted: false },
+];
+const context = { formatDate: () => '2024-01-01' };
+
+function pendingOf(token: string, values: Record<string, string | number>) {
+  return pendingRecord(token, '2024-01-01T00:00:00.000Z', {
+    line: 0,
+    values,
+    digests: sentDigests(values, live),
+    pendingToken: null,
+  });
+}
+
+describe('a lost create', () => {
+  it('is matched to the line that still holds exactly what was sent, once', () => {
+    const first = pendingOf('pending:a', { title: 'first' });
+    const second = pendingOf('pending:b', { title: 'second', amount: 2 });
+    expect(isPendingRecord(first)).toBe(true);
+    const lines: Array<{ values: Record<string, JsonValue>; digests: Record<string, number> }> = [
+      { values: { title: 'second', amount: 2 }, digests: {} },
+      { values: { title: 'first', amount: 5 }, digests: {} },
+      { values: { title: 'first' }, digests: {} },
+      { values: { title: 'first' }, digests: {} },
+    ];
+    const found = matchPendingByContent(lines, [first, second], new Set(), live);
+    expect([...found]).toEqual([
+      [0, 'pending:b'],
+      [2, 'pending:a'],
+    ]);
+    // A token already claimed by a line's status is not matched again.
+    expect([...matchPendingByContent(lines, [first], new Set(['pending:a']), live)]).toEqual([]);
+  });
+
+  it('adopted, agrees on what was sent, so later edits of the line are pushed', () => {
+    const pending = pendingOf('pending:a', { title: 'first wording' });
+    const base = adoptedBase(pending, 'r9', 't1', live);
+    expect(base).toEqual({
+      id: 'r9',
+      lMod: 't1',
+      digests: { title: valueDigest('first wording', 'text'), amount: valueDigest(null, 'number') },
+    });
+    const edits = cellEdits(['corrected wording', 42], [0, 1], base, live, context);
+    expect(edits.values).toEqual({ title: 'corrected wording', amount: 42 });
+    expect(cellEdits(['first wording', ''], [0, 1], base, live, context).values).toEqual({});
+  });
+});
