@@ -1,5 +1,4 @@
 // The Members sheet: account members keyed by user id, updated in place; the person's own columns stay.
-import type { User } from '../api/types';
 import { cellText } from './pull-engine';
 import type { LineGrid } from './sheet-model';
 
@@ -12,6 +11,12 @@ export const MEMBER_HEADERS = [
   'orgId',
   'activationStatus',
 ] as const;
+
+/**
+ * A member as the core reads it: the Members sheet's fields (the service client's `User` has this
+ * shape; the core does not import the client). Values come from the service: read as unknown.
+ */
+export type Member = { readonly [Field in (typeof MEMBER_HEADERS)[number]]?: unknown };
 
 export interface MemberMerge {
   headers: string[];
@@ -27,7 +32,7 @@ export interface MemberMerge {
 export function mergeMembers(
   headers: readonly unknown[],
   grid: LineGrid,
-  users: readonly User[],
+  users: readonly Member[],
 ): MemberMerge {
   const names = headers.map((header) => cellText(header));
   for (const header of MEMBER_HEADERS) if (!names.includes(header)) names.push(header);
@@ -51,7 +56,7 @@ export function mergeMembers(
     }
     let changed = false;
     for (const header of MEMBER_HEADERS) {
-      const value = (user as unknown as Record<string, unknown>)[header];
+      const value = user[header];
       const text = value === null || value === undefined ? '' : String(value);
       if (grid.set(line, column.get(header) as number, text)) changed = true;
     }
@@ -63,7 +68,7 @@ export function mergeMembers(
 }
 
 /** Maps user ids to e-mails for showing createdBy / lModBy; unknown ids stay as they are. */
-export function emailLookup(users: readonly User[]): (id: unknown) => string {
+export function emailLookup(users: readonly Member[]): (id: unknown) => string {
   const emails = new Map<string, string>();
   for (const user of users) if (user.id && user.emailId) emails.set(String(user.id), String(user.emailId));
   return (id) => {
