@@ -2,7 +2,7 @@
 import type { RowResult } from '../api/client';
 import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
-import { type DecodeContext, isOverCellLimit, type JsonValue } from '../core/codec';
+import { isOverCellLimit, type JsonValue } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
@@ -44,7 +44,7 @@ import {
   withoutHeld,
 } from '../core/sync/push-guard';
 import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
-import { activeSpreadsheet } from './active';
+import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds } from './headers';
 import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
@@ -106,17 +106,6 @@ function describeHeld(
   return { message: heldMessage(columns, scheduled), lines: 0, columns: infos };
 }
 
-function decodeContext(): DecodeContext {
-  const timeZone = activeSpreadsheet().getSpreadsheetTimeZone();
-  return {
-    formatDate(date) {
-      const value = new Date(date.getTime());
-      const hasTime = Utilities.formatDate(value, timeZone, 'HH:mm:ss') !== '00:00:00';
-      return Utilities.formatDate(value, timeZone, hasTime ? "yyyy-MM-dd'T'HH:mm:ss" : 'yyyy-MM-dd');
-    },
-  };
-}
-
 function newToken(): string {
   return `pending:${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
 }
@@ -160,7 +149,7 @@ export function pushLink(
     : new Map<string, number>();
   const headerWarnings = headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
   const state: PushState = { grid, layout, live, base, index: indexLines(grid, layout) };
-  const context_ = decodeContext();
+  const context_ = spreadsheetDecodeContext();
   const plan = planPush(state, context_);
   const counts: PushCounts = {
     created: 0,
