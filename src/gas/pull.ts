@@ -336,8 +336,19 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   let rows: Array<Record<string, unknown>> = [];
   let msPerRow = FIRST_GUESS_MS_PER_ROW;
-  // `last`: the listing is done, nothing is decided on this chunk's cost and the run flushes at its end.
-  const flushChunk = (last = false): void => {
+  // A chunk written and not yet measured: Apps Script queues writes until something waits for the
+  // spreadsheet, so the next stop decision flushes them first (without that their cost would land
+  // at the end of the run, past the budget the stop check keeps). After the last chunk nothing is
+  // decided on its cost and the run's own flush charges it.
+  let unmeasured: { started: number; count: number } | null = null;
+  const measureChunk = (): void => {
+    if (!unmeasured) return;
+    SpreadsheetApp.flush();
+    if (unmeasured.count >= 100)
+      msPerRow = Math.max(0.05, (Date.now() - unmeasured.started) / unmeasured.count);
+    unmeasured = null;
+  };
+  const flushChunk = (): void => {
     if (!prepared) return;
     const { state } = prepared;
     if (rows.length === 0 && state.grid.dirtyCount === 0) return;
@@ -348,12 +359,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     rows = [];
     const written = flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
-    // Apps Script queues writes until something waits for the spreadsheet: without a flush their cost
-    // would land after this measure (at the end of the run, past the budget the stop check keeps).
-    if (!last) {
-      SpreadsheetApp.flush();
-      if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
-    }
+    unmeasured = { started, count };
     reportProgress(context, {
       phase: 'writing lines',
       linesWritten: context.progress.linesWritten + written,
@@ -388,7 +394,10 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
           rowsExpected: known > 0 ? Math.max(known, deliveredTo) : null,
         });
       },
-      shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
+      shouldStop: () => {
+        measureChunk();
+        return deadline.left() < timeToWrite(rows.length + WAVE_ROWS);
+      },
       probe: {
         at: () => probeAt,
         found(offset, count) {
@@ -416,7 +425,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
   const { state, goneIds } = prepared;
   const { grid, layout, live } = state;
-  flushChunk(listing.done);
+  flushChunk();
   progress.nextOffset = listing.nextOffset;
 
   if (!listing.done) {
