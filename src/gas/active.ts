@@ -10,9 +10,22 @@ export function activeSpreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return spreadsheetOfThisRun;
 }
 
+let activeSheetOfThisRun: GoogleAppsScript.Spreadsheet.Sheet | null = null;
+
+/** The sheet active when the execution started, asked for once (only the script changes it). */
+export function activeSheet(): GoogleAppsScript.Spreadsheet.Sheet {
+  if (!activeSheetOfThisRun) activeSheetOfThisRun = activeSpreadsheet().getActiveSheet();
+  return activeSheetOfThisRun;
+}
+
+/** Records the sheet the script made active (setActiveSheet). */
+export function rememberActiveSheet(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
+  activeSheetOfThisRun = sheet;
+}
+
 /** The id of the active sheet; the sheet is remembered, so finding it by id again costs nothing. */
 export function activeSheetId(): number {
-  const sheet = activeSpreadsheet().getActiveSheet();
+  const sheet = activeSheet();
   const id = sheet.getSheetId();
   sheetsById.set(id, sheet);
   return id;

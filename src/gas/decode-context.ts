@@ -1,10 +1,10 @@
 // How edited cells are read for sending: dates typed into cells are written in the spreadsheet's zone.
 import type { DecodeContext } from '../core/codec';
-import { activeSpreadsheet } from './active';
+import { spreadsheetZone } from './local-time';
 
 /** A DecodeContext that formats a cell's Date the way a person typed it (spreadsheet time zone). */
 export function spreadsheetDecodeContext(): DecodeContext {
-  const timeZone = activeSpreadsheet().getSpreadsheetTimeZone();
+  const timeZone = spreadsheetZone();
   return {
     formatDate(date) {
       const value = new Date(date.getTime());

@@ -96,7 +96,9 @@ export function prepareHeaders(
   writeHeaderRuns(sheet, notes, (range, run) => range.setNotes([run]));
   writeHeaderRuns(sheet, backgrounds, (range, run) => range.setBackgrounds([run]));
   writeHeaderRuns(sheet, weights, (range, run) => range.setFontWeights([run]));
-  if (sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+  // The header row is frozen when the add-on makes it (a waiting call to ask): a sheet whose headers
+  // were all there already had it frozen then, or a person unfroze it on purpose.
+  if (added.length > 0 && sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
   return next;
 }
 

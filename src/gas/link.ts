@@ -3,8 +3,8 @@ import { SyncError } from '../core/errors';
 import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
-import { activeSheetId, activeSpreadsheet } from './active';
-import { baseSheetOf, findSheetById, forgetBaseSheet } from './linked-sheet';
+import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
+import { baseSheetOf, findSheetById, forgetBaseSheet, forgetSheetCount } from './linked-sheet';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
@@ -126,6 +126,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   let sheet = spreadsheet.getActiveSheet();
   if (input.newSheet) {
     sheet = spreadsheet.insertSheet(uniqueSheetName(spreadsheet, String(table.name ?? tableId)));
+    forgetSheetCount();
   } else if (holdsOtherData(sheet, appId, tableId)) {
     if (!input.replace) {
       throw new SyncError(
@@ -159,6 +160,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
         };
   saveLink(link);
   spreadsheet.setActiveSheet(sheet);
+  rememberActiveSheet(sheet);
   return toInfo(link);
 }
 
@@ -189,6 +191,7 @@ function unlinkSheet(link: LinkRecord): void {
   if (base) {
     forgetBaseSheet(link);
     activeSpreadsheet().deleteSheet(base);
+    forgetSheetCount();
   }
   deleteLink(link.sheetId);
 }

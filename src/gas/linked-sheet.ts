@@ -24,7 +24,7 @@ import { cellText } from '../core/pull-engine';
 import { BaseTable, LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
 import { pendingSince } from '../core/status';
 import { locateLines } from '../core/sync/locate-lines';
-import { activeSpreadsheet, knownSheet, rememberSheet } from './active';
+import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
@@ -44,26 +44,61 @@ export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadshe
   return sheet;
 }
 
-/** Reads header row and data lines in one call. */
+/**
+ * Reads header row and data lines in one call. Without the sheet's size, its data range gives it
+ * (one waiting call, where asking the last row and column takes two).
+ */
 export function readLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  lastRow = sheet.getLastRow(),
-  lastColumn = sheet.getLastColumn(),
+  lastRow?: number,
+  lastColumn?: number,
 ): { headers: unknown[]; grid: LineGrid } {
+  let values: unknown[][];
+  if (lastRow === undefined || lastColumn === undefined) {
+    values = sheet.getDataRange().getValues() as unknown[][];
+    // An empty sheet's data range is its one blank cell A1.
+    if (values.length === 1 && values[0]?.length === 1 && values[0][0] === '') values = [];
+  } else {
+    if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+    values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
+  }
+  return linesOf(sheet, values);
+}
+
+/** The header row and lines of a sheet's values read from A1 (its whole content). */
+function linesOf(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  values: unknown[][],
+): { headers: unknown[]; grid: LineGrid } {
+  const lastRow = values.length;
+  const lastColumn = values[0]?.length ?? 0;
   if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
   noteContentSize(sheet, lastRow, lastColumn);
-  const values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   const headers = values[0] ?? [];
   const grid = new LineGrid(values.slice(1), lastColumn);
   grid.checkedAtWait = waitsSoFar();
   return { headers, grid };
 }
 
-/** Inserts a sheet without leaving it active (insertSheet activates the new sheet). */
+// The sheet count as this execution last asked or changed it, and its count of waits then.
+let sheetCount: { count: number; atWait: number } | null = null;
+
+/** Forgets the sheet count (a sheet was inserted or deleted elsewhere). */
+export function forgetSheetCount(): void {
+  sheetCount = null;
+}
+
+/**
+ * Inserts a sheet last without leaving it active (insertSheet activates the new sheet). The count of
+ * sheets is asked once; with no wait since (nobody can have deleted one), an insertion reuses it.
+ */
 export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.Sheet {
   const spreadsheet = activeSpreadsheet();
-  const active = spreadsheet.getActiveSheet();
-  const sheet = spreadsheet.insertSheet(name, spreadsheet.getSheets().length);
+  const active = activeSheet();
+  const waits = waitsSoFar();
+  const count = sheetCount && sheetCount.atWait === waits ? sheetCount.count : spreadsheet.getSheets().length;
+  const sheet = spreadsheet.insertSheet(name, count);
+  sheetCount = { count: count + 1, atWait: waits };
   if (active) spreadsheet.setActiveSheet(active);
   return sheet;
 }
@@ -86,11 +121,25 @@ export function readLinesForPull(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   layoutOf: (headers: unknown[]) => Layout,
   options: SheetReadOptions,
-  lastRow = sheet.getLastRow(),
+  knownLastRow?: number,
 ): { headers: unknown[]; grid: LineGrid } {
-  const lastColumn = sheet.getLastColumn();
-  if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
-  if (lastRow - 1 <= options.eagerUpTo) return readLines(sheet, lastRow, lastColumn);
+  let lastRow: number;
+  let lastColumn: number;
+  if (knownLastRow === undefined) {
+    // The data range says the size in one waiting call (its geometry is known without another).
+    const range = sheet.getDataRange();
+    lastRow = range.getNumRows();
+    lastColumn = range.getNumColumns();
+    if (lastRow === 1 && lastColumn === 1) return readLines(sheet);
+    if (lastRow - 1 <= options.eagerUpTo) return linesOf(sheet, range.getValues() as unknown[][]);
+  } else {
+    lastRow = knownLastRow;
+    // An empty sheet has no columns to ask about.
+    if (lastRow === 0) return { headers: [], grid: new LineGrid([], 0) };
+    lastColumn = sheet.getLastColumn();
+    if (lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+    if (lastRow - 1 <= options.eagerUpTo) return readLines(sheet, lastRow, lastColumn);
+  }
   noteContentSize(sheet, lastRow, lastColumn);
   const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
   const layout = layoutOf(headers);
@@ -139,14 +188,23 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   return new BaseTable(rows, columnIds, { loader });
 }
 
-// The base sheet of each link found or made in this execution.
+// The base sheet of each link found or made in this execution, and those asked for and not found.
 const baseSheets = new Map<string, GoogleAppsScript.Spreadsheet.Sheet>();
+const absentBaseSheets = new Set<string>();
 
+/**
+ * The link's base sheet, made when absent and `create`. A base found absent is not asked for again
+ * in the same execution (only this add-on makes it, under the document lock; should a sheet of that
+ * hidden name appear meanwhile, inserting it fails loudly and nothing is written).
+ */
 export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
   const known = baseSheets.get(link.baseSheetName);
   if (known) return known;
+  if (absentBaseSheets.has(link.baseSheetName) && !create) return null;
   const spreadsheet = activeSpreadsheet();
-  let sheet = spreadsheet.getSheetByName(link.baseSheetName);
+  let sheet = absentBaseSheets.has(link.baseSheetName)
+    ? null
+    : spreadsheet.getSheetByName(link.baseSheetName);
   if (!sheet && create) {
     sheet = insertSheetQuietly(link.baseSheetName);
     const maxRows = sheet.getMaxRows();
@@ -155,7 +213,10 @@ export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript
     sheet.getRange(1, 1, maxRows, BASE_HEADER_WIDTH).setNumberFormat('@');
     sheet.hideSheet();
   }
-  if (sheet) baseSheets.set(link.baseSheetName, sheet);
+  if (sheet) {
+    baseSheets.set(link.baseSheetName, sheet);
+    absentBaseSheets.delete(link.baseSheetName);
+  } else absentBaseSheets.add(link.baseSheetName);
   return sheet;
 }
 
@@ -373,8 +434,11 @@ function readIdsAndMarks(
   return { ids, markers };
 }
 
-/** Cells skipped by one wide read that make a read per column run worth its extra call. */
-const CELLS_PER_EXTRA_READ = 2000;
+/**
+ * Cells skipped by one wide read that make a read per column run worth its extra call: a waiting call
+ * costs about as much as 15,000 cells read (150 ms against 0.01 ms a cell, docs/performance.md).
+ */
+const CELLS_PER_EXTRA_READ = 15_000;
 
 /**
  * The cells of columns firstColumn..lastColumn (0-based) of `count` rows: one read, or one per run of

@@ -204,7 +204,7 @@ function preparePull(
   table: Table,
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   base: BaseTable,
-  lastRow: number,
+  lastRow: number | undefined,
   reading: SheetReadOptions,
   progress: PullProgress,
 ): PreparedPull {
@@ -302,7 +302,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const reading: SheetReadOptions = { eagerUpTo: resume ? 0 : EAGER_READ_MAX_LINES, withSeen: !!resume };
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
   const base = readBase(link, reading);
-  const lastRow = sheet.getLastRow();
+  // With a base, its size plans the waves and the sheet's size comes with reading it (its data
+  // range: one waiting call fewer); a first or continuing pull asks the sheet's last row now.
+  const lastRow = base.size > 0 && !resume ? undefined : sheet.getLastRow();
   const progress: PullProgress = resume
     ? { ...resume, counts: { ...resume.counts } }
     : { pullId: newPullId(), nextOffset: 0, counts: emptyPullCounts() };
@@ -334,6 +336,18 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   let rows: Array<Record<string, unknown>> = [];
   let msPerRow = FIRST_GUESS_MS_PER_ROW;
+  // A chunk written and not yet measured: Apps Script queues writes until something waits for the
+  // spreadsheet, so the next stop decision flushes them first (without that their cost would land
+  // at the end of the run, past the budget the stop check keeps). After the last chunk nothing is
+  // decided on its cost and the run's own flush charges it.
+  let unmeasured: { started: number; count: number } | null = null;
+  const measureChunk = (): void => {
+    if (!unmeasured) return;
+    SpreadsheetApp.flush();
+    if (unmeasured.count >= 100)
+      msPerRow = Math.max(0.05, (Date.now() - unmeasured.started) / unmeasured.count);
+    unmeasured = null;
+  };
   const flushChunk = (): void => {
     if (!prepared) return;
     const { state } = prepared;
@@ -345,10 +359,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     rows = [];
     const written = flushLines(sheet, state.grid, state.layout, state.live);
     flushBase(link, base);
-    // Apps Script queues writes until something waits for the spreadsheet: without a flush their cost
-    // would land after this measure (at the end of the run, past the budget the stop check keeps).
-    SpreadsheetApp.flush();
-    if (count >= 100) msPerRow = Math.max(0.05, (Date.now() - started) / count);
+    unmeasured = { started, count };
     reportProgress(context, {
       phase: 'writing lines',
       linesWritten: context.progress.linesWritten + written,
@@ -358,7 +369,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
 
   let pagesFetched = 0;
   let deliveredTo = progress.nextOffset;
-  const known = Math.max(base.size, lastRow - 1);
+  const known = Math.max(base.size, (lastRow ?? 0) - 1);
   // A small sheet read whole is merged and written in one chunk: its lines are in memory already.
   // Larger ones go in PULL_CHUNK_ROWS chunks, so the first one measures the cost of writing before
   // the cautious first guess could stop the listing early.
@@ -383,7 +394,10 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
           rowsExpected: known > 0 ? Math.max(known, deliveredTo) : null,
         });
       },
-      shouldStop: () => deadline.left() < timeToWrite(rows.length + WAVE_ROWS),
+      shouldStop: () => {
+        measureChunk();
+        return deadline.left() < timeToWrite(rows.length + WAVE_ROWS);
+      },
       probe: {
         at: () => probeAt,
         found(offset, count) {

@@ -428,44 +428,66 @@ export function pushLink(
     });
     if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) flush();
   }
-  flush();
 
-  // 4. Creates: the line is marked pending (with what was sent) before sending, and gets its id,
-  //    fixed fields and base right after its wave, so a create is never sent twice.
-  for (let start = 0; finished && start < plan.creates.length; start += WRITE_WAVE) {
+  // 4. Creates: every line to create is marked pending (what is sent recorded in the base) before
+  //    the first is sent, in the same write as the PATCH results, so a create is never sent twice.
+  //    Ids, fixed fields and base records are written every few waves and at the end (one
+  //    re-identification of the lines each, not two a wave); a create whose result was not written
+  //    yet when a run dies is adopted by the next push through its pending record.
+  const creates = finished ? plan.creates : [];
+  const sentAt = context.counter.lastServiceTime ?? '';
+  const statusBefore = creates.map((create) => grid.get(create.line, statusColumn));
+  const tokens = creates.map((create) => {
+    const token = newToken();
+    base.set(pendingRecord(token, sentAt, { ...create, digests: sentDigests(create.values, live) }));
+    setStatus(create.line, pendingStatus(token));
+    return token;
+  });
+  flush();
+  let sentCreates = 0;
+  const createdIds: Array<string | null> = [];
+  const pendingOf = new Map<string, BaseRecord>();
+  let unwritten = 0;
+  // A created row whose line could not be found (moved, its pending mark wiped) got no id: its
+  // pending record stays, so the next push adopts it instead of creating it again.
+  const writeCreated = (): void => {
+    const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
+    for (let i = unwritten; i < sentCreates; i++) {
+      const create = creates[i] as CreatePlan;
+      const rowId = createdIds[i];
+      const pending = pendingOf.get(tokens[i] as string);
+      if (!rowId || !pending || grid.physicalRow(create.line) >= 0) continue;
+      base.delete(rowId);
+      base.set(pending);
+      counts.created -= 1;
+      counts.errors += 1;
+    }
+    unwritten = sentCreates;
+    flushBase(link, base);
+    reportProgress(context, { linesWritten: context.progress.linesWritten + written });
+  };
+  for (let start = 0, waveNumber = 0; start < creates.length; start += WRITE_WAVE, waveNumber++) {
     if (deadline.nearlyOver(WRITE_RESERVE_MS)) {
       finished = false;
       break;
     }
-    const wave: CreatePlan[] = plan.creates.slice(start, start + WRITE_WAVE);
-    const sentAt = context.counter.lastServiceTime ?? '';
-    const tokens = wave.map((create) => {
-      const token = newToken();
-      base.set(pendingRecord(token, sentAt, { ...create, digests: sentDigests(create.values, live) }));
-      setStatus(create.line, pendingStatus(token));
-      return token;
-    });
-    flush();
+    const wave: CreatePlan[] = creates.slice(start, start + WRITE_WAVE);
     reportProgress(context, {
       phase: 'creating rows',
-      requestsLeft: plan.creates.length - start,
+      requestsLeft: creates.length - start,
       createsSent: start,
-      createsTotal: plan.creates.length,
+      createsTotal: creates.length,
     });
     const results = client.createRows(
       link.tableAppId,
       link.tableId,
       wave.map((create) => create.values),
     );
-    const pendingOf = new Map<string, BaseRecord>();
-    for (const token of tokens) {
-      const record = base.get(token);
-      if (record) pendingOf.set(token, record);
-    }
-    const createdIds: Array<string | null> = [];
     results.forEach((result: RowResult, i) => {
       const create = wave[i] as CreatePlan;
-      const token = tokens[i] as string;
+      const token = tokens[start + i] as string;
+      const record = base.get(token);
+      if (record) pendingOf.set(token, record);
       createdIds.push(result.ok ? String(result.row.id) : null);
       if (result.ok) {
         const rowId = String(result.row.id);
@@ -487,21 +509,16 @@ export function pushLink(
         counts.errors += 1;
       }
     });
-    const written = flushLines(sheet, grid, layout, live, 'fixedAndStatus');
-    // A created row whose line could not be found (moved, its pending mark wiped) got no id: its
-    // pending record stays, so the next push adopts the row instead of creating it again.
-    wave.forEach((create, i) => {
-      const rowId = createdIds[i];
-      const pending = pendingOf.get(tokens[i] as string);
-      if (!rowId || !pending || grid.physicalRow(create.line) >= 0) return;
-      base.delete(rowId);
-      base.set(pending);
-      counts.created -= 1;
-      counts.errors += 1;
-    });
-    flushBase(link, base);
-    reportProgress(context, { linesWritten: context.progress.linesWritten + written });
+    sentCreates = start + wave.length;
+    if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) writeCreated();
   }
+  // Lines whose create was never sent (out of time) are not pending: their record goes, their
+  // status is what it was.
+  for (let i = sentCreates; i < creates.length; i++) {
+    base.delete(tokens[i] as string);
+    setStatus((creates[i] as CreatePlan).line, String(statusBefore[i] ?? ''));
+  }
+  if (creates.length > 0) writeCreated();
   // Held lines say so, even where their other edits were sent.
   for (const [line, columnIds] of heldLines) setStatus(line, heldStatus(columnIds));
   flush(); // error statuses and restored read-only cells, even when nothing was sent

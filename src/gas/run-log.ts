@@ -27,8 +27,11 @@ const LOG_HEADERS = [
 export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'manual' | 'scheduled'): void {
   const spreadsheet = activeSpreadsheet();
   let sheet = spreadsheet.getSheetByName(LOG_SHEET);
+  // A sheet made here holds only its header row: no need to ask where its last row is.
+  let lastRow: number | null = null;
   if (!sheet) {
     sheet = insertSheetQuietly(LOG_SHEET);
+    lastRow = 1;
     sheet.getRange(1, 1, 1, LOG_HEADERS.length).setValues([LOG_HEADERS]).setFontWeight('bold');
     sheet.setFrozenRows(1);
   }
@@ -48,7 +51,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     summary.skipped ? 'skipped' : summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
     summary.message,
   ];
-  const next = sheet.getLastRow() + 1;
+  const next = (lastRow ?? sheet.getLastRow()) + 1;
   const range = sheet.getRange(next, 1, 1, row.length);
   range.setNumberFormat('@');
   range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);

@@ -302,6 +302,42 @@ describe('a push under faults', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
+  it('out of time between create waves: the lines not sent lose their pending mark, and the next push creates each once', async () => {
+    const first = sheet().getLastRow() + 1;
+    const count = 30;
+    sheet()
+      .getRange(first, column('title'), count, 1)
+      .setValues(Array.from({ length: count }, (_, i) => [`Late line ${i}`]));
+    // Every create is marked pending before the first wave; during the 2nd wave of POSTs the clock
+    // jumps to near the end of the budget, so the 3rd wave is not sent.
+    let postWaves = 0;
+    world.sim.person.at(
+      { on: 'fetchAll', when: (point) => point.requests.some((r) => r.method === 'POST'), times: 2 },
+      () => {
+        postWaves += 1;
+        if (postWaves === 2) world.sim.clock.advance(255_000);
+      },
+    );
+    world.call<SyncSummary>('pushActiveSheet');
+    world.sim.person.reset();
+    const statusAt = (row: number): string => String(cell(row, '_sync'));
+    const idAt = (row: number): string => String(cell(row, 'id'));
+    const sent = Array.from({ length: count }, (_, i) => first + i).filter((row) => idAt(row) !== '');
+    expect(sent).toHaveLength(20);
+    for (let row = first + 20; row < first + count; row++) {
+      expect(idAt(row), `row ${row} not created`).toBe('');
+      expect(statusAt(row), `row ${row} not pending`).not.toMatch(/pending/i);
+    }
+    const created = (await world.serviceRows()).filter((row) => String(row.title).startsWith('Late line'));
+    expect(created).toHaveLength(20);
+    // The second push finishes the operation the first one began (its summary counts both).
+    expect(push()).toMatchObject({ ok: true, continuing: false, created: count });
+    const all = (await world.serviceRows()).filter((row) => String(row.title).startsWith('Late line'));
+    expect(new Set(all.map((row) => row.title)).size).toBe(count);
+    expect(all).toHaveLength(count);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
   it('patches once more, harmlessly, when a PATCH answer is dropped after commit', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
     for (const id of ids.slice(0, 10)) typeInto(id, 'status', `dropped ${id}`);
