@@ -221,6 +221,7 @@ export class ChaosPerson {
 
   /** Runs a person action and records every synced cell it changed as the person's intent. */
   act(what: string, action: () => void, bySort = false): void {
+    this.noteColumnsAddedBack();
     const before = this.snapshot();
     action();
     const after = this.snapshot();
@@ -411,8 +412,42 @@ export class ChaosPerson {
     this.figures.headerRenames++;
   }
 
+  /**
+   * A renamed or cleared synced header that a pull has since added back (the header is in row 1 again,
+   * once, while the person's column still carries the name they gave it or an empty header). The
+   * product only takes a renamed column for the synced one while it holds the agreed values on most
+   * lines (docs/shared-sheet.md); otherwise the rules of issue 14 read the header as missing, and "a
+   * pull that adds it back fills it with the service's values". The person's column is then one of
+   * their own: its cells stay in the sheet but are no longer that synced column, exactly as if the
+   * person had deleted the column. So its unpushed edits are dropped, as deleteColumn drops them; a
+   * value typed into the re-added column afterwards is an edit again (this runs before every act).
+   */
+  noteColumnsAddedBack(): void {
+    const head = this.headers();
+    const dropEdits = (column: string): void => {
+      for (const [title, map] of this.typed) {
+        map.delete(column);
+        this.contested.delete(`${title}\u0000${column}`);
+      }
+    };
+    for (const [name, column] of this.renamed) {
+      if (this.colOf(column) && head.includes(name)) {
+        dropEdits(column);
+        this.renamed.delete(name);
+      }
+    }
+    for (let i = this.cleared.length - 1; i >= 0; i--) {
+      const column = this.cleared[i] as string;
+      if (this.colOf(column) && head.includes('')) {
+        dropEdits(column);
+        this.cleared.splice(i, 1);
+      }
+    }
+  }
+
   /** Puts renamed and cleared headers back, as the run asked. */
   restoreHeaders(): void {
+    this.noteColumnsAddedBack();
     for (const [name, column] of this.renamed) {
       const col = this.colOf(name);
       if (col && !this.colOf(column)) {

@@ -175,7 +175,9 @@ export async function runScenario(
           (line) =>
             `${line.title}@${line.row}[${line.id || '-'}|${line.status.slice(0, 40)}|${String(line.cells.amount)}]`,
         );
-      console.log(`  ${what}: ${outcome}\n    ${marked.join('\n    ')}`);
+      console.log(
+        `  ${what}: ${outcome}\n    headers: ${person.headers().join(',')}\n    ${marked.join('\n    ')}`,
+      );
     };
     const person = new ChaosPerson(sim, sheet, r, seed, synced, figures, (what) => trace(what));
     for (const row of ((await tableOf())?.rows ?? []) as unknown as Array<Record<string, JsonValue>>)
