@@ -55,3 +55,27 @@ describe('chaos oracle: a renamed or cleared header that a pull added back', () 
     expect(person.cleared).toEqual([]);
   });
 });
+
+describe('chaos oracle: restoring cleared headers', () => {
+  it('retypes a cleared header above its own column, not above the first empty header cell', () => {
+    const { sheet, person } = personWithSheet();
+    // Clear "amount" then "notes" through the person's own action (header clears are random: retry).
+    sheet.getRange(1, 4).clearContent();
+    person.cleared.push('amount');
+    // notes cleared through the oracle's path, which remembers the column's cells.
+    for (let i = 0; i < 50 && !person.cleared.includes('notes'); i++) {
+      if (person.colOf('notes')) person.renameHeader();
+      if (person.renamed.size > 0) {
+        for (const [name, column] of person.renamed) sheet.getRange(1, person.headers().indexOf(name) + 1).setValue(column);
+        person.renamed.clear();
+      }
+    }
+    expect(person.cleared).toContain('notes');
+    expect(person.headers()[5]).toBe('');
+    // "amount" was re-added by a pull; "notes" must go back above the notes cells (column 6).
+    sheet.getRange(1, 7, 3, 1).setValues([['amount'], [10], [20]]);
+    person.restoreHeaders();
+    expect(person.headers()[5]).toBe('notes');
+    expect(person.headers()[3]).toBe('');
+  });
+});

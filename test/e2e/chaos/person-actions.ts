@@ -99,6 +99,8 @@ export class ChaosPerson {
   readonly renamed = new Map<string, string>();
   /** Synced headers the person cleared (retyped into the first empty header cell when restoring). */
   readonly cleared: string[] = [];
+  /** What each cleared header's column held, by line title, when the header was cleared. */
+  private readonly clearedCells = new Map<string, Map<string, unknown>>();
   /** Row ids whose meta bob made longer than a cell holds, with that value (read-only in the sheet). */
   readonly overLong = new Map<string, JsonValue>();
   /**
@@ -400,6 +402,7 @@ export class ChaosPerson {
     if (!col) return;
     if (this.r.next() < 0.3) {
       // The header cell cleared (Delete on the header): the column's cells stay.
+      this.clearedCells.set(column, this.cellsByTitle(col));
       this.act(`person clears header ${column}`, () => this.sheet.getRange(1, col).clearContent());
       this.cleared.push(column);
     } else {
@@ -445,6 +448,46 @@ export class ChaosPerson {
     }
   }
 
+  /** A column's cells by line title (how a cleared header's column is found again). */
+  private cellsByTitle(col: number): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    const last = this.sheet.getLastRow();
+    if (last < 2) return out;
+    const titleCol = this.colOf('title');
+    if (!titleCol) return out;
+    const titles = this.sheet.getRange(2, titleCol, last - 1, 1).getValues();
+    const cells = this.sheet.getRange(2, col, last - 1, 1).getValues();
+    titles.forEach((title, i) => {
+      out.set(String(title[0]), cells[i]?.[0]);
+    });
+    return out;
+  }
+
+  /**
+   * The column whose header the person cleared: among the columns with an empty header, the one whose
+   * cells (by line title) still hold most of what that column held when its header was cleared. With
+   * two headers cleared, the first empty header cell may be another column's: typing "notes" above
+   * the amount cells would be the person's own mistake, not the restore the run asked for.
+   */
+  private clearedColumnOf(column: string): number {
+    const head = this.headers();
+    const was = this.clearedCells.get(column);
+    this.clearedCells.delete(column);
+    let best = 0;
+    let bestMatches = -1;
+    head.forEach((header, i) => {
+      if (header !== '') return;
+      let matches = 0;
+      for (const [title, value] of this.cellsByTitle(i + 1))
+        if (was && Object.is(was.get(title), value)) matches++;
+      if (matches > bestMatches) {
+        best = i + 1;
+        bestMatches = matches;
+      }
+    });
+    return best;
+  }
+
   /** Puts renamed and cleared headers back, as the run asked. */
   restoreHeaders(): void {
     this.noteColumnsAddedBack();
@@ -456,7 +499,7 @@ export class ChaosPerson {
       this.renamed.delete(name);
     }
     for (const column of this.cleared.splice(0)) {
-      const col = this.headers().indexOf('') + 1;
+      const col = this.clearedColumnOf(column);
       if (col && !this.colOf(column)) {
         this.act(`person retypes header ${column}`, () => this.sheet.getRange(1, col).setValue(column));
       }
