@@ -14,6 +14,7 @@ import { SyncError } from '../core/errors';
 import {
   a1Notation,
   contiguousRuns,
+  headerText,
   ID_HEADER,
   joinRowBlocks,
   type Layout,
@@ -23,7 +24,7 @@ import {
 import { cellText } from '../core/pull-engine';
 import { BaseTable, LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
 import { pendingSince } from '../core/status';
-import { locateLines } from '../core/sync/locate-lines';
+import { LOST, locateLines } from '../core/sync/locate-lines';
 import { activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
 import { waitsSoFar } from './url-fetch-port';
@@ -307,6 +308,15 @@ export function relocateLines(
     return;
   }
   const count = Math.max(0, sheet.getLastRow() - 1);
+  if (columnsMovedSince(sheet, layout)) {
+    // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
+    // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
+    // the next push sends). No line of this run can be written safely: all are left for the next
+    // run, which reads the new layout (as for any line that cannot be found).
+    grid.checkedAtWait = waits;
+    grid.relocate(new Array<number>(grid.length).fill(LOST), true, count);
+    return;
+  }
   let low = Number.POSITIVE_INFINITY;
   let high = -1;
   for (const line of dirty ?? []) {
@@ -342,6 +352,19 @@ export function relocateLines(
     count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
   grid.relocate(located.rows, located.moved, count);
+}
+
+/**
+ * Whether a column the run writes (fixed fields, `_sync`, synced table columns) no longer carries the
+ * header the run read at its position: one read of row 1. Headers the run adds at the right edge and
+ * has not written yet (past the sheet's last column) do not count.
+ */
+function columnsMovedSince(sheet: GoogleAppsScript.Spreadsheet.Sheet, layout: Layout): boolean {
+  const lastColumn = sheet.getLastColumn();
+  const positions = [...layout.fixed.values(), ...layout.columns.values()];
+  if (layout.status !== undefined) positions.push(layout.status);
+  const now = lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
+  return positions.some((index) => index < lastColumn && headerText(now[index]) !== layout.headers[index]);
 }
 
 /** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */
