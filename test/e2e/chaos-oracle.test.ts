@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createSimulator } from '../../emulators/apps-script';
 import { createRng } from '../../emulators/table-service/rng';
 import { ChaosPerson, newPersonFigures } from './chaos/person-actions';
+import { mayInterrupt } from './chaos/scenario';
 
 const SYNCED = ['title', 'status', 'amount', 'won', 'notes'];
 
@@ -66,7 +67,8 @@ describe('chaos oracle: restoring cleared headers', () => {
     for (let i = 0; i < 50 && !person.cleared.includes('notes'); i++) {
       if (person.colOf('notes')) person.renameHeader();
       if (person.renamed.size > 0) {
-        for (const [name, column] of person.renamed) sheet.getRange(1, person.headers().indexOf(name) + 1).setValue(column);
+        for (const [name, column] of person.renamed)
+          sheet.getRange(1, person.headers().indexOf(name) + 1).setValue(column);
         person.renamed.clear();
       }
     }
@@ -77,5 +79,13 @@ describe('chaos oracle: restoring cleared headers', () => {
     person.restoreHeaders();
     expect(person.headers()[5]).toBe('notes');
     expect(person.headers()[3]).toBe('');
+  });
+});
+
+describe('chaos oracle: the settle is quiet', () => {
+  it('no run of the settle (step -1) is interrupted by the person, runs of the steps may be', () => {
+    expect(mayInterrupt(-1)).toBe(false);
+    expect(mayInterrupt(0)).toBe(true);
+    expect(mayInterrupt(17)).toBe(true);
   });
 });
