@@ -277,7 +277,7 @@ describe('a write lands on the line it was meant for, or nowhere', () => {
     let moved = 0;
     world.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
       // lMod dragged next to title: the columns after it shift left by one, "notes" onto lMod's place.
-      world.sim.person.moveColumn(sheet(), column('lMod'), column('title') + 1);
+      world.sim.person.moveColumn(sheet().getName(), 'lMod', column('title') + 1);
       moved++;
     });
     const summary = push();

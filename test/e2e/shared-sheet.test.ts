@@ -335,6 +335,23 @@ describe('creates, again', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
+  it('a pending create whose _sync cell is cleared, then a pull before any push: one row, on the person’s line (chaos seed 20240233)', async () => {
+    const line = await lostCreate('pending, cleared, pulled first');
+    person().clearCells(sheetName(), `${String.fromCharCode(64 + column('_sync'))}${line}`);
+    const lines = world.values().length;
+    pull();
+    // The pull puts the created row on the person's line (by what was sent), not on a second line.
+    expect(world.values().length).toBe(lines);
+    expect(lineTitled('pending, cleared, pulled first')).toBe(line);
+    push();
+    pull();
+    expect(
+      (await world.serviceRows()).filter((each) => each.title === 'pending, cleared, pulled first'),
+    ).toHaveLength(1);
+    expect(world.values().filter((each) => each.includes('pending, cleared, pulled first'))).toHaveLength(1);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
   it('a pending create whose _sync cell is pasted over is not created again', async () => {
     const line = await lostCreate('pending, status pasted over');
     const letter = String.fromCharCode(64 + column('_sync'));
