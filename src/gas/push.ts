@@ -32,6 +32,7 @@ import {
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
+  pendingSince,
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
@@ -197,6 +198,15 @@ export function pushLink(
         return Object.keys(update.edits.values).length > 0;
       });
       held.lines = heldLines.size;
+    }
+  }
+  // A line whose row the base knows but whose status still shows a pending create (a run stopped
+  // after the id reached the line and before its status did): the create is done, so the stale mark
+  // goes (chaos seed 20240122: "⏳ create sent" stayed on a created line through every later run).
+  if (statusColumn !== undefined) {
+    for (const [id, line] of state.index.lineById) {
+      if (base.has(id) && pendingSince(grid.get(line, statusColumn)) !== null)
+        setStatus(line, STATUS.created);
     }
   }
   for (const revert of plan.reverted) {
