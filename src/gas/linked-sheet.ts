@@ -356,15 +356,27 @@ export function relocateLines(
 
 /**
  * Whether a column the run writes (fixed fields, `_sync`, synced table columns) no longer carries the
- * header the run read at its position: one read of row 1. Headers the run adds at the right edge and
- * has not written yet (past the sheet's last column) do not count.
+ * header the run read at its position: one read of row 1, as wide as the run's columns.
  */
 function columnsMovedSince(sheet: GoogleAppsScript.Spreadsheet.Sheet, layout: Layout): boolean {
-  const lastColumn = sheet.getLastColumn();
   const positions = [...layout.fixed.values(), ...layout.columns.values()];
   if (layout.status !== undefined) positions.push(layout.status);
-  const now = lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
-  return positions.some((index) => index < lastColumn && headerText(now[index]) !== layout.headers[index]);
+  if (positions.length === 0) return false;
+  const width = Math.max(...positions) + 1;
+  let now: unknown[];
+  try {
+    now = (sheet.getRange(1, 1, 1, width).getValues()[0] ?? []) as unknown[];
+  } catch {
+    // The grid is narrower than the run's columns (columns deleted, or not yet added): read what is there.
+    const lastColumn = sheet.getLastColumn();
+    now = lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
+  }
+  // An empty header cell does not count: a header the run adds and has not written yet, or one a person
+  // cleared (nothing shifted there). A shift of columns always moves some header onto another's place.
+  return positions.some((index) => {
+    const header = headerText(now[index]);
+    return header !== '' && header !== layout.headers[index];
+  });
 }
 
 /** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */
