@@ -87,6 +87,21 @@ export interface MergedCells {
 }
 
 /**
+ * A cell of a column a pull is (re-)adding that the person typed into after its header came back
+ * (between a killed pull and the one completing it): not empty and not the agreed value an earlier
+ * run wrote there. It is the person's edit and merges as one, never overwritten (chaos seed 20240220).
+ */
+function typedIntoAdded(
+  cells: readonly unknown[],
+  at: readonly number[],
+  k: number,
+  baseDigest: Digest | undefined,
+): boolean {
+  const local = cellDigest(cellAt(cells, at, k));
+  return local !== EMPTY_DIGEST && baseDigest !== undefined && local !== baseDigest;
+}
+
+/**
  * Merges one service row into its line, read as cells: column k's local value is cells[at[k]];
  * `cells` undefined: a row new to the sheet. A column the sheet lacks (at[k] < 0) holds no edits:
  * nothing is written and its agreed digest stays. `takeService[k]`: column k was just added to the
@@ -145,8 +160,13 @@ export function mergeCells(
       if (cells !== undefined && baseDigest !== undefined && serviceDigest !== baseDigest) unsettled = true;
     } else if (cells === undefined) {
       write = true;
-    } else if (takeService !== undefined && takeService[k] === true) {
-      // A column this run put (back) into the sheet: its empty cells take the service's value.
+    } else if (
+      takeService !== undefined &&
+      takeService[k] === true &&
+      !typedIntoAdded(cells, at, k, baseDigest)
+    ) {
+      // A column this run put (back) into the sheet: its empty cells (and cells an earlier, killed
+      // run of it filled with the agreed value) take the service's value.
       write = true;
       if (serviceDigest !== EMPTY_DIGEST) updated = pushed(updated, columnId);
     } else {

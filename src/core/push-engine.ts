@@ -146,4 +146,10 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   return plan;
 }
 
-export { type Candidate, findLostCreate, pendingRecord, sentDigests } from './recovery';
+export {
+  type Candidate,
+  findChangedLostCreate,
+  findLostCreate,
+  pendingRecord,
+  sentDigests,
+} from './recovery';

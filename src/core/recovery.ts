@@ -58,6 +58,45 @@ export function findLostCreate(
   return undefined;
 }
 
+/**
+ * The row a lost create made when someone changed it before the create was recovered (so no row holds
+ * exactly what was sent): among the rows created by this user no earlier than the attempt, not on a
+ * line or in the base, the single one changed since its creation (lMod after cOn) that holds more than
+ * half of the values sent. Two such rows, or none: undefined (nothing is guessed).
+ */
+export function findChangedLostCreate(
+  pending: BaseRecord,
+  candidates: readonly Candidate[],
+  live: readonly ColumnSpec[],
+  taken: Set<string>,
+): Candidate | undefined {
+  const since = Date.parse(pending.lMod);
+  const kinds = new Map(live.map((column) => [column.id, column.kind]));
+  const sent = Object.keys(pending.digests).filter((columnId) => kinds.has(columnId));
+  if (sent.length === 0) return undefined;
+  const found: Candidate[] = [];
+  for (const candidate of candidates) {
+    if (taken.has(candidate.id)) continue;
+    const created = Date.parse(candidate.cOn);
+    if (!Number.isNaN(since) && !Number.isNaN(created) && created < since - CLOCK_SKEW_MS) continue;
+    const lMod = candidate.row.lMod;
+    if (typeof lMod !== 'string' || lMod === candidate.cOn) continue;
+    let matching = 0;
+    for (const columnId of sent) {
+      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
+        ? candidate.row[columnId]
+        : null;
+      if (valueDigest(value, kinds.get(columnId) as ColumnSpec['kind']) === pending.digests[columnId])
+        matching++;
+    }
+    if (matching * 2 > sent.length) found.push(candidate);
+  }
+  if (found.length !== 1) return undefined;
+  const only = found[0] as Candidate;
+  taken.add(only.id);
+  return only;
+}
+
 /** Sent values as cell digests per column (what findLostCreate compares against). */
 export function sentDigests(
   values: Readonly<Record<string, JsonValue>>,

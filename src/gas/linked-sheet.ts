@@ -14,6 +14,7 @@ import { SyncError } from '../core/errors';
 import {
   a1Notation,
   contiguousRuns,
+  headerText,
   ID_HEADER,
   joinRowBlocks,
   type Layout,
@@ -23,7 +24,7 @@ import {
 import { cellText } from '../core/pull-engine';
 import { BaseTable, LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
 import { pendingSince } from '../core/status';
-import { locateLines } from '../core/sync/locate-lines';
+import { LOST, locateLines } from '../core/sync/locate-lines';
 import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import type { LinkRecord } from './stores';
 import { waitsSoFar } from './url-fetch-port';
@@ -368,6 +369,15 @@ export function relocateLines(
     return;
   }
   const count = Math.max(0, sheet.getLastRow() - 1);
+  if (columnsMovedSince(sheet, layout)) {
+    // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
+    // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
+    // the next push sends). No line of this run can be written safely: all are left for the next
+    // run, which reads the new layout (as for any line that cannot be found).
+    grid.checkedAtWait = waits;
+    grid.relocate(new Array<number>(grid.length).fill(LOST), true, count);
+    return;
+  }
   let low = Number.POSITIVE_INFINITY;
   let high = -1;
   for (const line of dirty ?? []) {
@@ -403,6 +413,31 @@ export function relocateLines(
     count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
   grid.relocate(located.rows, located.moved, count);
+}
+
+/**
+ * Whether a column the run writes (fixed fields, `_sync`, synced table columns) no longer carries the
+ * header the run read at its position: one read of row 1, as wide as the run's columns.
+ */
+function columnsMovedSince(sheet: GoogleAppsScript.Spreadsheet.Sheet, layout: Layout): boolean {
+  const positions = [...layout.fixed.values(), ...layout.columns.values()];
+  if (layout.status !== undefined) positions.push(layout.status);
+  if (positions.length === 0) return false;
+  const width = Math.max(...positions) + 1;
+  let now: unknown[];
+  try {
+    now = (sheet.getRange(1, 1, 1, width).getValues()[0] ?? []) as unknown[];
+  } catch {
+    // The grid is narrower than the run's columns (columns deleted, or not yet added): read what is there.
+    const lastColumn = sheet.getLastColumn();
+    now = lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
+  }
+  // An empty header cell does not count: a header the run adds and has not written yet, or one a person
+  // cleared (nothing shifted there). A shift of columns always moves some header onto another's place.
+  return positions.some((index) => {
+    const header = headerText(now[index]);
+    return header !== '' && header !== layout.headers[index];
+  });
 }
 
 /** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */

@@ -1,6 +1,7 @@
 // Pull: the table's schema and rows into the linked sheet, three-way, in chunks, resumable.
 
 import type { Table } from '../api/types';
+import type { BaseRecord } from '../core/base';
 import {
   assertTableFits,
   cellsForRows,
@@ -10,6 +11,7 @@ import {
   SPREADSHEET_CELL_LIMIT,
   type TableFootprint,
 } from '../core/capacity';
+import type { ColumnSpec } from '../core/columns';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import {
@@ -21,9 +23,12 @@ import {
   renamedColumns,
 } from '../core/layout';
 import { emailLookup } from '../core/members';
+import { type LineEdits, newCellValues } from '../core/merge';
 import {
   agreedCounter,
   applyServiceRows,
+  cellsByGet,
+  cellText,
   emptyPullCounts,
   fixedFieldText,
   indexLines,
@@ -33,6 +38,7 @@ import {
   type PullState,
   restoreEditedIds,
 } from '../core/pull-engine';
+import { matchPendingByContent } from '../core/recovery';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
 import {
   headerProblemText,
@@ -190,6 +196,49 @@ function pendingCreates(
   return { me, lines: found };
 }
 
+/**
+ * Pending creates whose line carries no mark: a person inserted or sorted lines while the push waited
+ * for its POST, so the mark and the id were never written (the line was lost to that push), or the
+ * person cleared the status cell. Without this the pull added the created row as a second line and
+ * the next push, finding that row on a line, created the person's line again (chaos seed 20240233).
+ * Such a line is matched by exactly the values sent (as push does) and gets the row like a marked one.
+ * Only asked when the base holds a pending record no mark claims (rare): then every line without an
+ * id is read.
+ */
+function unmarkedPendingCreates(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+  live: readonly ColumnSpec[],
+  marked: ReadonlySet<string>,
+): Array<{ line: number; record: BaseRecord }> {
+  const idColumn = layout.fixed.get('id');
+  const statusColumn = layout.status;
+  if (idColumn === undefined || statusColumn === undefined) return [];
+  const tokens = base.ids().filter((id) => id.startsWith('pending:') && !marked.has(id));
+  if (tokens.length === 0) return [];
+  base.ensureLoaded(tokens);
+  const records = tokens.map((token) => base.get(token)).filter((record) => record !== undefined);
+  const all: number[] = [];
+  for (let line = 0; line < grid.length; line++) all.push(line);
+  grid.ensureLoaded(all);
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const decode = spreadsheetDecodeContext();
+  const candidates: Array<{ line: number; values: LineEdits['values']; digests: LineEdits['digests'] }> = [];
+  for (let line = 0; line < grid.length; line++) {
+    if (cellText(grid.get(line, idColumn)) !== '' || pendingSince(grid.get(line, statusColumn))) continue;
+    const edits = newCellValues(cellsByGet(grid, line, at), at, live, decode);
+    if (edits.errors.length === 0 && Object.keys(edits.values).length > 0)
+      candidates.push({ line, values: edits.values, digests: edits.digests });
+  }
+  const out: Array<{ line: number; record: BaseRecord }> = [];
+  for (const [index, token] of matchPendingByContent(candidates, records, new Set(), live)) {
+    const record = records.find((each) => each.id === token);
+    if (record) out.push({ line: (candidates[index] as { line: number }).line, record });
+  }
+  return out;
+}
+
 interface PreparedPull {
   state: PullState;
   goneIds: string[];
@@ -257,7 +306,19 @@ function preparePull(
     restoreEditedIds(state);
   }
   const pending = pendingCreates(grid, layout, base, context.connection.info.userId);
-  if (pending) state.pending = pending;
+  const unmarked = unmarkedPendingCreates(
+    grid,
+    layout,
+    base,
+    live,
+    new Set(pending?.lines.map((each) => each.record.id) ?? []),
+  );
+  if (pending) {
+    pending.lines.push(...unmarked);
+    state.pending = pending;
+  } else if (unmarked.length > 0) {
+    state.pending = { me: context.connection.info.userId, lines: unmarked };
+  }
   if (link.showEmails && (layout.fixed.has('createdBy') || layout.fixed.has('lModBy'))) {
     // One members lookup per run, never a call per row.
     const emailOf = emailLookup(context.client.allPeople());

@@ -13,6 +13,7 @@ import { agreedCounter, cellsByGet, fixedFieldText, indexLines } from '../core/p
 import {
   type Candidate,
   type CreatePlan,
+  findChangedLostCreate,
   findLostCreate,
   type PushState,
   pendingRecord,
@@ -31,6 +32,7 @@ import {
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
+  pendingSince,
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
@@ -187,6 +189,15 @@ export function pushLink(
       held.lines = heldLines.size;
     }
   }
+  // A line whose row the base knows but whose status still shows a pending create (a run stopped
+  // after the id reached the line and before its status did): the create is done, so the stale mark
+  // goes (chaos seed 20240122: "⏳ create sent" stayed on a created line through every later run).
+  if (statusColumn !== undefined) {
+    for (const [id, line] of state.index.lineById) {
+      if (base.has(id) && pendingSince(grid.get(line, statusColumn)) !== null)
+        setStatus(line, STATUS.created);
+    }
+  }
   for (const revert of plan.reverted) {
     setStatus(revert.line, readOnlyRestoredStatus(revert.fields));
   }
@@ -267,10 +278,19 @@ export function pushLink(
       });
     }
     candidates.sort((a, b) => (a.cOn < b.cOn ? -1 : a.cOn > b.cOn ? 1 : 0));
+    // Exact matches first, for every pending create, so a looser match never takes another's row.
+    const exact = new Map<CreatePlan, Candidate | undefined>();
+    for (const create of pendingCreates) {
+      const pending = base.get(create.pendingToken as string);
+      exact.set(create, pending ? findLostCreate(pending, candidates, live, taken) : undefined);
+    }
     for (const create of pendingCreates) {
       const token = create.pendingToken as string;
       const pending = base.get(token);
-      const found = pending ? findLostCreate(pending, candidates, live, taken) : undefined;
+      // Someone changed the created row before its answer was recovered (chaos seed 20240141): found
+      // only as the one row changed since its creation that still holds most of what was sent.
+      const changed = exact.get(create) === undefined && pending !== undefined;
+      const found = changed ? findChangedLostCreate(pending, candidates, live, taken) : exact.get(create);
       if (pending) base.delete(token);
       create.pendingToken = null;
       if (!found) continue;
@@ -280,8 +300,10 @@ export function pushLink(
       lineOfId.set(rowId, create.line);
       const shown = fixedShown(row);
       // What was sent is agreed; what the person changed on the line since is pushed as an edit.
+      // A row changed since its creation agrees only as created (lMod = cOn): the next pull brings the
+      // other person's change in, and a push of this line is checked against it.
       const record: BaseRecord = {
-        ...adoptedBase(pending as BaseRecord, rowId, String(row.lMod), live),
+        ...adoptedBase(pending as BaseRecord, rowId, String(changed ? row.cOn : row.lMod), live),
         shown,
       };
       base.set(record);

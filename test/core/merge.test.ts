@@ -202,4 +202,34 @@ describe('a column without its single header', () => {
     expect(merged.writeCells[0]?.write).toBe(1);
     expect(merged.base.digests.amount).toBe(base.digests.amount);
   });
+
+  it('keeps a value the person typed into the added-back column before the pull filled it (chaos seed 20240220)', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
+      ['A', 7],
+      [0, 1],
+      base,
+      columns,
+      true,
+      [false, true],
+    );
+    expect(merged.keptLocal).toEqual(['amount']);
+    expect(merged.writeAt).toEqual([]);
+    expect(merged.base.digests.amount).toBe(base.digests.amount);
+  });
+
+  it('refills a cell of the added-back column that holds the agreed value (a killed pull wrote it)', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't2', title: 'A', amount: 3 },
+      ['A', 1],
+      [0, 1],
+      base,
+      columns,
+      true,
+      [false, true],
+    );
+    expect(merged.keptLocal).toEqual([]);
+    expect(merged.writeAt).toEqual([1]);
+    expect(merged.writeCells[0]?.write).toBe(3);
+  });
 });

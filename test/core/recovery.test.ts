@@ -6,6 +6,7 @@ import type { ColumnSpec } from '../../src/core/columns';
 import { cellEdits } from '../../src/core/merge';
 import {
   adoptedBase,
+  findChangedLostCreate,
   isPendingRecord,
   matchPendingByContent,
   pendingRecord,
@@ -58,5 +59,49 @@ describe('a lost create', () => {
     const edits = cellEdits(['corrected wording', 42], [0, 1], base, live, context);
     expect(edits.values).toEqual({ title: 'corrected wording', amount: 42 });
     expect(cellEdits(['first wording', ''], [0, 1], base, live, context).values).toEqual({});
+  });
+});
+
+describe('a lost create someone changed before it was recovered (chaos seed 20240141)', () => {
+  const three: ColumnSpec[] = [
+    ...live,
+    { id: 'status', name: 'Status', type: 'text', kind: 'text', deleted: false },
+  ];
+  const sent = { title: 'deal', amount: 3, status: 'open' };
+  const pending = pendingRecord('pending:c', '2024-01-01T00:00:00.000Z', {
+    line: 0,
+    values: sent,
+    digests: sentDigests(sent, three),
+    pendingToken: null,
+  });
+  const row = (id: string, values: Record<string, unknown>, lMod = '2024-01-01T00:05:00.000Z') => ({
+    id,
+    cOn: '2024-01-01T00:00:01.000Z',
+    createdBy: 'u_me',
+    row: { id, cOn: '2024-01-01T00:00:01.000Z', lMod, ...values },
+  });
+
+  it('is the single row changed since its creation holding most of what was sent', () => {
+    const changed = row('r_1', { title: 'deal', amount: 3, status: 'won' });
+    expect(findChangedLostCreate(pending, [changed], three, new Set())?.id).toBe('r_1');
+  });
+
+  it('is not guessed: unchanged rows, rows holding half or less, two candidates, or rows taken', () => {
+    const unchanged = row('r_1', { title: 'deal', amount: 3, status: 'won' }, '2024-01-01T00:00:01.000Z');
+    expect(findChangedLostCreate(pending, [unchanged], three, new Set())).toBeUndefined();
+    const mostlyOther = row('r_2', { title: 'other', amount: 3, status: 'won' });
+    expect(findChangedLostCreate(pending, [mostlyOther], three, new Set())).toBeUndefined();
+    const a = row('r_3', { title: 'deal', amount: 3, status: 'won' });
+    const b = row('r_4', { title: 'deal', amount: 9, status: 'open' });
+    expect(findChangedLostCreate(pending, [a, b], three, new Set())).toBeUndefined();
+    expect(findChangedLostCreate(pending, [a], three, new Set(['r_3']))).toBeUndefined();
+  });
+
+  it('is never a row created before the attempt', () => {
+    const early = {
+      ...row('r_5', { title: 'deal', amount: 3, status: 'won' }),
+      cOn: '2023-12-31T00:00:00.000Z',
+    };
+    expect(findChangedLostCreate(pending, [early], three, new Set())).toBeUndefined();
   });
 });

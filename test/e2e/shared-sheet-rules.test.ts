@@ -265,4 +265,29 @@ describe('a write lands on the line it was meant for, or nowhere', () => {
     expect(await mismatches(world)).toEqual([]);
     expect(writes(await logOf(() => push()))).toEqual([]);
   });
+
+  it('a column moved during the PATCH gets no lMods or statuses of the push, and nothing of it is sent later (chaos seed 20240162)', async () => {
+    const rows = await world.serviceRows();
+    const edited = rows.slice(0, 3).map((row) => String(row.id));
+    const idIndex = headers().indexOf('id');
+    const lineOf = (id: string): number =>
+      world.values().findIndex((line) => String(line[idIndex]) === id) + 1;
+    for (const id of edited) sheet().getRange(lineOf(id), column('notes')).setValue(`new note ${id}`);
+    const notesBefore = world.values().map((line) => line[headers().indexOf('notes')]);
+    let moved = 0;
+    world.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+      // lMod dragged next to title: the columns after it shift left by one, "notes" onto lMod's place.
+      world.sim.person.moveColumn(sheet().getName(), 'lMod', column('title') + 1);
+      moved++;
+    });
+    const summary = push();
+    expect(moved).toBe(1);
+    expect(summary.updated).toBe(3);
+    // The push wrote nothing by its stale positions: every notes cell is as the person left it.
+    expect(world.values().map((line) => line[headers().indexOf('notes')])).toEqual(notesBefore);
+    expect(writes(await logOf(() => push()))).toEqual([]);
+    expect(pull().ok).toBe(true);
+    expect(await mismatches(world)).toEqual([]);
+    expect(writes(await logOf(() => push()))).toEqual([]);
+  });
 });

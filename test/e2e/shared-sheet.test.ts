@@ -335,6 +335,42 @@ describe('creates, again', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 
+  it('a pending create whose _sync cell is cleared, then a pull before any push: one row, on the person’s line (chaos seed 20240233)', async () => {
+    const line = await lostCreate('pending, cleared, pulled first');
+    person().clearCells(sheetName(), `${String.fromCharCode(64 + column('_sync'))}${line}`);
+    const lines = world.values().length;
+    pull();
+    // The pull puts the created row on the person's line (by what was sent), not on a second line.
+    expect(world.values().length).toBe(lines);
+    expect(lineTitled('pending, cleared, pulled first')).toBe(line);
+    push();
+    pull();
+    expect(
+      (await world.serviceRows()).filter((each) => each.title === 'pending, cleared, pulled first'),
+    ).toHaveLength(1);
+    expect(world.values().filter((each) => each.includes('pending, cleared, pulled first'))).toHaveLength(1);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('a created line whose status still shows the pending mark gets "✓ created" from the next push, which sends nothing (chaos seed 20240122)', async () => {
+    const line = await lostCreate('created, mark left');
+    push();
+    expect(cell(line, '_sync')).toBe('✓ created');
+    // A run stopped after the id reached the line and before its status did leaves the old mark.
+    person().edit(
+      sheetName(),
+      line,
+      '_sync',
+      '⏳ create sent [pending:stale01]; the next push checks the service before any retry',
+    );
+    await world.emulator.admin.clearLog();
+    push();
+    const log = await world.emulator.admin.requestLog();
+    expect(log.filter((entry) => entry.method !== 'GET')).toEqual([]);
+    expect(cell(line, '_sync')).toBe('✓ created');
+    expect((await world.serviceRows()).filter((each) => each.title === 'created, mark left')).toHaveLength(1);
+  });
+
   it('a pending create whose _sync cell is pasted over is not created again', async () => {
     const line = await lostCreate('pending, status pasted over');
     const letter = String.fromCharCode(64 + column('_sync'));

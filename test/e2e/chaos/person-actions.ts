@@ -99,6 +99,8 @@ export class ChaosPerson {
   readonly renamed = new Map<string, string>();
   /** Synced headers the person cleared (retyped into the first empty header cell when restoring). */
   readonly cleared: string[] = [];
+  /** What each cleared header's column held, by line title, when the header was cleared. */
+  private readonly clearedCells = new Map<string, Map<string, unknown>>();
   /** Row ids whose meta bob made longer than a cell holds, with that value (read-only in the sheet). */
   readonly overLong = new Map<string, JsonValue>();
   /**
@@ -221,6 +223,7 @@ export class ChaosPerson {
 
   /** Runs a person action and records every synced cell it changed as the person's intent. */
   act(what: string, action: () => void, bySort = false): void {
+    this.noteColumnsAddedBack();
     const before = this.snapshot();
     action();
     const after = this.snapshot();
@@ -399,6 +402,7 @@ export class ChaosPerson {
     if (!col) return;
     if (this.r.next() < 0.3) {
       // The header cell cleared (Delete on the header): the column's cells stay.
+      this.clearedCells.set(column, this.cellsByTitle(col));
       this.act(`person clears header ${column}`, () => this.sheet.getRange(1, col).clearContent());
       this.cleared.push(column);
     } else {
@@ -411,8 +415,82 @@ export class ChaosPerson {
     this.figures.headerRenames++;
   }
 
+  /**
+   * A renamed or cleared synced header that a pull has since added back (the header is in row 1 again,
+   * once, while the person's column still carries the name they gave it or an empty header). The
+   * product only takes a renamed column for the synced one while it holds the agreed values on most
+   * lines (docs/shared-sheet.md); otherwise the rules of issue 14 read the header as missing, and "a
+   * pull that adds it back fills it with the service's values". The person's column is then one of
+   * their own: its cells stay in the sheet but are no longer that synced column, exactly as if the
+   * person had deleted the column. So its unpushed edits are dropped, as deleteColumn drops them; a
+   * value typed into the re-added column afterwards is an edit again (this runs before every act).
+   */
+  noteColumnsAddedBack(): void {
+    const head = this.headers();
+    const dropEdits = (column: string): void => {
+      for (const [title, map] of this.typed) {
+        map.delete(column);
+        this.contested.delete(`${title}\u0000${column}`);
+      }
+    };
+    for (const [name, column] of this.renamed) {
+      if (this.colOf(column) && head.includes(name)) {
+        dropEdits(column);
+        this.renamed.delete(name);
+      }
+    }
+    for (let i = this.cleared.length - 1; i >= 0; i--) {
+      const column = this.cleared[i] as string;
+      if (this.colOf(column) && head.includes('')) {
+        dropEdits(column);
+        this.cleared.splice(i, 1);
+      }
+    }
+  }
+
+  /** A column's cells by line title (how a cleared header's column is found again). */
+  private cellsByTitle(col: number): Map<string, unknown> {
+    const out = new Map<string, unknown>();
+    const last = this.sheet.getLastRow();
+    if (last < 2) return out;
+    const titleCol = this.colOf('title');
+    if (!titleCol) return out;
+    const titles = this.sheet.getRange(2, titleCol, last - 1, 1).getValues();
+    const cells = this.sheet.getRange(2, col, last - 1, 1).getValues();
+    titles.forEach((title, i) => {
+      out.set(String(title[0]), cells[i]?.[0]);
+    });
+    return out;
+  }
+
+  /**
+   * The column whose header the person cleared: among the columns with an empty header, the one whose
+   * cells (by line title) still hold most of what that column held when its header was cleared. With
+   * two headers cleared, the first empty header cell may be another column's: typing "notes" above
+   * the amount cells would be the person's own mistake, not the restore the run asked for.
+   */
+  private clearedColumnOf(column: string): number {
+    const head = this.headers();
+    const was = this.clearedCells.get(column);
+    this.clearedCells.delete(column);
+    let best = 0;
+    let bestMatches = -1;
+    head.forEach((header, i) => {
+      if (header !== '') return;
+      let matches = 0;
+      for (const [title, value] of this.cellsByTitle(i + 1))
+        if (was && Object.is(was.get(title), value)) matches++;
+      if (matches > bestMatches) {
+        best = i + 1;
+        bestMatches = matches;
+      }
+    });
+    return best;
+  }
+
   /** Puts renamed and cleared headers back, as the run asked. */
   restoreHeaders(): void {
+    this.noteColumnsAddedBack();
     for (const [name, column] of this.renamed) {
       const col = this.colOf(name);
       if (col && !this.colOf(column)) {
@@ -421,7 +499,7 @@ export class ChaosPerson {
       this.renamed.delete(name);
     }
     for (const column of this.cleared.splice(0)) {
-      const col = this.headers().indexOf('') + 1;
+      const col = this.clearedColumnOf(column);
       if (col && !this.colOf(column)) {
         this.act(`person retypes header ${column}`, () => this.sheet.getRange(1, col).setValue(column));
       }
