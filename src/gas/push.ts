@@ -262,6 +262,7 @@ export function pushLink(
   };
 
   // 1. Lost creates: adopt the row the service made, so a retry never duplicates it.
+  const adopted: Array<{ line: number; rowId: string; pending: BaseRecord }> = [];
   if (pendingCreates.length > 0) {
     const rows = loadListing();
     const taken = new Set<string>();
@@ -320,8 +321,23 @@ export function pushLink(
       setStatus(create.line, STATUS.created);
       counts.created += 1;
       plan.creates.splice(plan.creates.indexOf(create), 1);
+      adopted.push({ line: create.line, rowId, pending: pending as BaseRecord });
     }
     flush();
+    // A line the write could not find again (moved, or its columns moved while the run waited) did
+    // not get its row's id: the base keeps the pending record instead of the adopted row, so the next
+    // run adopts it onto the line rather than adding the row as a second line.
+    const unwritten = adopted.filter((each) => grid.physicalRow(each.line) < 0);
+    for (const each of unwritten) {
+      base.delete(each.rowId);
+      base.set(each.pending);
+      counts.created -= 1;
+    }
+    if (unwritten.length > 0) {
+      const lost = new Set(unwritten.map((each) => each.line));
+      plan.updates = plan.updates.filter((update) => !lost.has(update.line));
+      flushBase(link, base);
+    }
   }
 
   // 2. Edited lines (adopted ones included): know the service's current state before patching.
@@ -456,16 +472,31 @@ export function pushLink(
   //    Ids, fixed fields and base records are written every few waves and at the end (one
   //    re-identification of the lines each, not two a wave); a create whose result was not written
   //    yet when a run dies is adopted by the next push through its pending record.
-  const creates = finished ? plan.creates : [];
+  const planned = finished ? plan.creates : [];
   const sentAt = context.counter.lastServiceTime ?? '';
-  const statusBefore = creates.map((create) => grid.get(create.line, statusColumn));
-  const tokens = creates.map((create) => {
+  const plannedStatus = planned.map((create) => grid.get(create.line, statusColumn));
+  const plannedTokens = planned.map((create) => {
     const token = newToken();
     base.set(pendingRecord(token, sentAt, { ...create, digests: sentDigests(create.values, live) }));
     setStatus(create.line, pendingStatus(token));
     return token;
   });
   flush();
+  // A create is sent only once its line carries its pending mark: a line the write could not find
+  // again (moved, or its columns moved while the run waited) is left for the next run, unsent.
+  const creates: CreatePlan[] = [];
+  const tokens: string[] = [];
+  const statusBefore: unknown[] = [];
+  planned.forEach((create, i) => {
+    if (grid.physicalRow(create.line) < 0) {
+      base.delete(plannedTokens[i] as string);
+      return;
+    }
+    creates.push(create);
+    tokens.push(plannedTokens[i] as string);
+    statusBefore.push(plannedStatus[i]);
+  });
+  if (creates.length < planned.length) flushBase(link, base);
   let sentCreates = 0;
   const createdIds: Array<string | null> = [];
   const pendingOf = new Map<string, BaseRecord>();
