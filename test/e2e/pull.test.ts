@@ -386,10 +386,12 @@ describe('when the service misbehaves', () => {
   });
 
   it('a key that stopped working says to create a new one, and the sheet stays', async () => {
-    const shortLived = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 1 });
+    // Long enough to be accepted when saved on a loaded machine; the wait runs from when it was issued.
+    const issuedAt = Date.now();
+    const shortLived = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 4 });
     world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: shortLived });
     const before = world.values();
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, issuedAt + 4_600 - Date.now())));
     const summary = pull();
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/API key was refused \(401\): create a new key/);
