@@ -94,7 +94,7 @@ export interface RunOptions {
   /** Last words on the summary before it is logged (e.g. that a schedule paused itself). */
   beforeLog?: (summary: SyncSummary) => void;
   /** Send edits held as a likely accident ("Push anyway"); never for scheduled runs. */
-  confirmHeld?: boolean;
+  confirmHeld?: boolean | string;
 }
 
 /**
@@ -134,8 +134,8 @@ export function runOperation(
       const warnings: string[] = [];
       // A scheduled run never confirms held edits; a continuation keeps its person's answer.
       const confirmHeld = resuming
-        ? resuming.confirmHeld === true
-        : options.confirmHeld === true && !options.scheduled;
+        ? (resuming.confirmHeld ?? false)
+        : !options.scheduled && (options.confirmHeld ?? false);
       // Lines created or updated by earlier executions of this operation count in its summary.
       let halted: SyncError | null = null;
       let pushCreated = prior.pushCreated ?? 0;
@@ -192,7 +192,8 @@ export function runOperation(
           pullId: pullProgress?.pullId ?? '',
           nextOffset: pullProgress?.nextOffset ?? 0,
           ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
-          ...(confirmHeld ? { confirmHeld } : {}),
+          // The person's answer covers the edits they saw; the rest of them go out in the next run.
+          ...(confirmHeld && !summary.held ? { confirmHeld: true } : {}),
           startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
           executions: (resuming?.executions ?? 0) + 1,
           // The daily quota does not reset in a minute: no trigger; the next run resumes.
@@ -291,7 +292,7 @@ export function runActiveSheetFromMenu(
   return runOperation(operation, activeLink(), {
     scheduled: false,
     toast: true,
-    confirmHeld: options.confirmHeld === true,
+    confirmHeld: options.confirmHeld ?? false,
   });
 }
 
@@ -303,17 +304,20 @@ export function pullActiveSheet(): SyncSummary {
   return runOperation('pull', activeLink(), { scheduled: false });
 }
 
-/** Whether a person's push options ask to send held edits; anything else is refused with a reason. */
-function confirmsHeld(options: unknown): boolean {
+/**
+ * What a person's push options confirm of held edits (the key of those they saw, or true for any);
+ * anything else is refused with a reason.
+ */
+function confirmsHeld(options: unknown): boolean | string {
   if (options === undefined || options === null) return false;
   if (typeof options !== 'object' || Array.isArray(options)) {
     throw new SyncError('CONFIG', 'Push options must be an object like { confirmHeld: true }.');
   }
   const confirm = (options as PushOptions).confirmHeld;
-  if (confirm !== undefined && typeof confirm !== 'boolean') {
-    throw new SyncError('CONFIG', 'confirmHeld must be true or false.');
+  if (confirm !== undefined && typeof confirm !== 'boolean' && typeof confirm !== 'string') {
+    throw new SyncError('CONFIG', 'confirmHeld must be the key of the held edits (or true).');
   }
-  return confirm === true;
+  return confirm ?? false;
 }
 
 /** Pushes the active sheet; `{ confirmHeld: true }` also sends edits a push held ("Push anyway"). */

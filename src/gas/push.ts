@@ -42,6 +42,7 @@ import {
   GUARD_MIN_LINES,
   guardPush,
   type HeldColumn,
+  heldKey,
   heldValueText,
   withoutHeld,
 } from '../core/sync/push-guard';
@@ -88,7 +89,7 @@ function describeHeld(
   link: LinkRecord,
   columns: readonly HeldColumn[],
   scheduled: boolean,
-): HeldPush {
+): Omit<HeldPush, 'key'> {
   const exampleIds = [...new Set(columns.flatMap((column) => column.examples.map((each) => each.rowId)))];
   const now = new Map<string, Row>();
   context.client.rowsByIds(link.tableAppId, link.tableId, exampleIds).forEach((result, i) => {
@@ -120,7 +121,7 @@ function newToken(): string {
 export function pushLink(
   context: OperationContext,
   link: LinkRecord,
-  options: { confirmHeld?: boolean; scheduled?: boolean } = {},
+  options: { confirmHeld?: boolean | string; scheduled?: boolean } = {},
 ): PushResult {
   const { client, deadline } = context;
   reportProgress(context, { phase: 'reading the table schema' });
@@ -167,7 +168,7 @@ export function pushLink(
   // Edits that look like an accident are held (not sent) unless a person confirmed them.
   const heldLines = new Map<number, string[]>();
   let held: HeldPush | undefined;
-  if (plan.updates.length >= GUARD_MIN_LINES && !options.confirmHeld) {
+  if (plan.updates.length >= GUARD_MIN_LINES && options.confirmHeld !== true) {
     const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
     let syncedLines = 0;
     for (const id of state.index.lineById.keys()) if (base.has(id)) syncedLines++;
@@ -177,8 +178,10 @@ export function pushLink(
       syncedLines,
       valuedLines: countValuedLines(base.all(), columnIds),
     });
-    if (verdict.held.length > 0) {
-      held = describeHeld(context, link, verdict.held, options.scheduled === true);
+    const key = verdict.held.length > 0 ? heldKey(verdict, plan.updates) : '';
+    // Confirmed by its key: the held edits are exactly those the person saw, so they go out.
+    if (verdict.held.length > 0 && options.confirmHeld !== key) {
+      held = { ...describeHeld(context, link, verdict.held, options.scheduled === true), key };
       plan.updates = plan.updates.filter((update) => {
         const cells = verdict.heldCells.get(update.line);
         if (!cells) return true;

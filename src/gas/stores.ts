@@ -141,7 +141,7 @@ export interface JobRecord {
   /** Column ids the pull added (back) to the sheet, which take the service's values. */
   freshColumns?: string[];
   /** The person confirmed held edits ("Push anyway"): the continuation sends them too. */
-  confirmHeld?: boolean;
+  confirmHeld?: boolean | string;
   startedAt: string;
   executions: number;
   triggerId: string | null;

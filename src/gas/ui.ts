@@ -87,7 +87,7 @@ function askAboutHeld(summary: SyncSummary): void {
     `This push was held because it looks like an accident; nothing of it was sent.\n\n${lines.join('\n\n')}\n\nYes: push anyway. No: cancel (undo the change in the sheet, or push again later).`,
     ui.ButtonSet.YES_NO,
   );
-  if (answer === ui.Button.YES) runActiveSheetFromMenu('push', { confirmHeld: true });
+  if (answer === ui.Button.YES) runActiveSheetFromMenu('push', { confirmHeld: held.key });
 }
 
 export function menuPush(): void {

@@ -104,8 +104,8 @@ export interface SyncSummary {
   issues: LineIssue[];
   /**
    * Edits the push held because they look like an accident (a column emptied or sorted alone, data
-   * shifted by a line): none of them was sent. Push again with { confirmHeld: true } ("Push anyway")
-   * to send them. Absent when nothing was held.
+   * shifted by a line): none of them was sent. Push again with { confirmHeld: held.key } ("Push
+   * anyway") to send exactly these. Absent when nothing was held.
    */
   held?: HeldPush;
 }
@@ -126,12 +126,18 @@ export interface HeldPush {
   /** Lines with at least one held edit. */
   lines: number;
   columns: HeldColumnInfo[];
+  /** Names exactly these held edits: "Push anyway" sends them only while they are still the same. */
+  key: string;
 }
 
 /** Options of a push (or sync) started by a person. */
 export interface PushOptions {
-  /** Send edits an earlier push held as a likely accident ("Push anyway"). */
-  confirmHeld?: boolean;
+  /**
+   * "Push anyway": the `key` of the held edits the person saw (sent only while the held edits are
+   * still exactly those; otherwise they are held again, with the new examples). `true` sends whatever
+   * is held without asking again (scripts and a continuation of a confirmed push).
+   */
+  confirmHeld?: boolean | string;
 }
 
 export interface ProgressInfo {

@@ -511,7 +511,8 @@ async function operate(label: string, call: () => Promise<SyncSummary>): Promise
   await step('Loading…', 'Could not load the sidebar', refresh);
   renderSummary(summary);
   renderHeldPanel(summary.held, () => {
-    void operate('Pushing…', () => run('pushActiveSheet', { confirmHeld: true }));
+    // Sends exactly the held edits shown; changed since, they are held again with new examples.
+    void operate('Pushing…', () => run('pushActiveSheet', { confirmHeld: summary.held?.key ?? false }));
   });
   say('');
   await step('Reading the conflicts…', 'Could not read the conflicts', () => loadConflicts(summary));

@@ -159,6 +159,25 @@ describe('a push that looks like an accident is held', () => {
     expect(writes(sent)).toHaveLength(held?.columns[0]?.lines ?? -1);
   });
 
+  it('Push anyway sends exactly the held edits shown: changed since, they are held again, with a new key', async () => {
+    world.sim.person.sortRange(sheet().getName(), titleRange(), 'title');
+    const shown = push().held;
+    expect(shown?.key).toMatch(/^\d+:/);
+    // Someone sorts another column before "Push anyway" is clicked: nobody saw that change.
+    const amount = String.fromCharCode(64 + column('amount'));
+    world.sim.person.sortRange(sheet().getName(), `${amount}2:${amount}${sheet().getLastRow()}`, 'amount');
+    const stale = await logOf(() => {
+      const again = push({ confirmHeld: shown?.key });
+      expect(again.held?.columns.map((each) => each.columnId).sort()).toEqual(['amount', 'title']);
+      expect(again.held?.key).not.toBe(shown?.key);
+    });
+    expect(writes(stale)).toEqual([]);
+    // Confirmed with the key of what is held now: that goes out, and nothing is held.
+    const current = push().held;
+    const sent = await logOf(() => expect(push({ confirmHeld: current?.key }).held).toBeUndefined());
+    expect(writes(sent).length).toBeGreaterThanOrEqual(current?.columns[0]?.lines ?? 1);
+  });
+
   it('a fill-down of 5 cells goes out unasked', async () => {
     const letter = String.fromCharCode(64 + column('status'));
     world.sim.person.fillDown(sheet().getName(), `${letter}2:${letter}7`);

@@ -2,7 +2,7 @@
 // shifted by a line) is held rather than sent; ordinary edits and short fill-downs go out unasked.
 import type { BaseRecord } from '../base';
 import { cellDigest, type JsonValue } from '../codec';
-import type { Digest } from '../digest';
+import { type Digest, digest, digestText } from '../digest';
 import type { LineEdits } from '../merge';
 
 /**
@@ -189,4 +189,23 @@ export function heldValueText(value: unknown, limit = 80): string {
   if (value === null || value === undefined || value === '') return '(empty)';
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/**
+ * What a person sees when asked to "Push anyway", as a short key: every held cell's row id, column
+ * and the digest of the value it would send. A confirmation names this key, so a push sends held
+ * edits only when they are still exactly the ones shown (an edit, sort or paste made since, by anyone,
+ * makes a new key and is held again).
+ */
+export function heldKey(verdict: GuardVerdict, updates: readonly GuardUpdate[]): string {
+  const cells: string[] = [];
+  for (const update of updates) {
+    const columnIds = verdict.heldCells.get(update.line);
+    if (!columnIds) continue;
+    for (const columnId of columnIds) {
+      cells.push(`${update.rowId}\t${columnId}\t${update.edits.digests[columnId] ?? ''}`);
+    }
+  }
+  cells.sort();
+  return `${cells.length}:${digestText(digest(cells.join('\n')))}`;
 }
