@@ -332,9 +332,10 @@ export function syncActiveSheet(options?: PushOptions): SyncSummary {
 
 /**
  * Settles conflicts on the active sheet: 'theirs' takes the service's values into the cells;
- * 'mine' keeps the cells and pushes them. `sheetRows` (1-based) limits it to some lines.
+ * 'mine' keeps the cells and pushes them. `rowIds` limits it to some rows, named by id rather than
+ * sheet position, so a sort since the person chose never settles another line.
  */
-export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | 'theirs' }): SyncSummary {
+export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary {
   const keep = input?.keep;
   if (keep !== 'mine' && keep !== 'theirs') throw new SyncError('CONFIG', 'Choose Keep mine or Take theirs.');
   const link = activeLink();
@@ -352,10 +353,9 @@ export function resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | '
       const base = readBase(link);
       const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
       const index = indexLines(grid, layout);
-      const wanted =
-        input.sheetRows && input.sheetRows.length > 0 ? new Set(input.sheetRows.map(Number)) : null;
+      const wanted = input.rowIds && input.rowIds.length > 0 ? new Set(input.rowIds.map(String)) : null;
       for (const [rowId, line] of index.lineById) {
-        if (wanted && !wanted.has(line + 2)) continue;
+        if (wanted && !wanted.has(rowId)) continue;
         const record = base.get(rowId);
         if (!record?.conflict) continue;
         // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.

@@ -253,11 +253,11 @@ function renderConflicts(lines: ConflictLine[]): void {
     );
     mine.addEventListener(
       'click',
-      guarded(() => resolve('mine', [line.row])),
+      guarded(() => resolve('mine', [line.rowId])),
     );
     theirs.addEventListener(
       'click',
-      guarded(() => resolve('theirs', [line.row])),
+      guarded(() => resolve('theirs', [line.rowId])),
     );
     buttons.append(mine, theirs, select);
     item.append(heading, el('p', { class: 'hint' }, `${who} on ${when(line.changedAt)}.`), table, buttons);
@@ -524,15 +524,15 @@ function syncAction(name: SyncName, label: string): () => Promise<void> {
 }
 
 /** Settles conflicts: the lines given, or every line in conflict. */
-async function resolve(keep: 'mine' | 'theirs', only?: number[]): Promise<void> {
+async function resolve(keep: 'mine' | 'theirs', only?: string[]): Promise<void> {
   // "For all" names the lines the person was shown; when the list was cut short, every line in conflict.
   const summary = state?.lastSummary;
   const shown = (summary?.issues ?? [])
     .filter((issue) => issue.kind === 'conflict')
-    .map((issue) => issue.row);
-  const rows = only ?? (summary && summary.conflicts > shown.length ? [] : shown);
+    .map((issue) => issue.rowId);
+  const rowIds = only ?? (summary && summary.conflicts > shown.length ? [] : shown);
   const label = keep === 'mine' ? 'Keeping your values…' : 'Taking the service’s values…';
-  await operate(label, () => run('resolveConflicts', rows.length ? { keep, sheetRows: rows } : { keep }));
+  await operate(label, () => run('resolveConflicts', rowIds.length ? { keep, rowIds } : { keep }));
 }
 
 async function selectRow(row: number): Promise<void> {

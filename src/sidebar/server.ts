@@ -28,7 +28,7 @@ export interface ServerFunctions {
   pullActiveSheet(): SyncSummary;
   pushActiveSheet(options?: PushOptions): SyncSummary;
   syncActiveSheet(options?: PushOptions): SyncSummary;
-  resolveConflicts(input: { sheetRows?: number[]; keep: 'mine' | 'theirs' }): SyncSummary;
+  resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary;
   selectSheetRow(input: { row: number }): { row: number };
   setSchedule(input: ScheduleInput): ScheduleInfo;
   clearSchedule(): { cleared: boolean };

@@ -270,7 +270,7 @@ describe('the sidebar', () => {
     h.rpcs.length = 0;
     await operate(page, 'Keep mine', mineLine);
     expect(h.rpcs.find((rpc) => rpc.fn === 'resolveConflicts')?.args).toEqual([
-      { keep: 'mine', sheetRows: [mineLine] },
+      { keep: 'mine', rowIds: [mineRow.id] },
     ]);
     let rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
     expect(rows.find((row) => row.id === mineRow.id)?.status).toBe(`alice ${mineRow.id}`);
@@ -312,7 +312,7 @@ describe('the sidebar', () => {
     h.rpcs.length = 0;
     await operate(page, 'Keep mine');
     expect(h.rpcs.find((rpc) => rpc.fn === 'resolveConflicts')?.args).toEqual([
-      { keep: 'mine', sheetRows: [mineLine, theirsLine] },
+      { keep: 'mine', rowIds: [mineRow.id, theirsRow.id] },
     ]);
     rows = await serviceRows(SAMPLE.apps.crm, SAMPLE.tables.deals);
     expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`alice again ${theirsRow.id}`);

@@ -196,11 +196,24 @@ describe('a push', () => {
       expect(await mismatches(world)).toEqual([]);
     });
 
+    it('settles the row named by id, wherever a sort has moved its line since the list was shown', async () => {
+      const other = ids[6] as string;
+      typeInto(other, 'status', 'mine too');
+      await world.emulator.admin.editRow(CRM, DEALS, other, { status: 'theirs too' }, 'u_bob');
+      world.call('pullActiveSheet');
+      const sheetName = String(world.sim.spreadsheet.getActiveSheet().getName());
+      world.sim.person.sortSheet(sheetName, 'title', false);
+      const log = await logOf(() => world.call('resolveConflicts', { keep: 'mine', rowIds: [id] }));
+      expect(writes(log).map((entry) => [entry.path.split('/').at(-1), JSON.parse(entry.body)])).toEqual([
+        [id, { status: 'mine' }],
+      ]);
+      expect((await serviceRow(other)).status).toBe('theirs too');
+      expect(String(cell(rowOf(other), '_sync'))).toContain('conflict');
+    });
+
     it('take theirs puts the service’s value in the cell and sends nothing', async () => {
       world.call('pullActiveSheet');
-      const log = await logOf(() =>
-        world.call('resolveConflicts', { keep: 'theirs', sheetRows: [rowOf(id)] }),
-      );
+      const log = await logOf(() => world.call('resolveConflicts', { keep: 'theirs', rowIds: [id] }));
       expect(writes(log)).toEqual([]);
       expect(cell(rowOf(id), 'status')).toBe('theirs');
       expect(writes(await logOf(() => push()))).toEqual([]);
