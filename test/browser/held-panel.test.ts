@@ -64,8 +64,12 @@ describe('a held push in the sidebar', () => {
 
     await operate(page, 'Push');
     await page.getByRole('button', { name: 'Push anyway', exact: true }).click();
+    // The click starts the push from the panel's handler: wait for its result, not only for idle
+    // (which may be seen before the new run marks the page busy).
+    await expect
+      .poll(() => page.locator('#summary-text').textContent(), { timeout: 20_000 })
+      .toMatch(/^Pushed: \d+ updated/);
     await idle(page);
-    expect(await page.locator('#summary-text').textContent()).toMatch(/^Pushed: \d+ updated/);
     expect(await titles()).not.toEqual(before);
     expect([...(await titles())].sort()).toEqual([...before].sort());
   });
