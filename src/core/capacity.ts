@@ -7,7 +7,7 @@ export const SPREADSHEET_CELL_LIMIT = 10_000_000;
 /** Columns of a sheet Google creates (the base sheet is one; its grid keeps this width). */
 export const NEW_SHEET_COLUMNS = 26;
 
-/** Blank rows the add-on keeps below the lines when it grows a sheet (src/gas/linked-sheet.ts). */
+/** Blank rows the add-on keeps below the lines when it grows a sheet (src/gas/grid-size.ts). */
 export const GROWTH_SPARE_ROWS = 100;
 
 /**

@@ -10,8 +10,8 @@ import { emptyPullCounts, indexLines, type PullCounts } from '../core/pull-engin
 import { STATUS } from '../core/status';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { flushBase, readBase } from './base-sheet';
 import { goneColumnIds } from './headers';
-import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import {
   asSyncError,
   Deadline,
@@ -32,6 +32,8 @@ import {
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
+import { flushLines, readLines } from './sheet-lines';
+import { requireLinkedSheet } from './sheets';
 import {
   clearJob,
   connectedEmail,

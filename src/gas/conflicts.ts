@@ -8,10 +8,12 @@ import { indexLines } from '../core/pull-engine';
 import { isConflictStatus } from '../core/status';
 import type { ConflictLine } from '../shared/types';
 import { activeSheetId } from './active';
+import { readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds } from './headers';
-import { readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { clientFor, requireConnection, requireLink } from './operation';
+import { readLines } from './sheet-lines';
+import { requireLinkedSheet } from './sheets';
 import { createUrlFetchPort } from './url-fetch-port';
 
 /** Lines listed at most: more conflicts than this are settled with "for all". */

@@ -3,7 +3,8 @@
 import { type ColumnSpec, deletedColumnIds } from '../core/columns';
 import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
-import { ensureColumns, maxRowsOf, setPlainText } from './linked-sheet';
+import { ensureColumns, maxRowsOf } from './grid-size';
+import { setPlainText } from './plain-text';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
 const READ_ONLY_HEADER_BACKGROUND = '#eeeeee';

@@ -4,12 +4,13 @@ import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
-import { baseSheetOf, findSheetById, forgetBaseSheet, forgetSheetCount } from './linked-sheet';
+import { baseSheetOf, forgetBaseSheet } from './base-sheet';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
 import { LOG_SHEET } from './run-log';
 import { removeScheduleTrigger } from './schedule-triggers';
+import { findSheetById, forgetSheetCount } from './sheets';
 import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 

@@ -5,8 +5,9 @@ import { contiguousRuns } from '../core/layout';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
 import type { MembersSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
-import { insertSheetQuietly, readLines } from './linked-sheet';
 import { clientFor, requireConnection } from './operation';
+import { readLines } from './sheet-lines';
+import { insertSheetQuietly } from './sheets';
 import { createUrlFetchPort } from './url-fetch-port';
 
 export const MEMBERS_SHEET = 'Members';

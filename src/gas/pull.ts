@@ -50,19 +50,13 @@ import {
 } from '../core/status';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
+import { flushBase, flushSeen, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds, prepareHeaders } from './headers';
-import {
-  flushBase,
-  flushLines,
-  flushSeen,
-  readBase,
-  readLinesForPull,
-  requireLinkedSheet,
-  type SheetReadOptions,
-} from './linked-sheet';
 import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
+import { flushLines, readLinesForPull, type SheetReadOptions } from './sheet-lines';
+import { requireLinkedSheet } from './sheets';
 import { type LinkRecord, saveLink } from './stores';
 
 /** Rows merged and written per chunk: the sheet is written a constant number of times per chunk. */

@@ -47,11 +47,13 @@ import {
   withoutHeld,
 } from '../core/sync/push-guard';
 import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
+import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { goneColumnIds } from './headers';
-import { flushBase, flushLines, readBase, readLines, requireLinkedSheet } from './linked-sheet';
 import { type OperationContext, reportProgress } from './operation';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from './pull';
+import { flushLines, readLines } from './sheet-lines';
+import { requireLinkedSheet } from './sheets';
 import type { LinkRecord } from './stores';
 
 /** Writes per wave; the sheet and base are written after every wave. */

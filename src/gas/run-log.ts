@@ -1,8 +1,8 @@
 // The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
-import { insertSheetQuietly } from './linked-sheet';
 import { localTime } from './local-time';
+import { insertSheetQuietly } from './sheets';
 import { type LinkRecord, recordRunSeconds, type StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';

@@ -5,7 +5,6 @@ import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
-import { findSheetById } from './linked-sheet';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyHeld, notifyOwner, notifyPaused } from './run-log';
@@ -18,6 +17,7 @@ import {
   triggerExists,
   typicalRunSeconds,
 } from './schedule-triggers';
+import { findSheetById } from './sheets';
 import {
   allLinks,
   deleteLink,

@@ -1,49 +1,22 @@
-// Reads a linked sheet and its base once, and writes back dirty spans in a constant number of range
+// Reads a linked sheet's lines once, and writes back dirty spans in a constant number of range
 // calls per flush: one per run of adjacent synced columns, plus one plain-text format call (a
-// RangeList) for all text runs.
-import {
-  BASE_HEADER_WIDTH,
-  BASE_ID_COLUMN,
-  BASE_RECORD_COLUMN,
-  BASE_SEEN_COLUMN,
-  baseHeaderRow,
-  parseBaseColumnIds,
-} from '../core/base';
+// RangeList) for all text runs. Lines are re-identified by id right before a write.
 import type { ColumnSpec } from '../core/columns';
-import { SyncError } from '../core/errors';
 import {
-  a1Notation,
   contiguousRuns,
   headerText,
   ID_HEADER,
   joinRowBlocks,
   type Layout,
-  STATUS_HEADER,
   syncedColumns,
 } from '../core/layout';
 import { cellText } from '../core/pull-engine';
-import { BaseTable, LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
+import { LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
 import { pendingSince } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';
-import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
-import type { LinkRecord } from './stores';
+import { ensureColumns, ensureRows, noteContentSize } from './grid-size';
+import { type Block, setPlainText, textColumns } from './plain-text';
 import { waitsSoFar } from './url-fetch-port';
-
-export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
-  return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
-}
-
-export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadsheet.Sheet {
-  const sheet = knownSheet(link.sheetId) ?? findSheetById(activeSpreadsheet(), link.sheetId);
-  if (!sheet) {
-    throw new SyncError(
-      'SHEET',
-      `The sheet linked to table ${link.tableName} was deleted. Link another sheet from the sidebar.`,
-    );
-  }
-  rememberSheet(link.sheetId, sheet);
-  return sheet;
-}
 
 /**
  * Reads header row and data lines in one call. Without the sheet's size, its data range gives it
@@ -79,29 +52,6 @@ function linesOf(
   const grid = new LineGrid(values.slice(1), lastColumn);
   grid.checkedAtWait = waitsSoFar();
   return { headers, grid };
-}
-
-// The sheet count as this execution last asked or changed it, and its count of waits then.
-let sheetCount: { count: number; atWait: number } | null = null;
-
-/** Forgets the sheet count (a sheet was inserted or deleted elsewhere). */
-export function forgetSheetCount(): void {
-  sheetCount = null;
-}
-
-/**
- * Inserts a sheet last without leaving it active (insertSheet activates the new sheet). The count of
- * sheets is asked once; with no wait since (nobody can have deleted one), an insertion reuses it.
- */
-export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.Sheet {
-  const spreadsheet = activeSpreadsheet();
-  const active = activeSheet();
-  const waits = waitsSoFar();
-  const count = sheetCount && sheetCount.atWait === waits ? sheetCount.count : spreadsheet.getSheets().length;
-  const sheet = spreadsheet.insertSheet(name, count);
-  sheetCount = { count: count + 1, atWait: waits };
-  if (active) spreadsheet.setActiveSheet(active);
-  return sheet;
 }
 
 /** How a sync reads the sheet and its base. */
@@ -158,195 +108,6 @@ export function readLinesForPull(
   const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
   grid.checkedAtWait = waitsSoFar();
   return { headers, grid };
-}
-
-/** Reading the base whole, seen marks included (push and resolve). */
-const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen: true };
-
-/**
- * Reads the base: whole (ids and records, one call) when small, else its ids (and seen marks when
- * needed) with whole records read in spans on demand. A fresh pull has a new pull id, so older seen
- * marks mean nothing to it and are not read.
- */
-export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
-  const sheet = baseSheetOf(link, false);
-  const lastRow = sheet ? sheet.getLastRow() : 0;
-  if (!sheet || lastRow === 0) return new BaseTable([], []);
-  noteContentSize(sheet, lastRow, BASE_HEADER_WIDTH);
-  const count = lastRow - 1;
-  if (count <= options.eagerUpTo) {
-    const width = options.withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
-    const values = sheet.getRange(1, 1, lastRow, width).getValues() as unknown[][];
-    return new BaseTable(values.slice(1), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
-  }
-  const header = sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).getValues()[0] ?? [];
-  const columnIds = parseBaseColumnIds(header[BASE_RECORD_COLUMN - 1]);
-  const ids = sheet.getRange(2, BASE_ID_COLUMN, count, 1).getValues();
-  const seen = options.withSeen ? sheet.getRange(2, BASE_SEEN_COLUMN, count, 1).getValues() : [];
-  const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
-  const loader = (first: number, n: number): unknown[][] =>
-    sheet.getRange(first + 2, 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
-  return new BaseTable(rows, columnIds, { loader });
-}
-
-// The base sheet of each link found or made in this execution, and those asked for and not found.
-const baseSheets = new Map<string, GoogleAppsScript.Spreadsheet.Sheet>();
-const absentBaseSheets = new Set<string>();
-
-/**
- * The link's base sheet, made when absent and `create`. A base found absent is not asked for again
- * in the same execution (only this add-on makes it, under the document lock; should a sheet of that
- * hidden name appear meanwhile, inserting it fails loudly and nothing is written).
- */
-export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
-  const known = baseSheets.get(link.baseSheetName);
-  if (known) return known;
-  if (absentBaseSheets.has(link.baseSheetName) && !create) return null;
-  const spreadsheet = activeSpreadsheet();
-  let sheet = absentBaseSheets.has(link.baseSheetName)
-    ? null
-    : spreadsheet.getSheetByName(link.baseSheetName);
-  if (!sheet && create) {
-    sheet = insertSheetQuietly(link.baseSheetName);
-    const maxRows = sheet.getMaxRows();
-    gridSizeOf(sheet).maxRows = maxRows;
-    // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates.
-    sheet.getRange(1, 1, maxRows, BASE_HEADER_WIDTH).setNumberFormat('@');
-    sheet.hideSheet();
-  }
-  if (sheet) {
-    baseSheets.set(link.baseSheetName, sheet);
-    absentBaseSheets.delete(link.baseSheetName);
-  } else absentBaseSheets.add(link.baseSheetName);
-  return sheet;
-}
-
-/** Forgets a base sheet this execution found (it is about to be deleted). */
-export function forgetBaseSheet(link: LinkRecord): void {
-  baseSheets.delete(link.baseSheetName);
-}
-
-/** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
-const SPARE_ROWS = 100;
-
-/**
- * A sheet's grid size as this execution last saw or made it (asked once, kept up to date), and the
- * rows and columns it is known to have at least (its content reaches that far), which spare asking.
- */
-interface GridSize {
-  maxRows: number | null;
-  maxColumns: number | null;
-  rowsAtLeast: number;
-  columnsAtLeast: number;
-}
-const gridSizes = new Map<GoogleAppsScript.Spreadsheet.Sheet, GridSize>();
-
-function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
-  let size = gridSizes.get(sheet);
-  if (!size) {
-    size = { maxRows: null, maxColumns: null, rowsAtLeast: 0, columnsAtLeast: 0 };
-    gridSizes.set(sheet, size);
-  }
-  return size;
-}
-
-/** Notes that the sheet's content reaches this row and column (so the grid has at least as many). */
-function noteContentSize(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  lastRow: number,
-  lastColumn: number,
-): void {
-  const size = gridSizeOf(sheet);
-  size.rowsAtLeast = Math.max(size.rowsAtLeast, lastRow);
-  size.columnsAtLeast = Math.max(size.columnsAtLeast, lastColumn);
-}
-
-/** Grows the sheet when needed; returns the first inserted row and how many, or null. */
-function ensureRows(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  lastNeededRow: number,
-): [number, number] | null {
-  if (lastNeededRow <= gridSizeOf(sheet).rowsAtLeast) return null;
-  const maxRows = maxRowsOf(sheet);
-  if (lastNeededRow <= maxRows) return null;
-  const count = lastNeededRow - maxRows + SPARE_ROWS;
-  sheet.insertRowsAfter(maxRows, count);
-  gridSizeOf(sheet).maxRows = maxRows + count;
-  return [maxRows + 1, count];
-}
-
-/** The sheet's row count (every row, blank or not), asked once per execution. */
-export function maxRowsOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): number {
-  const size = gridSizeOf(sheet);
-  const maxRows = size.maxRows ?? sheet.getMaxRows();
-  size.maxRows = maxRows;
-  return maxRows;
-}
-
-/**
- * Grows the sheet to `lastNeededColumn` columns when needed. Every insertion of this execution goes
- * through here or ensureRows, so the remembered size stays true.
- */
-export function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
-  const size = gridSizeOf(sheet);
-  if (lastNeededColumn <= size.columnsAtLeast) return;
-  const maxColumns = size.maxColumns ?? sheet.getMaxColumns();
-  size.maxColumns = maxColumns;
-  if (lastNeededColumn <= maxColumns) return;
-  sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
-  size.maxColumns = lastNeededColumn;
-}
-
-/** Writes this execution's seen marks (only needed when a pull continues in another execution). */
-export function flushSeen(link: LinkRecord, base: BaseTable): void {
-  const spans = base.takeSeenSpans();
-  if (spans.length === 0) return;
-  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
-  for (const span of spans)
-    sheet.getRange(span.start + 2, BASE_SEEN_COLUMN, span.values.length, 1).setValues(span.values);
-}
-
-export function flushBase(link: LinkRecord, base: BaseTable): void {
-  const spans = base.takeDirtySpans();
-  if (spans.length === 0 && !base.headerChanged) return;
-  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
-  if (base.headerChanged) {
-    // New digest columns (a first pull adds them all): the header row lists them.
-    sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).setValues([baseHeaderRow(base.columnIds)]);
-    base.headerChanged = false;
-  }
-  for (const span of spans) {
-    const firstRow = span.start + 2;
-    // Rows are plain text from the start (see baseSheetOf); rows added later get it as they come.
-    const inserted = ensureRows(sheet, firstRow + span.rows.length - 1);
-    if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);
-    const firstColumn = span.withIds ? BASE_ID_COLUMN : BASE_RECORD_COLUMN;
-    sheet
-      .getRange(firstRow, firstColumn, span.rows.length, BASE_HEADER_WIDTH - firstColumn + 1)
-      .setValues(span.rows);
-  }
-}
-
-/** A block of cells: 1-based first row and column, row and column counts. */
-export type Block = [number, number, number, number];
-
-/** Formats blocks as plain text in one call (a RangeList when there are several). */
-export function setPlainText(sheet: GoogleAppsScript.Spreadsheet.Sheet, blocks: readonly Block[]): void {
-  const only = blocks.length === 1 ? blocks[0] : undefined;
-  if (only) sheet.getRange(only[0], only[1], only[2], only[3]).setNumberFormat('@');
-  else if (blocks.length > 1)
-    sheet.getRangeList(blocks.map((block) => a1Notation(...block))).setNumberFormat('@');
-}
-
-/** Sheet columns whose cells hold text: text and JSON table columns, fixed fields and the status. */
-export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number[] {
-  const indexes: number[] = [...layout.fixed.values()];
-  if (layout.status !== undefined) indexes.push(layout.status);
-  for (const column of live) {
-    const index = layout.columns.get(column.id);
-    if (index !== undefined && (column.kind === 'text' || column.kind === 'json')) indexes.push(index);
-  }
-  return indexes.sort((a, b) => a - b);
 }
 
 /**
@@ -620,5 +381,3 @@ export function flushLines(
   grid.flushed();
   return dirty.length;
 }
-
-export { STATUS_HEADER };

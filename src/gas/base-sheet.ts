@@ -1,0 +1,114 @@
+// The link's hidden base sheet: found or made once per execution, read whole or lazily, and written
+// back in dirty spans. Invariant: only this add-on makes a base sheet, under the document lock, so a
+// base found absent stays absent for the rest of the execution.
+import {
+  BASE_HEADER_WIDTH,
+  BASE_ID_COLUMN,
+  BASE_RECORD_COLUMN,
+  BASE_SEEN_COLUMN,
+  baseHeaderRow,
+  parseBaseColumnIds,
+} from '../core/base';
+import { BaseTable } from '../core/sheet-model';
+import { activeSpreadsheet } from './active';
+import { ensureRows, gridSizeOf, noteContentSize } from './grid-size';
+import { setPlainText } from './plain-text';
+import type { SheetReadOptions } from './sheet-lines';
+import { insertSheetQuietly } from './sheets';
+import type { LinkRecord } from './stores';
+
+/** Reading the base whole, seen marks included (push and resolve). */
+const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen: true };
+
+/**
+ * Reads the base: whole (ids and records, one call) when small, else its ids (and seen marks when
+ * needed) with whole records read in spans on demand. A fresh pull has a new pull id, so older seen
+ * marks mean nothing to it and are not read.
+ */
+export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
+  const sheet = baseSheetOf(link, false);
+  const lastRow = sheet ? sheet.getLastRow() : 0;
+  if (!sheet || lastRow === 0) return new BaseTable([], []);
+  noteContentSize(sheet, lastRow, BASE_HEADER_WIDTH);
+  const count = lastRow - 1;
+  if (count <= options.eagerUpTo) {
+    const width = options.withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
+    const values = sheet.getRange(1, 1, lastRow, width).getValues() as unknown[][];
+    return new BaseTable(values.slice(1), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
+  }
+  const header = sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).getValues()[0] ?? [];
+  const columnIds = parseBaseColumnIds(header[BASE_RECORD_COLUMN - 1]);
+  const ids = sheet.getRange(2, BASE_ID_COLUMN, count, 1).getValues();
+  const seen = options.withSeen ? sheet.getRange(2, BASE_SEEN_COLUMN, count, 1).getValues() : [];
+  const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
+  const loader = (first: number, n: number): unknown[][] =>
+    sheet.getRange(first + 2, 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
+  return new BaseTable(rows, columnIds, { loader });
+}
+
+// The base sheet of each link found or made in this execution, and those asked for and not found.
+const baseSheets = new Map<string, GoogleAppsScript.Spreadsheet.Sheet>();
+const absentBaseSheets = new Set<string>();
+
+/**
+ * The link's base sheet, made when absent and `create`. A base found absent is not asked for again
+ * in the same execution (only this add-on makes it, under the document lock; should a sheet of that
+ * hidden name appear meanwhile, inserting it fails loudly and nothing is written).
+ */
+export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
+  const known = baseSheets.get(link.baseSheetName);
+  if (known) return known;
+  if (absentBaseSheets.has(link.baseSheetName) && !create) return null;
+  const spreadsheet = activeSpreadsheet();
+  let sheet = absentBaseSheets.has(link.baseSheetName)
+    ? null
+    : spreadsheet.getSheetByName(link.baseSheetName);
+  if (!sheet && create) {
+    sheet = insertSheetQuietly(link.baseSheetName);
+    const maxRows = sheet.getMaxRows();
+    gridSizeOf(sheet).maxRows = maxRows;
+    // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates.
+    sheet.getRange(1, 1, maxRows, BASE_HEADER_WIDTH).setNumberFormat('@');
+    sheet.hideSheet();
+  }
+  if (sheet) {
+    baseSheets.set(link.baseSheetName, sheet);
+    absentBaseSheets.delete(link.baseSheetName);
+  } else absentBaseSheets.add(link.baseSheetName);
+  return sheet;
+}
+
+/** Forgets a base sheet this execution found (it is about to be deleted). */
+export function forgetBaseSheet(link: LinkRecord): void {
+  baseSheets.delete(link.baseSheetName);
+}
+
+/** Writes this execution's seen marks (only needed when a pull continues in another execution). */
+export function flushSeen(link: LinkRecord, base: BaseTable): void {
+  const spans = base.takeSeenSpans();
+  if (spans.length === 0) return;
+  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
+  for (const span of spans)
+    sheet.getRange(span.start + 2, BASE_SEEN_COLUMN, span.values.length, 1).setValues(span.values);
+}
+
+export function flushBase(link: LinkRecord, base: BaseTable): void {
+  const spans = base.takeDirtySpans();
+  if (spans.length === 0 && !base.headerChanged) return;
+  const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
+  if (base.headerChanged) {
+    // New digest columns (a first pull adds them all): the header row lists them.
+    sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).setValues([baseHeaderRow(base.columnIds)]);
+    base.headerChanged = false;
+  }
+  for (const span of spans) {
+    const firstRow = span.start + 2;
+    // Rows are plain text from the start (see baseSheetOf); rows added later get it as they come.
+    const inserted = ensureRows(sheet, firstRow + span.rows.length - 1);
+    if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);
+    const firstColumn = span.withIds ? BASE_ID_COLUMN : BASE_RECORD_COLUMN;
+    sheet
+      .getRange(firstRow, firstColumn, span.rows.length, BASE_HEADER_WIDTH - firstColumn + 1)
+      .setValues(span.rows);
+  }
+}

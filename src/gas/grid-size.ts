@@ -1,0 +1,74 @@
+// A sheet's grid size (rows and columns, blank or not) as this execution last saw or made it, and the
+// growing of sheets. Invariant: every insertion of rows or columns in an execution goes through
+// ensureRows or ensureColumns, so the remembered size stays true without asking again.
+
+/** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
+const SPARE_ROWS = 100;
+
+/**
+ * A sheet's grid size as this execution last saw or made it (asked once, kept up to date), and the
+ * rows and columns it is known to have at least (its content reaches that far), which spare asking.
+ */
+interface GridSize {
+  maxRows: number | null;
+  maxColumns: number | null;
+  rowsAtLeast: number;
+  columnsAtLeast: number;
+}
+const gridSizes = new Map<GoogleAppsScript.Spreadsheet.Sheet, GridSize>();
+
+export function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
+  let size = gridSizes.get(sheet);
+  if (!size) {
+    size = { maxRows: null, maxColumns: null, rowsAtLeast: 0, columnsAtLeast: 0 };
+    gridSizes.set(sheet, size);
+  }
+  return size;
+}
+
+/** Notes that the sheet's content reaches this row and column (so the grid has at least as many). */
+export function noteContentSize(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastRow: number,
+  lastColumn: number,
+): void {
+  const size = gridSizeOf(sheet);
+  size.rowsAtLeast = Math.max(size.rowsAtLeast, lastRow);
+  size.columnsAtLeast = Math.max(size.columnsAtLeast, lastColumn);
+}
+
+/** Grows the sheet when needed; returns the first inserted row and how many, or null. */
+export function ensureRows(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastNeededRow: number,
+): [number, number] | null {
+  if (lastNeededRow <= gridSizeOf(sheet).rowsAtLeast) return null;
+  const maxRows = maxRowsOf(sheet);
+  if (lastNeededRow <= maxRows) return null;
+  const count = lastNeededRow - maxRows + SPARE_ROWS;
+  sheet.insertRowsAfter(maxRows, count);
+  gridSizeOf(sheet).maxRows = maxRows + count;
+  return [maxRows + 1, count];
+}
+
+/** The sheet's row count (every row, blank or not), asked once per execution. */
+export function maxRowsOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): number {
+  const size = gridSizeOf(sheet);
+  const maxRows = size.maxRows ?? sheet.getMaxRows();
+  size.maxRows = maxRows;
+  return maxRows;
+}
+
+/**
+ * Grows the sheet to `lastNeededColumn` columns when needed. Every insertion of this execution goes
+ * through here or ensureRows, so the remembered size stays true.
+ */
+export function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
+  const size = gridSizeOf(sheet);
+  if (lastNeededColumn <= size.columnsAtLeast) return;
+  const maxColumns = size.maxColumns ?? sheet.getMaxColumns();
+  size.maxColumns = maxColumns;
+  if (lastNeededColumn <= maxColumns) return;
+  sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
+  size.maxColumns = lastNeededColumn;
+}

@@ -1,0 +1,45 @@
+// Finds the add-on's sheets in the active spreadsheet and inserts new ones quietly. Owns the
+// execution's cache of the sheet count.
+import { SyncError } from '../core/errors';
+import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
+import type { LinkRecord } from './stores';
+import { waitsSoFar } from './url-fetch-port';
+
+export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
+  return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
+}
+
+export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadsheet.Sheet {
+  const sheet = knownSheet(link.sheetId) ?? findSheetById(activeSpreadsheet(), link.sheetId);
+  if (!sheet) {
+    throw new SyncError(
+      'SHEET',
+      `The sheet linked to table ${link.tableName} was deleted. Link another sheet from the sidebar.`,
+    );
+  }
+  rememberSheet(link.sheetId, sheet);
+  return sheet;
+}
+
+// The sheet count as this execution last asked or changed it, and its count of waits then.
+let sheetCount: { count: number; atWait: number } | null = null;
+
+/** Forgets the sheet count (a sheet was inserted or deleted elsewhere). */
+export function forgetSheetCount(): void {
+  sheetCount = null;
+}
+
+/**
+ * Inserts a sheet last without leaving it active (insertSheet activates the new sheet). The count of
+ * sheets is asked once; with no wait since (nobody can have deleted one), an insertion reuses it.
+ */
+export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.Sheet {
+  const spreadsheet = activeSpreadsheet();
+  const active = activeSheet();
+  const waits = waitsSoFar();
+  const count = sheetCount && sheetCount.atWait === waits ? sheetCount.count : spreadsheet.getSheets().length;
+  const sheet = spreadsheet.insertSheet(name, count);
+  sheetCount = { count: count + 1, atWait: waits };
+  if (active) spreadsheet.setActiveSheet(active);
+  return sheet;
+}
