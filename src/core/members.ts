@@ -1,5 +1,5 @@
 // The Members sheet: account members keyed by user id, updated in place; the person's own columns stay.
-import { cellText } from './pull-engine';
+import { cellText } from './lines';
 import type { LineGrid } from './sheet-model';
 
 export const MEMBER_HEADERS = [

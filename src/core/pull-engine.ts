@@ -4,6 +4,7 @@ import type { BaseRecord } from './base';
 import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
+import { cellsByGet, cellText, type LineIndex } from './lines';
 import { mergeCells } from './merge';
 import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
@@ -30,43 +31,6 @@ export interface PullCounts {
 
 export function emptyPullCounts(): PullCounts {
   return { added: 0, updated: 0, unchanged: 0, keptLocal: 0, conflicts: 0, removedOnService: 0, errors: 0 };
-}
-
-export interface LineIndex {
-  lineById: Map<string, number>;
-  /** Row ids carried by more than one line, with those lines. */
-  duplicates: Map<string, number[]>;
-}
-
-// String methods called with .call in per-line code: a method looked up on cells of many string
-// representations is not inlined by V8 (see charCodeAt in digest.ts).
-const trim = String.prototype.trim;
-
-export function cellText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? trim.call(value) : String(value);
-}
-
-/** Indexes lines by the row id in their `id` cell; lines without an id are not indexed. */
-export function indexLines(grid: LineGrid, layout: Layout): LineIndex {
-  const lineById = new Map<string, number>();
-  const duplicates = new Map<string, number[]>();
-  const idColumn = layout.fixed.get(ID_HEADER);
-  if (idColumn === undefined) return { lineById, duplicates };
-  for (let line = 0; line < grid.length; line++) {
-    const cells = grid.lineCells(line);
-    const id = cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
-    if (id === '') continue;
-    const first = lineById.get(id);
-    if (first === undefined) {
-      lineById.set(id, line);
-    } else {
-      const lines = duplicates.get(id) ?? [first];
-      lines.push(line);
-      duplicates.set(id, lines);
-    }
-  }
-  return { lineById, duplicates };
 }
 
 export interface PullState {
@@ -186,13 +150,6 @@ function setStatus(state: PullState, line: number, status: string): void {
 
 function statusOf(state: PullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
-}
-
-/** A line's cells read one by one (a line not loaded whole: `get` says which cells are known). */
-export function cellsByGet(grid: LineGrid, line: number, at: readonly number[]): unknown[] {
-  const cells: unknown[] = [];
-  for (const column of at) if (column >= 0) cells[column] = grid.get(line, column);
-  return cells;
 }
 
 function* touchedIds(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Generator<string> {

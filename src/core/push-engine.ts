@@ -5,8 +5,8 @@ import { cellDigest, type DecodeContext, type JsonValue } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
 import { ID_HEADER, type Layout } from './layout';
+import { cellsByGet, cellText, type LineIndex } from './lines';
 import { cellEdits, type LineEdits, newCellValues } from './merge';
-import { cellsByGet, cellText, type LineIndex } from './pull-engine';
 import type { BaseTable, LineGrid } from './sheet-model';
 import { duplicateStatus, notCreatedStatus, notPushedStatus, pendingSince, unknownRowStatus } from './status';
 

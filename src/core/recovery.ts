@@ -4,10 +4,13 @@ import type { BaseRecord } from './base';
 import { type JsonValue, valueDigest } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
-import type { CreatePlan } from './push-engine';
 
 /** A create that was sent: the base keeps its per-column digests under the pending token. */
-export function pendingRecord(token: string, sentAt: string, plan: CreatePlan): BaseRecord {
+export function pendingRecord(
+  token: string,
+  sentAt: string,
+  plan: { readonly digests: Readonly<Record<string, Digest>> },
+): BaseRecord {
   return { id: token, lMod: sentAt, digests: { ...plan.digests } };
 }
 

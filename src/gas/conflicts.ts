@@ -4,7 +4,7 @@ import type { User } from '../api/types';
 import { type DecodeContext, encodeCell, isDateLike } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import { readLayout } from '../core/layout';
-import { indexLines } from '../core/pull-engine';
+import { indexLines } from '../core/lines';
 import { isConflictStatus } from '../core/status';
 import type { ConflictLine } from '../shared/types';
 import { activeSheetId } from './active';

@@ -22,16 +22,14 @@ import {
   readLayout,
   renamedColumns,
 } from '../core/layout';
+import { cellsByGet, cellText, indexLines } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { type LineEdits, newCellValues } from '../core/merge';
 import {
   agreedCounter,
   applyServiceRows,
-  cellsByGet,
-  cellText,
   emptyPullCounts,
   fixedFieldText,
-  indexLines,
   markRemovedRows,
   type PendingCreates,
   type PullCounts,

@@ -7,9 +7,10 @@ import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { headerProblems, readLayout, renamedColumns } from '../core/layout';
+import { cellsByGet, indexLines } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, cellEdits, reconcileEdits } from '../core/merge';
-import { agreedCounter, cellsByGet, fixedFieldText, indexLines } from '../core/pull-engine';
+import { agreedCounter, fixedFieldText } from '../core/pull-engine';
 import {
   type Candidate,
   type CreatePlan,

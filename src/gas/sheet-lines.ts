@@ -10,7 +10,7 @@ import {
   type Layout,
   syncedColumns,
 } from '../core/layout';
-import { cellText } from '../core/pull-engine';
+import { cellText } from '../core/lines';
 import { LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
 import { pendingSince } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';

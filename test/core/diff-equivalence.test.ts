@@ -8,7 +8,8 @@ import { cellDigest, cellRead, type DecodeContext, encodeCell } from '../../src/
 import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
-import { applyServiceRows, emptyPullCounts, indexLines, type PullState } from '../../src/core/pull-engine';
+import { indexLines } from '../../src/core/lines';
+import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/pull-engine';
 import { planPush } from '../../src/core/push-engine';
 import { BaseTable, LineGrid } from '../../src/core/sheet-model';
 import { lineEdits, mergePulledRow, newLineValues } from './by-column';

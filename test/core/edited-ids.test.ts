@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { cellDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
 import { readLayout } from '../../src/core/layout';
-import { indexLines, restoreEditedIds } from '../../src/core/pull-engine';
+import { indexLines } from '../../src/core/lines';
+import { restoreEditedIds } from '../../src/core/pull-engine';
 import { BaseTable, LineGrid } from '../../src/core/sheet-model';
 
 const live: ColumnSpec[] = [{ id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false }];

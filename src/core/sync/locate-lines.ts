@@ -1,7 +1,7 @@
 // Re-identifying a run's lines right before it writes: people sort, insert and delete lines while a
 // run waits for the network, so a line is found again by its row id (or, for a new line, by the
 // pending mark of its create), never trusted to stand where it was read.
-import { cellText } from '../pull-engine';
+import { cellText } from '../lines';
 
 /** What the run believes one of its lines holds in the sheet, and where (physical data row, 0-based). */
 export interface ExpectedLine {

@@ -15,8 +15,9 @@ import {
 import type { ColumnSpec } from '../../../src/core/columns';
 import type { Digest } from '../../../src/core/digest';
 import { ID_HEADER, type Layout } from '../../../src/core/layout';
-import type { LineIndex, PullCounts } from '../../../src/core/pull-engine';
-import { cellText, fixedFieldText } from '../../../src/core/pull-engine';
+import { cellText, type LineIndex } from '../../../src/core/lines';
+import type { PullCounts } from '../../../src/core/pull-engine';
+import { fixedFieldText } from '../../../src/core/pull-engine';
 import type { BaseTable, LineGrid } from '../../../src/core/sheet-model';
 import {
   conflictStatus,
