@@ -687,6 +687,17 @@ export class AppsScriptSimulator {
     return Object.fromEntries(store);
   }
 
+  /** Writes a property as an earlier version of the add-on left it (stored-format migration tests). */
+  writeProperty(kind: 'user' | 'document' | 'script', key: string, value: string, user?: string): void {
+    const store =
+      kind === 'user'
+        ? this.propertyStores.userStore(user ?? this.defaultUser)
+        : kind === 'document'
+          ? this.propertyStores.document
+          : this.propertyStores.script;
+    store.set(key, value);
+  }
+
   /** Another process holds the document lock until the given simulated time (contention tests). */
   holdDocumentLock(untilSimulatedMs: number): void {
     this.lockTable.holdExternally(`document:${this.spreadsheet.getId()}`, untilSimulatedMs);

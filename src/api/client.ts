@@ -132,6 +132,19 @@ export interface RowUpdate {
   patch: RowValues;
 }
 
+/** What a request is: its method, what it targets (for messages), its path and the reader of its answer. */
+interface ExchangeSpec<T> {
+  method: HttpMethod;
+  target: RequestTarget;
+  segments: string[];
+  ids?: { appId?: string; tableId?: string; rowId?: string };
+  query?: Record<string, string | number | undefined>;
+  read: (json: unknown, context: ErrorContext) => T;
+  body?: string;
+  /** The API prefix to use; by default the one detected for this host. */
+  prefix?: ApiPrefix;
+}
+
 interface Exchange<T> {
   request: HttpRequest;
   context: ErrorContext;
@@ -252,7 +265,9 @@ export class TableClient {
   /** The caller's profile (`GET /user/me`); also checks the key. */
   me(): UserProfile {
     if (this.knownPrefix === undefined) return this.probe();
-    return this.call(this.exchangeOf('get', 'profile', ['user', 'me'], {}, undefined, readProfile));
+    return this.call(
+      this.exchangeOf({ method: 'get', target: 'profile', segments: ['user', 'me'], read: readProfile }),
+    );
   }
 
   /** One page of the people search (`GET /user/people`); `limit` 1-100, default 100, always sent. */
@@ -284,7 +299,13 @@ export class TableClient {
   tableApp(appId: string): TableApp {
     checkId(appId, 'table app id');
     return this.call(
-      this.exchangeOf('get', 'tableApp', ['tableApps', appId], { appId }, undefined, readTableApp),
+      this.exchangeOf({
+        method: 'get',
+        target: 'tableApp',
+        segments: ['tableApps', appId],
+        ids: { appId },
+        read: readTableApp,
+      }),
     );
   }
 
@@ -296,14 +317,13 @@ export class TableClient {
   }
 
   private tableExchange(appId: string, tableId: string): Exchange<Table> {
-    return this.exchangeOf(
-      'get',
-      'table',
-      ['tableApps', appId, 'tables', tableId],
-      { appId, tableId },
-      undefined,
-      readTable,
-    );
+    return this.exchangeOf({
+      method: 'get',
+      target: 'table',
+      segments: ['tableApps', appId, 'tables', tableId],
+      ids: { appId, tableId },
+      read: readTable,
+    });
   }
 
   /** One row (`GET …/rows/<r>`); the seed shows fixed fields only here. */
@@ -418,16 +438,16 @@ export class TableClient {
 
   // ---- requests ------------------------------------------------------------------------------
 
-  private exchangeOf<T>(
-    method: HttpMethod,
-    target: RequestTarget,
-    segments: string[],
-    ids: { appId?: string; tableId?: string; rowId?: string },
-    query: Record<string, string | number | undefined> | undefined,
-    read: (json: unknown, context: ErrorContext) => T,
-    body?: string,
-    prefix?: ApiPrefix,
-  ): Exchange<T> {
+  private exchangeOf<T>({
+    method,
+    target,
+    segments,
+    ids = {},
+    query,
+    read,
+    body,
+    prefix,
+  }: ExchangeSpec<T>): Exchange<T> {
     const usePrefix = prefix ?? this.detectPrefix();
     const request: HttpRequest = {
       url: this.baseUrl + usePrefix + pathOf(segments) + queryString(query ?? {}),
@@ -455,7 +475,13 @@ export class TableClient {
     limit: number,
   ): Exchange<ListPage<User>> {
     const query = { emailId, offset, limit };
-    return this.exchangeOf('get', 'people', ['user', 'people'], {}, query, readUserPage);
+    return this.exchangeOf({
+      method: 'get',
+      target: 'people',
+      segments: ['user', 'people'],
+      query,
+      read: readUserPage,
+    });
   }
 
   private listExchange(
@@ -467,7 +493,14 @@ export class TableClient {
     checkId(appId, 'table app id');
     checkId(tableId, 'table id');
     const segments = ['tableApps', appId, 'tables', tableId, 'rows'];
-    return this.exchangeOf('get', 'rows', segments, { appId, tableId }, { offset, limit }, readRowPage);
+    return this.exchangeOf({
+      method: 'get',
+      target: 'rows',
+      segments,
+      ids: { appId, tableId },
+      query: { offset, limit },
+      read: readRowPage,
+    });
   }
 
   private rowExchange(appId: string, tableId: string, rowId: string): Exchange<Row> {
@@ -475,7 +508,13 @@ export class TableClient {
     checkId(tableId, 'table id');
     checkId(rowId, 'row id');
     const segments = ['tableApps', appId, 'tables', tableId, 'rows', rowId];
-    return this.exchangeOf('get', 'row', segments, { appId, tableId, rowId }, undefined, readRow);
+    return this.exchangeOf({
+      method: 'get',
+      target: 'row',
+      segments,
+      ids: { appId, tableId, rowId },
+      read: readRow,
+    });
   }
 
   private updateExchange(appId: string, tableId: string, rowId: string, patch: RowValues): Exchange<Row> {
@@ -484,7 +523,14 @@ export class TableClient {
     checkId(rowId, 'row id');
     const body = bodyOf(patch);
     const segments = ['tableApps', appId, 'tables', tableId, 'rows', rowId];
-    return this.exchangeOf('patch', 'row', segments, { appId, tableId, rowId }, undefined, readRow, body);
+    return this.exchangeOf({
+      method: 'patch',
+      target: 'row',
+      segments,
+      ids: { appId, tableId, rowId },
+      read: readRow,
+      body,
+    });
   }
 
   private createExchange(appId: string, tableId: string, values: RowValues): Exchange<Row> {
@@ -492,7 +538,14 @@ export class TableClient {
     checkId(tableId, 'table id');
     const body = bodyOf(values);
     const segments = ['tableApps', appId, 'tables', tableId, 'rows'];
-    return this.exchangeOf('post', 'rows', segments, { appId, tableId }, undefined, readRow, body);
+    return this.exchangeOf({
+      method: 'post',
+      target: 'rows',
+      segments,
+      ids: { appId, tableId },
+      read: readRow,
+      body,
+    });
   }
 
   private prepare<T>(make: () => Exchange<T>): Pending<T> {
@@ -507,16 +560,13 @@ export class TableClient {
   private probe(): UserProfile {
     const failures: string[] = [];
     for (const prefix of API_PREFIXES) {
-      const exchange = this.exchangeOf(
-        'get',
-        'profile',
-        ['user', 'me'],
-        {},
-        undefined,
-        readProfile,
-        undefined,
+      const exchange = this.exchangeOf({
+        method: 'get',
+        target: 'profile',
+        segments: ['user', 'me'],
+        read: readProfile,
         prefix,
-      );
+      });
       const [outcome] = this.exchange([exchange]).outcomes;
       if (outcome === undefined) break;
       if (outcome.ok) {
@@ -577,7 +627,7 @@ export class TableClient {
           try {
             outcomes[i] = { ok: true, value: item.read(reading.json, item.context) };
           } catch (error) {
-            outcomes[i] = { ok: false, error: asSyncError(error, item.context, response.status) };
+            outcomes[i] = { ok: false, error: answerError(error, item.context, response.status) };
           }
           return;
         }
@@ -762,7 +812,8 @@ function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolea
   return length < limit;
 }
 
-function asSyncError(error: unknown, context: ErrorContext, status: number): SyncError {
+/** A failure while reading an answer: a SyncError thrown by a shape check, else the answer was malformed. */
+function answerError(error: unknown, context: ErrorContext, status: number): SyncError {
   if (error instanceof SyncError) return error;
   return badShape(context, 'unexpected content', status);
 }

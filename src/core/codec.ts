@@ -197,7 +197,7 @@ export function cellDigest(value: CellValue): Digest {
 }
 
 /** Whether a cell read back is exactly the cell a value was written as (cheap; no hashing). */
-export function sameCell(value: CellValue, read: EncodedCell['read']): boolean {
+export function readsBackAs(value: CellValue, read: EncodedCell['read']): boolean {
   if (value === read) return true;
   return typeof value === 'number' && typeof read === 'number' && value === read;
 }

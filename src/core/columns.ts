@@ -86,7 +86,8 @@ export function liveColumns(columns: readonly ServiceColumnLike[]): ColumnSpec[]
   return specs;
 }
 
-export function deletedColumnIds(columns: readonly ServiceColumnLike[]): string[] {
+/** Ids of the columns the service marks deleted. */
+export function serviceDeletedColumnIds(columns: readonly ServiceColumnLike[]): string[] {
   return columns
     .filter((column) => column.deleted === true && typeof column.id === 'string')
     .map((column) => column.id as string);

@@ -18,8 +18,8 @@ export interface Layout {
   fixed: Map<string, number>;
   /** 0-based sheet column of each live table column. */
   columns: Map<string, number>;
-  /** Columns deleted on the service (or otherwise gone) that still have a sheet column. */
-  dead: Map<string, number>;
+  /** Deleted columns (table columns once, not live now) that still have a sheet column. */
+  deleted: Map<string, number>;
   status: number | undefined;
   own: number[];
   /** Header texts that appear more than once among the synced headers. */
@@ -51,17 +51,17 @@ export function readLayout(
     const header = headerText(column.id);
     if (!liveByHeader.has(header)) liveByHeader.set(header, column.id);
   }
-  const goneByHeader = new Map<string, string>();
+  const deletedByHeader = new Map<string, string>();
   for (const id of knownGoneIds) {
     const header = headerText(id);
-    if (!liveByHeader.has(header) && !goneByHeader.has(header)) goneByHeader.set(header, id);
+    if (!liveByHeader.has(header) && !deletedByHeader.has(header)) deletedByHeader.set(header, id);
   }
   const layout: Layout = {
     width: headerRow.length,
     headers: headerRow.map(headerText),
     fixed: new Map(),
     columns: new Map(),
-    dead: new Map(),
+    deleted: new Map(),
     status: undefined,
     own: [],
     duplicates: [],
@@ -93,8 +93,8 @@ export function readLayout(
       claimSynced(layout.fixed, header, index);
     } else if (liveByHeader.has(header)) {
       claimSynced(layout.columns, liveByHeader.get(header) as string, index);
-    } else if (goneByHeader.has(header)) {
-      claimSynced(layout.dead, goneByHeader.get(header) as string, index);
+    } else if (deletedByHeader.has(header)) {
+      claimSynced(layout.deleted, deletedByHeader.get(header) as string, index);
     } else {
       layout.own.push(index);
     }

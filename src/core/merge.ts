@@ -10,7 +10,7 @@ import {
   isCutCell,
   isCutRead,
   type JsonValue,
-  sameCell,
+  readsBackAs,
 } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
@@ -118,7 +118,7 @@ export function mergeCells(
   at: readonly number[],
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
-  mayHoldGone = true,
+  mayHoldDeleted = true,
   takeService?: readonly boolean[],
 ): MergedCells {
   const id = String(serviceRow.id);
@@ -172,7 +172,7 @@ export function mergeCells(
     } else {
       const localValue = cellAt(cells, at, k);
       // An unedited cell reads back exactly as written: no need to hash it a second time.
-      const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
+      const localDigest = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
       if (localDigest === serviceDigest) {
         // Agreed on the service's digest.
       } else if (isCutRead(read)) {
@@ -219,7 +219,7 @@ export function mergeCells(
   if (
     asBase &&
     baseDigests !== undefined &&
-    (mayHoldGone || hasKeyCount(baseDigests, columnIdsOf(columns).size))
+    (mayHoldDeleted || hasKeyCount(baseDigests, columnIdsOf(columns).size))
   ) {
     // Same keys, same digests: with gone columns allowed they are kept as they are, and without,
     // the key count shows the base holds no others.
@@ -227,7 +227,7 @@ export function mergeCells(
   } else {
     digests = fresh<Digest>();
     // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
-    if (baseDigests !== undefined && mayHoldGone) {
+    if (baseDigests !== undefined && mayHoldDeleted) {
       const live = columnIdsOf(columns);
       for (const key in baseDigests) if (!live.has(key)) digests[key] = baseDigests[key] as Digest;
     }

@@ -4,7 +4,7 @@ import type { BaseRecord } from './base';
 import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
-import { cellsByGet, cellText, type LineIndex } from './lines';
+import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
 import { mergeCells } from './merge';
 import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
@@ -15,7 +15,7 @@ import {
   isProblemStatus,
   keptLocalStatus,
   notPushedStatus,
-  pendingSince,
+  pendingTokenOf,
   STATUS,
 } from './status';
 
@@ -181,7 +181,7 @@ export function applyServiceRows(
   // (eager grids and bases never ask).
   grid.ensureLoaded(touchedLines(rows, index));
   base.ensureLoaded(touchedIds(rows));
-  const mayHoldGone = base.columnIds.length > live.length;
+  const mayHoldDeleted = base.columnIds.length > live.length;
   // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   const fresh = state.freshColumns;
@@ -195,7 +195,7 @@ export function applyServiceRows(
     const id = row.id;
     const duplicateLines = index.duplicates.size === 0 ? undefined : index.duplicates.get(id);
     if (duplicateLines) {
-      const sheetRows = duplicateLines.map((line) => line + 2);
+      const sheetRows = duplicateLines.map(sheetRowOf);
       for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
       state.counts.errors += 1;
       const known = base.get(id);
@@ -220,7 +220,7 @@ export function applyServiceRows(
     const currentLine = line;
     const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, mayHoldGone, takeService);
+    const merged = mergeCells(row, cells, at, before, live, mayHoldDeleted, takeService);
     for (let w = 0; w < merged.writeAt.length; w++) {
       const column = at[merged.writeAt[w] as number] as number;
       if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
@@ -336,7 +336,7 @@ export function markRemovedRows(state: PullState): number[] {
   for (const [id, line] of state.index.lineById) {
     if (state.index.duplicates.has(id)) continue;
     if (state.base.seenOf(id) === state.pullId) continue;
-    if (pendingSince(statusOf(state, line)) !== null) continue;
+    if (pendingTokenOf(statusOf(state, line)) !== null) continue;
     removedLines.push(line);
   }
   state.grid.ensureLoaded(removedLines);

@@ -5,10 +5,16 @@ import { cellDigest, type DecodeContext, type JsonValue } from './codec';
 import type { ColumnSpec } from './columns';
 import type { Digest } from './digest';
 import { ID_HEADER, type Layout } from './layout';
-import { cellsByGet, cellText, type LineIndex } from './lines';
+import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
 import { cellEdits, type LineEdits, newCellValues } from './merge';
 import type { BaseTable, LineGrid } from './sheet-model';
-import { duplicateStatus, notCreatedStatus, notPushedStatus, pendingSince, unknownRowStatus } from './status';
+import {
+  duplicateStatus,
+  notCreatedStatus,
+  notPushedStatus,
+  pendingTokenOf,
+  unknownRowStatus,
+} from './status';
 
 export interface UpdatePlan {
   line: number;
@@ -65,8 +71,8 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     fixedFields.push(field);
     fixedColumns.push(column);
   }
-  const deadIds = [...layout.dead.keys()];
-  const deadColumns = [...layout.dead.values()];
+  const deletedIds = [...layout.deleted.keys()];
+  const deletedColumns = [...layout.deleted.values()];
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
     const cells = grid.lineCells(line);
@@ -81,7 +87,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
           line,
           values: values.values,
           digests: values.digests,
-          pendingToken: pendingSince(status),
+          pendingToken: pendingTokenOf(status),
         });
       }
       continue;
@@ -90,10 +96,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     if (duplicateLines) {
       plan.errors.push({
         line,
-        status: duplicateStatus(
-          rowId,
-          duplicateLines.map((each) => each + 2),
-        ),
+        status: duplicateStatus(rowId, duplicateLines.map(sheetRowOf)),
       });
       continue;
     }
@@ -119,10 +122,10 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     }
     if (reverted) plan.reverted.push({ line, fields: reverted });
     let deadEdits: string[] | null = null;
-    for (let d = 0; d < deadIds.length; d++) {
-      const columnId = deadIds[d] as string;
+    for (let d = 0; d < deletedIds.length; d++) {
+      const columnId = deletedIds[d] as string;
       const digest = record.digests[columnId];
-      if (digest !== undefined && cellDigest(grid.get(line, deadColumns[d] as number)) !== digest) {
+      if (digest !== undefined && cellDigest(grid.get(line, deletedColumns[d] as number)) !== digest) {
         deadEdits ??= [];
         deadEdits.push(columnId);
       }

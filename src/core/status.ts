@@ -63,7 +63,7 @@ export function pendingStatus(token: string): string {
 }
 
 /** The pending token of a line's status, or null. */
-export function pendingSince(status: unknown): string | null {
+export function pendingTokenOf(status: unknown): string | null {
   if (typeof status !== 'string') return null;
   const match = PENDING_PATTERN.exec(status);
   return match ? (match[1] as string) : null;

@@ -12,7 +12,7 @@ import { STATUS } from '../core/status';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';
-import { goneColumnIds } from './headers';
+import { knownDeletedColumnIds } from './headers';
 import {
   asSyncError,
   Deadline,
@@ -354,7 +354,11 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
       const sheet = requireLinkedSheet(link);
       const { headers, grid } = readLines(sheet);
       const base = readBase(link);
-      const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
+      const layout = readLayout(
+        headers,
+        live,
+        knownDeletedColumnIds(link, table.columns, live, base.columnIds),
+      );
       const index = indexLines(grid, layout);
       const wanted = input.rowIds && input.rowIds.length > 0 ? new Set(input.rowIds.map(String)) : null;
       for (const [rowId, line] of index.lineById) {

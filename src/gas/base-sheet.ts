@@ -1,6 +1,7 @@
 // The link's hidden base sheet: found or made once per execution, read whole or lazily, and written
 // back in dirty spans. Invariant: only this add-on makes a base sheet, under the document lock, so a
 // base found absent stays absent for the rest of the execution.
+
 import {
   BASE_HEADER_WIDTH,
   BASE_ID_COLUMN,
@@ -9,6 +10,7 @@ import {
   baseHeaderRow,
   parseBaseColumnIds,
 } from '../core/base';
+import { sheetRowOf } from '../core/lines';
 import { BaseTable } from '../core/sheet-model';
 import { activeSpreadsheet } from './active';
 import { ensureRows, gridSizeOf, noteContentSize } from './grid-size';
@@ -42,7 +44,7 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   const seen = options.withSeen ? sheet.getRange(2, BASE_SEEN_COLUMN, count, 1).getValues() : [];
   const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
   const loader = (first: number, n: number): unknown[][] =>
-    sheet.getRange(first + 2, 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
+    sheet.getRange(sheetRowOf(first), 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
   return new BaseTable(rows, columnIds, { loader });
 }
 
@@ -89,7 +91,7 @@ export function flushSeen(link: LinkRecord, base: BaseTable): void {
   if (spans.length === 0) return;
   const sheet = baseSheetOf(link, true) as GoogleAppsScript.Spreadsheet.Sheet;
   for (const span of spans)
-    sheet.getRange(span.start + 2, BASE_SEEN_COLUMN, span.values.length, 1).setValues(span.values);
+    sheet.getRange(sheetRowOf(span.start), BASE_SEEN_COLUMN, span.values.length, 1).setValues(span.values);
 }
 
 export function flushBase(link: LinkRecord, base: BaseTable): void {
@@ -102,7 +104,7 @@ export function flushBase(link: LinkRecord, base: BaseTable): void {
     base.headerChanged = false;
   }
   for (const span of spans) {
-    const firstRow = span.start + 2;
+    const firstRow = sheetRowOf(span.start);
     // Rows are plain text from the start (see baseSheetOf); rows added later get it as they come.
     const inserted = ensureRows(sheet, firstRow + span.rows.length - 1);
     if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);

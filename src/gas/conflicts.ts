@@ -4,13 +4,13 @@ import type { User } from '../api/types';
 import { type DecodeContext, encodeCell, isDateLike } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import { readLayout } from '../core/layout';
-import { indexLines } from '../core/lines';
+import { indexLines, sheetRowOf } from '../core/lines';
 import { isConflictStatus } from '../core/status';
 import type { ConflictLine } from '../shared/types';
 import { activeSheetId } from './active';
 import { readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
-import { goneColumnIds } from './headers';
+import { knownDeletedColumnIds } from './headers';
 import { clientFor, requireConnection, requireLink } from './operation';
 import { readLines } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
@@ -45,7 +45,7 @@ export function getConflicts(): ConflictLine[] {
   const table = client.table(link.tableAppId, link.tableId);
   const live = liveColumns(table.columns);
   const base = readBase(link);
-  const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
+  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
   const index = indexLines(grid, layout);
   const dates = spreadsheetDecodeContext();
   const lines: ConflictLine[] = [];
@@ -67,7 +67,13 @@ export function getConflicts(): ConflictLine[] {
         theirs: known ? String(encodeCell(conflict.theirs[column.id], column.kind).read) : null,
       });
     }
-    lines.push({ row: line + 2, rowId, changedBy: conflict.by ?? null, changedAt: conflict.lMod, cells });
+    lines.push({
+      row: sheetRowOf(line),
+      rowId,
+      changedBy: conflict.by ?? null,
+      changedAt: conflict.lMod,
+      cells,
+    });
   }
   lines.sort((a, b) => a.row - b.row);
   const ids = new Set(lines.map((each) => each.changedBy).filter((id): id is string => id !== null));

@@ -1,6 +1,6 @@
 // The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
 // fields marked read-only with a warning-only protection.
-import { type ColumnSpec, deletedColumnIds } from '../core/columns';
+import { type ColumnSpec, serviceDeletedColumnIds } from '../core/columns';
 import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
 import { ensureColumns, maxRowsOf } from './grid-size';
@@ -28,7 +28,7 @@ export function prepareHeaders(
   layout: Layout,
   grid: LineGrid,
   live: readonly ColumnSpec[],
-  goneIds: readonly string[],
+  deletedIds: readonly string[],
   fixedFields: readonly string[],
   keepOut: ReadonlySet<string> = new Set(),
 ): Layout {
@@ -38,7 +38,7 @@ export function prepareHeaders(
     const startColumn = layout.width + 1;
     ensureColumns(sheet, layout.width + added.length);
     sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
-    next = extendLayout(layout, added, live, goneIds);
+    next = extendLayout(layout, added, live, deletedIds);
     grid.widen(next.width);
     // Whole new text columns become plain text, so what a person types on new lines stays literal.
     const kinds = new Map(live.map((column) => [column.id, column.kind]));
@@ -88,7 +88,7 @@ export function prepareHeaders(
       notes[index] = fixedNote(header);
       backgrounds[index] = READ_ONLY_HEADER_BACKGROUND;
       weights[index] = 'bold';
-    } else if (next.dead.get(header) === index) {
+    } else if (next.deleted.get(header) === index) {
       notes[index] =
         `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
       backgrounds[index] = '#fce8e6';
@@ -122,14 +122,14 @@ function writeHeaderRuns<T extends string>(
  * Column ids that were table columns once and are not live now (deleted on the service, or only
  * known to the link or its base): their sheet columns stay but are no longer synced.
  */
-export function goneColumnIds(
-  link: { goneColumnIds: readonly string[] },
+export function knownDeletedColumnIds(
+  link: { deletedColumnIds: readonly string[] },
   columns: readonly { id?: unknown; deleted?: unknown }[],
   live: readonly ColumnSpec[],
   baseColumnIds: readonly string[],
 ): string[] {
   const liveIds = new Set(live.map((column) => column.id));
-  return [...new Set([...link.goneColumnIds, ...deletedColumnIds(columns), ...baseColumnIds])].filter(
-    (id) => !liveIds.has(id),
-  );
+  return [
+    ...new Set([...link.deletedColumnIds, ...serviceDeletedColumnIds(columns), ...baseColumnIds]),
+  ].filter((id) => !liveIds.has(id));
 }

@@ -1,6 +1,6 @@
 // Linking a sheet (by its id, not its name) to a table of a table app, and ending the link.
 import { SyncError } from '../core/errors';
-import { OPTIONAL_FIXED_FIELDS } from '../core/layout';
+import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
@@ -150,11 +150,11 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
           tableAppName: String(app.name ?? appId),
           tableId,
           tableName: String(table.name ?? tableId),
-          fixedFields: ['id', 'lMod'],
+          fixedFields: [ID_HEADER, LMOD_HEADER],
           linkedAt: new Date().toISOString(),
           lastSyncAt: null,
           baseSheetName: `${BASE_SHEET_PREFIX}${sheetId}`,
-          goneColumnIds: [],
+          deletedColumnIds: [],
           // The service profile's e-mail: Session's e-mail needs a scope the manifest does not ask for.
           owner: connection.info.email || null,
           schedule: null,
@@ -179,7 +179,7 @@ export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
     const chosen = input.fixedFields.filter((field) =>
       (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field),
     );
-    link.fixedFields = ['id', 'lMod', ...chosen];
+    link.fixedFields = [ID_HEADER, LMOD_HEADER, ...chosen];
   }
   if (typeof input?.showEmails === 'boolean') link.showEmails = input.showEmails;
   saveLink(link);

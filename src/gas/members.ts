@@ -2,6 +2,7 @@
 
 import { SyncError } from '../core/errors';
 import { contiguousRuns } from '../core/layout';
+import { sheetRowOf } from '../core/lines';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
 import type { MembersSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
@@ -45,7 +46,7 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
     if (first + count + 1 > maxRows) sheet.insertRowsAfter(maxRows, first + count + 1 - maxRows);
     const columns = MEMBER_HEADERS.map((header) => merged.headers.indexOf(header)).sort((a, b) => a - b);
     for (const [start, width] of contiguousRuns(columns)) {
-      const range = sheet.getRange(first + 2, start + 1, count, width);
+      const range = sheet.getRange(sheetRowOf(first), start + 1, count, width);
       range.setNumberFormat('@');
       range.setValues(grid.lines.slice(first, first + count).map((line) => line.slice(start, start + width)));
     }

@@ -1,8 +1,10 @@
 // Dates typed into number columns: Sheets gives such a cell a date format, and from then on it reads
 // back as a Date even after a number is typed in. A pull gives the cell the number format back.
+
 import { isDateLike } from '../core/codec';
 import type { ColumnSpec } from '../core/columns';
 import { a1Notation, type Layout } from '../core/layout';
+import { sheetRowOf } from '../core/lines';
 import type { LineGrid } from '../core/sheet-model';
 import { spreadsheetZone } from './local-time';
 
@@ -39,7 +41,7 @@ export function restoreNumberFormats(
       const value = grid.get(line, index);
       if (!isDateLike(value)) continue;
       grid.set(line, index, `'${typedDate(value as Date)}`);
-      cells.push(a1Notation(line + 2, index + 1, 1, 1));
+      cells.push(a1Notation(sheetRowOf(line), index + 1, 1, 1));
     }
   }
   if (cells.length > 0) sheet.getRangeList(cells).setNumberFormat(NUMBER_COLUMN_FORMAT);

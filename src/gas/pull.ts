@@ -17,12 +17,13 @@ import { SyncError } from '../core/errors';
 import {
   columnLetters,
   headerProblems,
+  ID_HEADER,
   type Layout,
   missingHeaders,
   readLayout,
   renamedColumns,
 } from '../core/layout';
-import { cellsByGet, cellText, indexLines } from '../core/lines';
+import { cellsByGet, cellText, indexLines, sheetRowOf } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { type LineEdits, newCellValues } from '../core/merge';
 import {
@@ -42,7 +43,7 @@ import {
   headerProblemText,
   issueMessage,
   type ProblemKind,
-  pendingSince,
+  pendingTokenOf,
   problemKind,
   STATUS,
 } from '../core/status';
@@ -50,7 +51,7 @@ import type { LineIssue, SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
-import { goneColumnIds, prepareHeaders } from './headers';
+import { knownDeletedColumnIds, prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { flushLines, readLinesForPull, type SheetReadOptions } from './sheet-lines';
@@ -105,14 +106,14 @@ function newPullId(): string {
  * would add every row again and a push would create them all anew. Refuse and say how to repair.
  */
 export function assertIdColumn(layout: Layout, lines: number, baseRows: number): void {
-  const repeated = layout.blocked.get('id');
+  const repeated = layout.blocked.get(ID_HEADER);
   if (repeated) {
     throw new SyncError(
       'SHEET',
       `The header "id" is in columns ${repeated.map((index) => columnLetters(index + 1)).join(' and ')}, so lines cannot be matched to rows. Rename or delete the extra "id" column, then try again; nothing was changed.`,
     );
   }
-  if (layout.fixed.has('id') || baseRows === 0 || lines === 0) return;
+  if (layout.fixed.has(ID_HEADER) || baseRows === 0 || lines === 0) return;
   throw new SyncError(
     'SHEET',
     'The id column of this sheet is missing, so lines cannot be matched to rows. Undo the change (Ctrl+Z) or restore the "id" header, then try again; nothing was changed.',
@@ -137,7 +138,7 @@ export function collectIssues(
 ): LineIssue[] {
   const issues: LineIssue[] = [];
   const statusColumn = state.layout.status;
-  const idColumn = state.layout.fixed.get('id');
+  const idColumn = state.layout.fixed.get(ID_HEADER);
   if (statusColumn === undefined) return issues;
   for (let line = 0; line < state.grid.length; line++) {
     if (issues.length >= limit && !tally) break;
@@ -147,7 +148,7 @@ export function collectIssues(
     if (tally) tally[kind] += 1;
     if (issues.length >= limit) continue;
     issues.push({
-      row: line + 2,
+      row: sheetRowOf(line),
       rowId: idColumn === undefined ? '' : String(state.grid.get(line, idColumn)),
       kind,
       message: issueMessage(String(status)),
@@ -174,7 +175,7 @@ function pendingCreates(
   if (statusColumn === undefined) return undefined;
   const lines: Array<{ line: number; token: string }> = [];
   for (let line = 0; line < grid.length; line++) {
-    const token = pendingSince(grid.get(line, statusColumn));
+    const token = pendingTokenOf(grid.get(line, statusColumn));
     if (token) lines.push({ line, token });
   }
   if (lines.length === 0) return undefined;
@@ -204,7 +205,7 @@ function unmarkedPendingCreates(
   live: readonly ColumnSpec[],
   marked: ReadonlySet<string>,
 ): Array<{ line: number; record: BaseRecord }> {
-  const idColumn = layout.fixed.get('id');
+  const idColumn = layout.fixed.get(ID_HEADER);
   const statusColumn = layout.status;
   if (idColumn === undefined || statusColumn === undefined) return [];
   const tokens = base.ids().filter((id) => id.startsWith('pending:') && !marked.has(id));
@@ -218,7 +219,7 @@ function unmarkedPendingCreates(
   const decode = spreadsheetDecodeContext();
   const candidates: Array<{ line: number; values: LineEdits['values']; digests: LineEdits['digests'] }> = [];
   for (let line = 0; line < grid.length; line++) {
-    if (cellText(grid.get(line, idColumn)) !== '' || pendingSince(grid.get(line, statusColumn))) continue;
+    if (cellText(grid.get(line, idColumn)) !== '' || pendingTokenOf(grid.get(line, statusColumn))) continue;
     const edits = newCellValues(cellsByGet(grid, line, at), at, live, decode);
     if (edits.errors.length === 0 && Object.keys(edits.values).length > 0)
       candidates.push({ line, values: edits.values, digests: edits.digests });
@@ -233,7 +234,7 @@ function unmarkedPendingCreates(
 
 interface PreparedPull {
   state: PullState;
-  goneIds: string[];
+  deletedIds: string[];
   /** Synced columns a person renamed (column id → sheet column): not added again, named to restore. */
   renamed: Map<string, number>;
 }
@@ -250,14 +251,14 @@ function preparePull(
   progress: PullProgress,
 ): PreparedPull {
   const live = liveColumns(table.columns);
-  const goneIds = goneColumnIds(link, table.columns, live, base.columnIds);
+  const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
   const { headers, grid } = readLinesForPull(
     sheet,
-    (headerRow) => readLayout(headerRow, live, goneIds),
+    (headerRow) => readLayout(headerRow, live, deletedIds),
     reading,
     lastRow,
   );
-  const before = readLayout(headers, live, goneIds);
+  const before = readLayout(headers, live, deletedIds);
   assertIdColumn(before, grid.length, base.size);
   // A synced column renamed by a person is not added again: renaming it back restores it, edits kept.
   const syncedBefore = [...base.columnIds];
@@ -275,7 +276,7 @@ function preparePull(
     link.freshColumns = [...fresh];
     saveLink(link);
   }
-  const layout = prepareHeaders(sheet, before, grid, live, goneIds, link.fixedFields, keepOut);
+  const layout = prepareHeaders(sheet, before, grid, live, deletedIds, link.fixedFields, keepOut);
   if (fresh.size > 0) progress.freshColumns = [...fresh];
   // A date a person typed into a number column: the cell gets its number format back (issue 15).
   restoreNumberFormats(sheet, grid, layout, live);
@@ -317,7 +318,7 @@ function preparePull(
     state.displayFixed = (field, value) =>
       field === 'createdBy' || field === 'lModBy' ? emailOf(value) : fixedFieldText(value);
   }
-  return { state, goneIds, renamed };
+  return { state, deletedIds, renamed };
 }
 
 /**
@@ -476,7 +477,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     };
   }
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
-  const { state, goneIds } = prepared;
+  const { state, deletedIds } = prepared;
   const { grid, layout, live } = state;
   flushChunk();
   progress.nextOffset = listing.nextOffset;
@@ -494,8 +495,8 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   flushBase(link, base);
   // Every added column is filled now.
   delete link.freshColumns;
-  const gone = [...new Set([...link.goneColumnIds, ...goneIds])];
-  if (gone.length !== link.goneColumnIds.length) link.goneColumnIds = gone;
+  const deleted = [...new Set([...link.deletedColumnIds, ...deletedIds])];
+  if (deleted.length !== link.deletedColumnIds.length) link.deletedColumnIds = deleted;
   link.lastSyncAt = new Date().toISOString();
   saveLink(link);
   const tally = emptyTally();

@@ -6,8 +6,8 @@ import { isOverCellLimit, type JsonValue } from '../core/codec';
 import { liveColumns } from '../core/columns';
 import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
-import { headerProblems, readLayout, renamedColumns } from '../core/layout';
-import { cellsByGet, indexLines } from '../core/lines';
+import { headerProblems, ID_HEADER, readLayout, renamedColumns } from '../core/layout';
+import { cellsByGet, indexLines, sheetRowOf } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { baseAfterWrite, cellEdits, reconcileEdits } from '../core/merge';
 import { agreedCounter, fixedFieldText } from '../core/pull-engine';
@@ -33,8 +33,8 @@ import {
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
-  pendingSince,
   pendingStatus,
+  pendingTokenOf,
   readOnlyRestoredStatus,
   STATUS,
 } from '../core/status';
@@ -50,7 +50,7 @@ import {
 import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
 import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
-import { goneColumnIds } from './headers';
+import { knownDeletedColumnIds } from './headers';
 import { type OperationContext, reportProgress } from './operation';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from './pull';
 import { flushLines, readLines } from './sheet-lines';
@@ -103,7 +103,7 @@ function describeHeld(
     reason: heldReasonText(column.reason, column.lines),
     lines: column.lines,
     examples: column.examples.map((example) => ({
-      row: example.line + 2,
+      row: sheetRowOf(example.line),
       rowId: example.rowId,
       before: heldValueText(now.get(example.rowId)?.[column.columnId]),
       after: heldValueText(example.after),
@@ -136,18 +136,18 @@ export function pushLink(
   const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
   base.ensureColumns(live.map((column) => column.id));
-  const layout = readLayout(headers, live, goneColumnIds(link, table.columns, live, base.columnIds));
+  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
   // Columns a pull added and has not finished filling hold no edits yet (their cells are empty).
   for (const id of link.freshColumns ?? []) layout.columns.delete(id);
-  if (!layout.fixed.has('id') || layout.status === undefined) {
+  if (!layout.fixed.has(ID_HEADER) || layout.status === undefined) {
     throw new SyncError(
       'SHEET',
       'This sheet has no id or _sync column: pull the table first, then edit and push.',
     );
   }
   const statusColumn = layout.status;
-  const idColumn = layout.fixed.get('id') as number;
+  const idColumn = layout.fixed.get(ID_HEADER) as number;
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   // Columns without their single header hold no edits (planPush reads none): the run says why.
   const renamed = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id))
@@ -200,7 +200,7 @@ export function pushLink(
   // goes (chaos seed 20240122: "⏳ create sent" stayed on a created line through every later run).
   if (statusColumn !== undefined) {
     for (const [id, line] of state.index.lineById) {
-      if (base.has(id) && pendingSince(grid.get(line, statusColumn)) !== null)
+      if (base.has(id) && pendingTokenOf(grid.get(line, statusColumn)) !== null)
         setStatus(line, STATUS.created);
     }
   }
@@ -224,7 +224,7 @@ export function pushLink(
   const fixedShown = (row: Row): Record<string, unknown> => {
     const shown: Record<string, unknown> = Object.create(null);
     for (const [field, column] of layout.fixed) {
-      if (field === 'id') continue;
+      if (field === ID_HEADER) continue;
       const text = display(field, row[field]);
       grid.set(findLine(row.id), column, text);
       shown[field] = text;

@@ -10,9 +10,9 @@ import {
   type Layout,
   syncedColumns,
 } from '../core/layout';
-import { cellText } from '../core/lines';
+import { cellText, sheetRowOf } from '../core/lines';
 import { LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
-import { pendingSince } from '../core/status';
+import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';
 import { ensureColumns, ensureRows, noteContentSize } from './grid-size';
 import { type Block, setPlainText, textColumns } from './plain-text';
@@ -94,7 +94,7 @@ export function readLinesForPull(
   noteContentSize(sheet, lastRow, lastColumn);
   const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
   const layout = layoutOf(headers);
-  const idColumn = layout.fixed.get('id');
+  const idColumn = layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return readLines(sheet, lastRow, lastColumn);
   const count = lastRow - 1;
   const preloaded = [idColumn, ...(layout.status === undefined ? [] : [layout.status])];
@@ -104,7 +104,7 @@ export function readLinesForPull(
     for (let i = 0; i < count; i++) (lines[i] as unknown[])[column] = values[i]?.[0] ?? '';
   }
   const loader = (first: number, rows: number): unknown[][] =>
-    sheet.getRange(first + 2, 1, rows, lastColumn).getValues() as unknown[][];
+    sheet.getRange(sheetRowOf(first), 1, rows, lastColumn).getValues() as unknown[][];
   const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
   grid.checkedAtWait = waitsSoFar();
   return { headers, grid };
@@ -152,7 +152,7 @@ export function relocateLines(
     grid.relocate(null, false, count);
     return;
   }
-  const expected = grid.expectedLines(idColumn, layout.status, pendingSince, cellText);
+  const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
   if (dirty && count === grid.sheetRows) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
     const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1);
@@ -214,18 +214,20 @@ function readIdsAndMarks(
   if (status !== undefined && (Math.abs(status - idColumn) - 1) * count <= CELLS_PER_EXTRA_READ) {
     // Both columns in one read when the cells between them cost less than a second call.
     const from = Math.min(idColumn, status);
-    const values = sheet.getRange(first + 2, from + 1, count, Math.abs(status - idColumn) + 1).getValues();
+    const values = sheet
+      .getRange(sheetRowOf(first), from + 1, count, Math.abs(status - idColumn) + 1)
+      .getValues();
     for (let i = 0; i < count; i++) {
       ids[i] = values[i]?.[idColumn - from] ?? '';
-      markers[i] = pendingSince(values[i]?.[status - from]);
+      markers[i] = pendingTokenOf(values[i]?.[status - from]);
     }
     return { ids, markers };
   }
-  const idValues = sheet.getRange(first + 2, idColumn + 1, count, 1).getValues();
+  const idValues = sheet.getRange(sheetRowOf(first), idColumn + 1, count, 1).getValues();
   for (let i = 0; i < count; i++) ids[i] = idValues[i]?.[0] ?? '';
   if (status !== undefined) {
-    const statuses = sheet.getRange(first + 2, status + 1, count, 1).getValues();
-    for (let i = 0; i < count; i++) markers[i] = pendingSince(statuses[i]?.[0]);
+    const statuses = sheet.getRange(sheetRowOf(first), status + 1, count, 1).getValues();
+    for (let i = 0; i < count; i++) markers[i] = pendingTokenOf(statuses[i]?.[0]);
   }
   return { ids, markers };
 }
@@ -326,7 +328,7 @@ export function flushLines(
   }
   const rows = [...lineAt.keys()].sort((a, b) => a - b);
   for (const [first, last] of spansOf(rows, SPAN_GAP)) {
-    const firstRow = first + 2;
+    const firstRow = sheetRowOf(first);
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
     // What the sheet holds now in the written columns of rows it had (rows past its end are empty).
@@ -364,7 +366,7 @@ export function flushLines(
     const appendedFrom = Math.max(first, existingRows);
     const newRows: Array<[number, number]> = [];
     if (inserted) newRows.push(inserted);
-    if (last >= appendedFrom) newRows.push([appendedFrom + 2, last - appendedFrom + 1]);
+    if (last >= appendedFrom) newRows.push([sheetRowOf(appendedFrom), last - appendedFrom + 1]);
     const blocks: Block[] = [];
     for (const [row, rowCount] of joinRowBlocks(newRows))
       for (const [start, width] of allTextRuns) blocks.push([row, start + 1, rowCount, width]);

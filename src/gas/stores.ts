@@ -65,8 +65,8 @@ export function clearConnection(): void {
 export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
-  /** Column ids that were table columns once (deleted or gone), kept so their sheet columns stay unsynced. */
-  goneColumnIds: string[];
+  /** Deleted columns: ids that were table columns once and are not live now, kept so their sheet columns stay unsynced. */
+  deletedColumnIds: string[];
   /**
    * Columns a pull added (back) and has not finished filling with the service's values: their empty
    * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
@@ -102,7 +102,19 @@ function documentProperties(): GoogleAppsScript.Properties.Properties {
 }
 
 export function loadLink(sheetId: number): LinkRecord | null {
-  return readJson<LinkRecord>(documentProperties(), LINK_PREFIX + sheetId);
+  const stored = readJson<StoredLink>(documentProperties(), LINK_PREFIX + sheetId);
+  return stored ? linkOf(stored) : null;
+}
+
+/** A link as stored by this version or an earlier one (which called deleted columns "gone"). */
+type StoredLink = Omit<LinkRecord, 'deletedColumnIds'> & {
+  deletedColumnIds?: string[];
+  goneColumnIds?: string[];
+};
+
+function linkOf(stored: StoredLink): LinkRecord {
+  const { goneColumnIds, ...rest } = stored;
+  return { ...rest, deletedColumnIds: stored.deletedColumnIds ?? goneColumnIds ?? [] };
 }
 
 export function saveLink(link: LinkRecord): void {
@@ -123,7 +135,7 @@ export function allLinks(): LinkRecord[] {
   for (const key of Object.keys(all)) {
     if (!key.startsWith(LINK_PREFIX)) continue;
     try {
-      links.push(JSON.parse(all[key] as string) as LinkRecord);
+      links.push(linkOf(JSON.parse(all[key] as string) as StoredLink));
     } catch {
       // A damaged entry is skipped; relinking the sheet rewrites it.
     }

@@ -31,10 +31,10 @@ export function mergePulledRow(
   local: Reader | undefined,
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
-  mayHoldGone = true,
+  mayHoldDeleted = true,
 ): PulledRow {
   const cells = local ? cellsOf(local, columns) : undefined;
-  const merged = mergeCells(serviceRow, cells, identity(columns), base, columns, mayHoldGone);
+  const merged = mergeCells(serviceRow, cells, identity(columns), base, columns, mayHoldDeleted);
   const writes = new Map<string, EncodedCell>();
   merged.writeAt.forEach((k, w) => {
     writes.set((columns[k] as ColumnSpec).id, merged.writeCells[w] as EncodedCell);

@@ -398,9 +398,9 @@ describe('the fast diff against the code it replaced', () => {
         if (rng.next() < 0.3) digests.gone = 12345;
         base = { id: 'r1', lMod: 'm0', digests };
       }
-      const mayHoldGone = rng.next() < 0.5;
-      const fast = mergePulledRow(row, local, base, columns, mayHoldGone);
-      const slow = before.mergePulledRow(row, local, base, columns, mayHoldGone);
+      const mayHoldDeleted = rng.next() < 0.5;
+      const fast = mergePulledRow(row, local, base, columns, mayHoldDeleted);
+      const slow = before.mergePulledRow(row, local, base, columns, mayHoldDeleted);
       expect([...fast.writes]).toEqual([...slow.writes]);
       expect(fast.outcome).toBe(slow.outcome);
       expect(fast.updated).toEqual(slow.updated);

@@ -27,7 +27,7 @@ describe('readLayout', () => {
     expect(Object.fromEntries(layout.columns)).toEqual({ status: 1, title: 3 });
     expect(Object.fromEntries(layout.fixed)).toEqual({ id: 2, lMod: 6 });
     expect(layout.status).toBe(5);
-    expect(Object.fromEntries(layout.dead)).toEqual({ old: 4 });
+    expect(Object.fromEntries(layout.deleted)).toEqual({ old: 4 });
     expect(layout.own).toEqual([0, 7]);
   });
 

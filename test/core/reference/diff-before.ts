@@ -10,7 +10,7 @@ import {
   encodeCell,
   isDateLike,
   type JsonValue,
-  sameCell,
+  readsBackAs,
 } from '../../../src/core/codec';
 import type { ColumnSpec } from '../../../src/core/columns';
 import type { Digest } from '../../../src/core/digest';
@@ -104,14 +104,14 @@ export function mergePulledRow(
   local: ((columnId: string) => CellValue) | undefined,
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
-  mayHoldGone = true,
+  mayHoldDeleted = true,
 ): PulledRow {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
   const writes = new Map<string, EncodedCell>();
   const digests = fresh<Digest>();
   const emptyDigest = cellDigest('');
-  if (base && mayHoldGone) {
+  if (base && mayHoldDeleted) {
     const live = new Set(columns.map((column) => column.id));
     for (const key in base.digests) if (!live.has(key)) digests[key] = base.digests[key] as Digest;
   }
@@ -138,7 +138,7 @@ export function mergePulledRow(
       continue;
     }
     const localValue = local(column.id);
-    const localDigest = sameCell(localValue, read) ? serviceDigest : cellDigest(localValue);
+    const localDigest = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
     const baseDigest = base?.digests[column.id];
     if (localDigest === serviceDigest) {
       digests[column.id] = serviceDigest;
@@ -268,7 +268,7 @@ export function applyServiceRows(
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
   const { grid, layout, live, base, index } = state;
-  const mayHoldGone = base.columnIds.length > live.length;
+  const mayHoldDeleted = base.columnIds.length > live.length;
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -293,7 +293,7 @@ export function applyServiceRows(
           const column = layout.columns.get(columnId);
           return column === undefined ? '' : grid.get(currentLine, column);
         };
-    const merged = mergePulledRow(row, local, base.get(id), live, mayHoldGone);
+    const merged = mergePulledRow(row, local, base.get(id), live, mayHoldDeleted);
     for (const [columnId, encoded] of merged.writes) {
       const column = layout.columns.get(columnId);
       if (column !== undefined) grid.set(currentLine, column, encoded.write);
@@ -424,7 +424,7 @@ export function planPush(
     }
     if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });
     const deadEdits: string[] = [];
-    for (const [columnId, column] of layout.dead) {
+    for (const [columnId, column] of layout.deleted) {
       const digest = record.digests[columnId];
       if (digest !== undefined && cellDigest(grid.get(line, column)) !== digest) deadEdits.push(columnId);
     }
