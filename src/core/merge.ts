@@ -1,4 +1,6 @@
-// The three-way rules, per row: the base (last agreed), the sheet's line, and the service's row.
+// The three-way rule: per cell (mergeCell) the base (last agreed), the sheet's line and the service's
+// row decide what the cell becomes; per row (mergeCells) the cells' outcomes make the writes, the new
+// base record and the row's outcome.
 import type { BaseRecord, ConflictRecord } from './base';
 import {
   cellDigest,
@@ -18,6 +20,78 @@ import { cutNotSentReason } from './status';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
+const EMPTY_DIGEST = cellDigest('');
+
+/**
+ * The sheet's side of one cell: the digest of what it holds; 'new-line': the row is new to the sheet
+ * (there is no cell yet); 'not-in-sheet': the sheet has no (single) header for the column, so nothing
+ * is read from it or written into it.
+ */
+export type LocalCell = Digest | 'new-line' | 'not-in-sheet';
+
+/** One cell as the three-way rule sees it: digests of its three sides, and two facts about it. */
+export interface CellSides {
+  local: LocalCell;
+  /**
+   * What the sheet and the service last agreed the cell holds; undefined: nothing yet (a new column,
+   * a line the base does not know, or a line new to the sheet).
+   */
+  base: Digest | undefined;
+  /** The service's value, as the cell it becomes. */
+  service: Digest;
+  /** The service's value is longer than a cell holds: the cell shows its marked start, read-only. */
+  serviceCut?: boolean;
+  /** This run just put (back) the column into the sheet: its empty cells are not edits. */
+  columnAdded?: boolean;
+}
+
+/**
+ * What one cell becomes:
+ * - 'add': the row is new to the sheet; the cell takes the service's value.
+ * - 'same': both sides hold the same value; it is agreed, nothing is written.
+ * - 'take-service': changed on the service only (or an empty cell with nothing agreed yet): the cell
+ *   takes the service's value.
+ * - 'keep-local': changed in the sheet only: the local edit stays (unpushed work is never thrown
+ *   away), and the agreed value stays as it was.
+ * - 'conflict': changed on both sides to different values (or a filled cell with nothing agreed yet):
+ *   the local value stays, the agreed value stays, and the service's is kept for the person to decide.
+ * - 'restore-cut': the service's value is longer than a cell holds and the cell was edited: the shown
+ *   start is read-only, so it is put back.
+ * - 'fill' / 'fill-empty': the column was just (re-)added and the cell is empty or holds the agreed
+ *   value (an earlier, killed run wrote it): it takes the service's value, which is not empty / empty.
+ *   A cell the person typed into there is their edit and follows the rule above (chaos seed 20240220).
+ * - 'absent': the sheet lacks the column: nothing is read or written and the agreed value stays.
+ * - 'absent-changed': the same, but the service changed the value since it was agreed: the row stays
+ *   unsettled, so a later push of this column is checked against the service (never a blind overwrite).
+ */
+export type CellOutcome =
+  | 'add'
+  | 'same'
+  | 'take-service'
+  | 'keep-local'
+  | 'conflict'
+  | 'restore-cut'
+  | 'fill'
+  | 'fill-empty'
+  | 'absent'
+  | 'absent-changed';
+
+/** The three-way rule for one cell (see CellOutcome for what each outcome means). Pure. */
+export function mergeCell(cell: CellSides): CellOutcome {
+  const { local, base, service } = cell;
+  if (local === 'not-in-sheet') return base !== undefined && service !== base ? 'absent-changed' : 'absent';
+  if (local === 'new-line') return 'add';
+  if (cell.columnAdded === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
+    return service === EMPTY_DIGEST ? 'fill-empty' : 'fill';
+  }
+  if (local === service) return 'same';
+  if (cell.serviceCut === true) return 'restore-cut';
+  if (base === undefined) return local === EMPTY_DIGEST ? 'take-service' : 'conflict';
+  if (local === base) return 'take-service';
+  if (service === base) return 'keep-local';
+  return 'conflict';
+}
+
 const columnIdSets = new WeakMap<readonly ColumnSpec[], Set<string>>();
 
 /** The ids of a column list, computed once per list (merges run per row). */
@@ -30,11 +104,11 @@ function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
   return ids;
 }
 
-/** Shared results for the common row that needs nothing (never modified by callers). */
-const NONE: string[] = [];
-const NO_INDEXES: number[] = [];
-const NO_CELLS: EncodedCell[] = [];
-const EMPTY_DIGEST = cellDigest('');
+// Most rows need nothing: their lists are these shared empty ones, frozen (MergedCells types them
+// readonly), so no row allocates lists it does not fill.
+const NONE: readonly string[] = Object.freeze([]);
+const NO_INDEXES: readonly number[] = Object.freeze([]);
+const NO_CELLS: readonly EncodedCell[] = Object.freeze([]);
 
 function pushed<T>(list: T[] | null, item: T): T[] {
   const result = list ?? [];
@@ -61,16 +135,35 @@ function hasKeyCount(digests: Record<string, Digest>, count: number): boolean {
   return keys === count;
 }
 
-/** A merge's digests by column index (scratch shared by all merges, which never nest); -1: none. */
-const rowDigests: number[] = [];
-const NO_DIGEST = -1;
+/**
+ * A new digest record holding the base's digests of columns[0..upTo) (and, when `withDeleted`, those
+ * of columns no longer in the schema, so edits to them stay detectable), deleted ones first.
+ */
+function digestsFrom(
+  baseDigests: Record<string, Digest> | undefined,
+  columns: readonly ColumnSpec[],
+  upTo: number,
+  withDeleted: boolean,
+): Record<string, Digest> {
+  const digests = fresh<Digest>();
+  if (baseDigests === undefined) return digests;
+  if (withDeleted) {
+    const live = columnIdsOf(columns);
+    for (const key in baseDigests) if (!live.has(key)) digests[key] = baseDigests[key] as Digest;
+  }
+  for (let k = 0; k < upTo; k++) {
+    const columnId = (columns[k] as ColumnSpec).id;
+    digests[columnId] = baseDigests[columnId] as Digest;
+  }
+  return digests;
+}
 
 /** A merged row: the cells to write listed by column index, the new base record, the outcome. */
 export interface MergedCells {
   /** Indexes (into the column list) of the cells that take the service's value, ascending. */
-  writeAt: number[];
+  writeAt: readonly number[];
   /** What to write in each of them. */
-  writeCells: EncodedCell[];
+  writeCells: readonly EncodedCell[];
   /**
    * The new base record; its digests are the old record's own object when they are all the same.
    * When `same`, it is the old record itself: read it, never modify it.
@@ -79,38 +172,24 @@ export interface MergedCells {
   /** The new record would hold the old one's id, lMod and digests, and no conflict. */
   same: boolean;
   outcome: PullOutcome;
-  updated: string[];
-  keptLocal: string[];
-  conflicts: string[];
+  /** Columns that took the service's value over the sheet's ('take-service', 'fill'). */
+  updated: readonly string[];
+  keptLocal: readonly string[];
+  conflicts: readonly string[];
   /** Columns whose value is longer than a cell holds and whose edited cell was put back. */
-  restoredCut: string[];
+  restoredCut: readonly string[];
 }
 
 /**
- * A cell of a column a pull is (re-)adding that the person typed into after its header came back
- * (between a killed pull and the one completing it): not empty and not the agreed value an earlier
- * run wrote there. It is the person's edit and merges as one, never overwritten (chaos seed 20240220).
- */
-function typedIntoAdded(
-  cells: readonly unknown[],
-  at: readonly number[],
-  k: number,
-  baseDigest: Digest | undefined,
-): boolean {
-  const local = cellDigest(cellAt(cells, at, k));
-  return local !== EMPTY_DIGEST && baseDigest !== undefined && local !== baseDigest;
-}
-
-/**
- * Merges one service row into its line, read as cells: column k's local value is cells[at[k]];
- * `cells` undefined: a row new to the sheet. A column the sheet lacks (at[k] < 0) holds no edits:
- * nothing is written and its agreed digest stays. `takeService[k]`: column k was just added to the
- * sheet (empty cells, not edits) and takes the service's value.
- * - changed on the service only: the cell takes the service's value;
- * - changed in the sheet only: the local edit stays (unpushed work is never thrown away);
- * - changed on both to different values: a conflict; the local value stays and the service's is kept
- *   in the base's conflict record until the person resolves it.
- * The lists returned may be shared empty arrays: never modify them.
+ * Merges one service row into its line by applying mergeCell to each column. The line is read as
+ * cells: column k's local value is cells[at[k]] ('' where the line is shorter); at[k] < 0: the sheet
+ * lacks the column; `cells` undefined: a row new to the sheet. `takeService[k]`: column k was just
+ * added to the sheet (mergeCell's columnAdded).
+ * The new base record agrees each column at the service's digest where the cell takes or holds the
+ * service's value, and keeps the old agreed digest otherwise; it moves to the service's lMod unless a
+ * cell is in conflict or unsettled. A conflict keeps the service's values in the record's conflict
+ * until the person resolves it. The row's outcome is its strongest cell's: conflict, then kept-local,
+ * then updated (or a new row: added).
  */
 export function mergeCells(
   serviceRow: Readonly<Record<string, unknown>>,
@@ -123,9 +202,10 @@ export function mergeCells(
 ): MergedCells {
   const id = String(serviceRow.id);
   const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
+  const baseDigests = base?.digests;
+  // Most rows are unchanged: the lists are only allocated when something goes in them.
   let writeAt: number[] | null = null;
   let writeCells: EncodedCell[] | null = null;
-  // Most rows are unchanged: the lists are only allocated when something goes in them.
   let updated: string[] | null = null;
   let keptLocal: string[] | null = null;
   let conflicts: string[] | null = null;
@@ -133,10 +213,9 @@ export function mergeCells(
   let unsettled = false;
   let theirs: Record<string, unknown> | null = null;
   let theirDigests: Record<string, Digest> | null = null;
-  const baseDigests = base?.digests;
-  // Whether every column keeps the base's digest: the base's own digests object is then reused, so an
-  // unchanged row builds no dictionary and comparing it with the base costs nothing.
-  let asBase = baseDigests !== undefined;
+  // Built only once a column's agreed digest differs from the base's: while null, every column so far
+  // kept the base's digest, so an unchanged row reuses the base's own record and builds none.
+  let digests: Record<string, Digest> | null = null;
   const count = columns.length;
   for (let k = 0; k < count; k++) {
     const column = columns[k] as ColumnSpec;
@@ -147,96 +226,85 @@ export function mergeCells(
     const read = cellRead(serviceValue, column.kind);
     const serviceDigest = cellDigest(read);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
-    let agreed = serviceDigest;
-    let write = false;
-    let conflict = false;
-    if ((at[k] as number) < 0) {
-      // The sheet has no (single) header for this column: nothing is read from or written into it,
-      // and what was agreed stays agreed until the header is whole again (a line new to the sheet
-      // agrees nothing there: its cell stays empty, to be filled once the header is back).
-      agreed = cells === undefined ? NO_DIGEST : (baseDigest ?? NO_DIGEST);
-      // Changed on the service meanwhile: unsettled, so the base lMod stays and a later push of
-      // this column is checked against the service (a conflict, never a blind overwrite).
-      if (cells !== undefined && baseDigest !== undefined && serviceDigest !== baseDigest) unsettled = true;
-    } else if (cells === undefined) {
-      write = true;
-    } else if (
-      takeService !== undefined &&
-      takeService[k] === true &&
-      !typedIntoAdded(cells, at, k, baseDigest)
-    ) {
-      // A column this run put (back) into the sheet: its empty cells (and cells an earlier, killed
-      // run of it filled with the agreed value) take the service's value.
-      write = true;
-      if (serviceDigest !== EMPTY_DIGEST) updated = pushed(updated, columnId);
-    } else {
-      const localValue = cellAt(cells, at, k);
+    const position = at[k] as number;
+    let local: LocalCell;
+    if (position < 0) local = 'not-in-sheet';
+    else if (cells === undefined) local = 'new-line';
+    else {
+      const value = cells[position];
+      const localValue = value === undefined ? '' : value;
       // An unedited cell reads back exactly as written: no need to hash it a second time.
-      const localDigest = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
-      if (localDigest === serviceDigest) {
-        // Agreed on the service's digest.
-      } else if (isCutRead(read)) {
-        // Longer than a cell holds: read-only here, so an edit of the shown start is put back.
-        write = true;
-        restoredCut = pushed(restoredCut, columnId);
-      } else if (baseDigest === undefined) {
-        // No agreed value yet (a new column, or a line the base does not know): an empty cell takes the
-        // service's value; anything else is for the person to decide.
-        if (localDigest === EMPTY_DIGEST) {
-          write = true;
-          updated = pushed(updated, columnId);
-        } else {
-          agreed = NO_DIGEST;
-          conflict = true;
-        }
-      } else if (localDigest === baseDigest) {
-        write = true;
+      local = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+    }
+    // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
+    const agreedBefore = cells === undefined ? undefined : baseDigest;
+    const outcome = mergeCell({
+      local,
+      base: agreedBefore,
+      service: serviceDigest,
+      serviceCut: isCutRead(read),
+      columnAdded: takeService !== undefined && takeService[k] === true,
+    });
+    // The cells that take the service's value agree at its digest; the others keep what was agreed.
+    let agreed: Digest | undefined = serviceDigest;
+    let write = true;
+    switch (outcome) {
+      case 'add':
+      case 'fill-empty':
+        break;
+      case 'take-service':
+      case 'fill':
         updated = pushed(updated, columnId);
-      } else if (serviceDigest === baseDigest) {
+        break;
+      case 'restore-cut':
+        restoredCut = pushed(restoredCut, columnId);
+        break;
+      case 'same':
+        write = false;
+        break;
+      case 'keep-local':
+        write = false;
+        agreed = agreedBefore;
         keptLocal = pushed(keptLocal, columnId);
-        agreed = baseDigest;
-      } else {
-        agreed = baseDigest;
-        conflict = true;
-      }
-      if (conflict) {
+        break;
+      case 'conflict':
+        write = false;
+        agreed = agreedBefore;
         conflicts = pushed(conflicts, columnId);
         theirs ??= fresh<unknown>();
         theirDigests ??= fresh<Digest>();
         theirs[columnId] = serviceValue;
         theirDigests[columnId] = serviceDigest;
-      }
+        break;
+      case 'absent-changed':
+        write = false;
+        agreed = agreedBefore;
+        unsettled = true;
+        break;
+      case 'absent':
+        write = false;
+        agreed = agreedBefore;
+        break;
     }
     if (write) {
       writeAt = pushed(writeAt, k);
       writeCells = pushed(writeCells, encodeCell(serviceValue, column.kind));
     }
-    rowDigests[k] = agreed;
-    if (agreed !== baseDigest) asBase = false;
-  }
-
-  let digests: Record<string, Digest>;
-  if (
-    asBase &&
-    baseDigests !== undefined &&
-    (mayHoldDeleted || hasKeyCount(baseDigests, columnIdsOf(columns).size))
-  ) {
-    // Same keys, same digests: with gone columns allowed they are kept as they are, and without,
-    // the key count shows the base holds no others.
-    digests = baseDigests;
-  } else {
-    digests = fresh<Digest>();
-    // Columns no longer in the schema keep their last agreed digest, so edits to them stay detectable.
-    if (baseDigests !== undefined && mayHoldDeleted) {
-      const live = columnIdsOf(columns);
-      for (const key in baseDigests) if (!live.has(key)) digests[key] = baseDigests[key] as Digest;
+    if (digests === null) {
+      if (agreed !== undefined && agreed === baseDigest) continue;
+      digests = digestsFrom(baseDigests, columns, k, mayHoldDeleted);
     }
-    for (let k = 0; k < count; k++) {
-      const agreed = rowDigests[k] as number;
-      if (agreed !== NO_DIGEST) digests[(columns[k] as ColumnSpec).id] = agreed;
-    }
+    if (agreed !== undefined) digests[columnId] = agreed;
   }
-
+  if (digests === null) {
+    // Every column kept the base's digest: the base's own digests stand, unless they hold columns no
+    // longer in the schema that this merge must drop (the key count shows whether they do).
+    const own = baseDigests as Record<string, Digest>;
+    digests =
+      mayHoldDeleted || hasKeyCount(own, columnIdsOf(columns).size)
+        ? own
+        : digestsFrom(own, columns, count, false);
+  }
   // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
   const same =
     base !== undefined &&

@@ -1,5 +1,6 @@
-// The fast diff (digests, merges, pulls, push plans) against the code it replaced, on hostile values:
-// every digest, write, status, count, base row and plan must come out the same.
+// The engine's diff (digests, merges, pulls, push plans) against its executable specification
+// (reference/diff-spec.ts), on hostile values: every digest, write, status, count, base row and plan
+// must come out as the specification states.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../emulators/table-service/rng';
@@ -9,11 +10,11 @@ import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
 import { indexLines } from '../../src/core/lines';
+import { cellEdits, mergeCells, newCellValues } from '../../src/core/merge';
 import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/pull-engine';
 import { planPush } from '../../src/core/push-engine';
 import { BaseTable, LineGrid } from '../../src/core/sheet-model';
-import { lineEdits, mergePulledRow, newLineValues } from './by-column';
-import * as before from './reference/diff-before';
+import * as spec from './reference/diff-spec';
 
 const context: DecodeContext = {
   formatDate: (date) => String(date.getTime()),
@@ -77,7 +78,7 @@ const HOSTILE: readonly unknown[] = [
 
 /**
  * The hostile values a cell holds whole in any column (JSON adds quotes): a longer value now shows as a marked, read-only
- * prefix where the replaced code cut it silently (a deliberate difference, see cut-cells.test.ts).
+ * prefix, a rule stated on top of the specification (cut-cells.test.ts).
  */
 const FITTING = HOSTILE.filter((value) => !(typeof value === 'string' && value.length > 49000));
 
@@ -193,7 +194,7 @@ interface Side {
   plan: (state: PullState) => unknown;
 }
 
-const NEW: Side = {
+const ENGINE: Side = {
   pull: (state, rows) => applyServiceRows(state, rows),
   plan: (state) => {
     const plan = planPush(state, context);
@@ -201,9 +202,9 @@ const NEW: Side = {
   },
 };
 
-const OLD: Side = {
-  pull: (state, rows) => before.applyServiceRows(state, rows),
-  plan: (state) => before.planPush(state, context),
+const SPEC: Side = {
+  pull: (state, rows) => spec.applyServiceRows(state, rows),
+  plan: (state) => spec.planPush(state, context),
 };
 
 /** Everything a pull leaves behind, as comparable plain data. */
@@ -231,8 +232,8 @@ function runScenario(seed: number): void {
   const rng = createRng(seed);
   const live = makeColumns(rng);
   const gone = ['gone1', 'gone2'];
-  // A gone column is still there (dead). Every live column has its header: one without holds no
-  // edits, a rule the replaced code did not have (merge.test.ts covers it); the draw stays so the
+  // A deleted column is still in the sheet. Every live column has its header: one without holds no
+  // edits, a rule stated on top of the specification (merge.test.ts); the draw stays so the
   // seeds keep their scenarios.
   const sheetColumns = live.filter(() => rng.next() < 2).map((column) => column.id);
   const headers = [
@@ -250,7 +251,7 @@ function runScenario(seed: number): void {
   let rows: Record<string, unknown>[] = [];
   for (let i = 0; i < 30; i++) rows.push(serviceRow(rng, live, `r${serial.next++}`, i));
 
-  // The first pull, by the new code; the base then goes through the base sheet (with gone columns).
+  // The first pull, by both; the base then goes through the base sheet (with deleted columns).
   const first: PullState = {
     grid: new LineGrid([], width),
     layout,
@@ -265,8 +266,8 @@ function runScenario(seed: number): void {
   firstOld.index = { lineById: new Map(), duplicates: new Map() };
   firstOld.counts = emptyPullCounts();
   firstOld.base.ensureColumns(live.map((column) => column.id));
-  NEW.pull(first, rows);
-  OLD.pull(firstOld, rows);
+  ENGINE.pull(first, rows);
+  SPEC.pull(firstOld, rows);
   const ids = rows.map((row) => String(row.id));
   expect(snapshot(first, ids)).toEqual(snapshot(firstOld, ids));
 
@@ -289,7 +290,7 @@ function runScenario(seed: number): void {
     return row;
   });
   const lines = copyLines(first.grid);
-  const states = [NEW, OLD].map((side) => {
+  const states = [ENGINE, SPEC].map((side) => {
     const grid = new LineGrid(
       lines.map((line) => [...line]),
       width,
@@ -340,19 +341,19 @@ function runScenario(seed: number): void {
   }
 }
 
-describe('the fast diff against the code it replaced', () => {
+describe("the engine's diff equals its specification", () => {
   it('digests every hostile value the same', () => {
     for (const value of HOSTILE) {
-      expect(cellDigest(value)).toBe(before.cellDigest(value));
+      expect(cellDigest(value)).toBe(spec.cellDigest(value));
       for (const kind of KINDS)
-        expect(cellDigest(cellRead(value, kind))).toBe(before.cellDigest(cellRead(value, kind)));
+        expect(cellDigest(cellRead(value, kind))).toBe(spec.cellDigest(cellRead(value, kind)));
     }
-    expect(hash53(LONG, 9)).toBe(before.hash53(LONG, 9));
+    expect(hash53(LONG, 9)).toBe(spec.hash53(LONG, 9));
     // Odd and even lengths, with and without a leading apostrophe.
     for (let length = 250; length <= 262; length++) {
       const text = LONG.slice(0, length);
-      expect(hash53(text, 3)).toBe(before.hash53(text, 3));
-      expect(cellDigest(`'${text}`)).toBe(before.cellDigest(`'${text}`));
+      expect(hash53(text, 3)).toBe(spec.hash53(text, 3));
+      expect(cellDigest(`'${text}`)).toBe(spec.cellDigest(`'${text}`));
     }
     expect(cellDigest("'")).toBe(digest('', 1));
   });
@@ -362,8 +363,8 @@ describe('the fast diff against the code it replaced', () => {
       fc.property(
         fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.double(), fc.boolean()),
         (value) => {
-          expect(cellDigest(value)).toBe(before.cellDigest(value));
-          if (typeof value === 'string') expect(cellDigest(`'${value}`)).toBe(before.cellDigest(`'${value}`));
+          expect(cellDigest(value)).toBe(spec.cellDigest(value));
+          if (typeof value === 'string') expect(cellDigest(`'${value}`)).toBe(spec.cellDigest(`'${value}`));
         },
       ),
       { numRuns: 2000 },
@@ -386,38 +387,46 @@ describe('the fast diff against the code it replaced', () => {
               : undefined;
       }
       const local = rng.next() < 0.2 ? undefined : (id: string) => cells[id];
+      // The engine reads a line by position: here, column k is cell k.
+      const line = local ? columns.map((column) => local(column.id)) : undefined;
+      const at = columns.map((_, k) => k);
       let base: BaseRecord | undefined;
       if (rng.next() < 0.8) {
         const digests: Record<string, number> = Object.create(null);
         for (const column of columns) {
           const roll = rng.next();
-          if (roll < 0.6)
-            digests[column.id] = before.cellDigest(cellRead(row[column.id] ?? null, column.kind));
-          else if (roll < 0.9) digests[column.id] = before.cellDigest(rng.pick(FITTING));
+          if (roll < 0.6) digests[column.id] = spec.cellDigest(cellRead(row[column.id] ?? null, column.kind));
+          else if (roll < 0.9) digests[column.id] = spec.cellDigest(rng.pick(FITTING));
         }
         if (rng.next() < 0.3) digests.gone = 12345;
         base = { id: 'r1', lMod: 'm0', digests };
       }
       const mayHoldDeleted = rng.next() < 0.5;
-      const fast = mergePulledRow(row, local, base, columns, mayHoldDeleted);
-      const slow = before.mergePulledRow(row, local, base, columns, mayHoldDeleted);
-      expect([...fast.writes]).toEqual([...slow.writes]);
-      expect(fast.outcome).toBe(slow.outcome);
-      expect(fast.updated).toEqual(slow.updated);
-      expect(fast.keptLocal).toEqual(slow.keptLocal);
-      expect(fast.conflicts).toEqual(slow.conflicts);
-      expect({ ...fast.base, digests: { ...fast.base.digests } }).toEqual({
-        ...slow.base,
-        digests: { ...slow.base.digests },
+      const merged = mergeCells(row, line, at, base, columns, mayHoldDeleted);
+      const stated = spec.mergePulledRow(row, local, base, columns, mayHoldDeleted);
+      expect(merged.writeAt.map((k, w) => [columns[k]?.id, merged.writeCells[w]])).toEqual([
+        ...stated.writes,
+      ]);
+      expect(merged.outcome).toBe(stated.outcome);
+      expect(merged.updated).toEqual(stated.updated);
+      expect(merged.keptLocal).toEqual(stated.keptLocal);
+      expect(merged.conflicts).toEqual(stated.conflicts);
+      expect(merged.restoredCut).toEqual([]);
+      // A `same` merge hands back the base record itself, which carries no conflict and the same digests.
+      expect({ ...merged.base, digests: { ...merged.base.digests } }).toEqual({
+        ...stated.base,
+        digests: { ...stated.base.digests },
       });
-      expect(Object.keys(fast.base.digests).sort()).toEqual(Object.keys(slow.base.digests).sort());
-      if (local && base) {
-        expect(lineEdits(local, base, columns, context)).toEqual(
-          before.lineEdits(local, base, columns, context),
+      expect(Object.keys(merged.base.digests).sort()).toEqual(Object.keys(stated.base.digests).sort());
+      if (line && local && base) {
+        expect(cellEdits(line, at, base, columns, context)).toEqual(
+          spec.lineEdits(local, base, columns, context),
         );
       }
-      if (local) {
-        expect(newLineValues(local, columns, context)).toEqual(before.newLineValues(local, columns, context));
+      if (line && local) {
+        expect(newCellValues(line, at, columns, context)).toEqual(
+          spec.newLineValues(local, columns, context),
+        );
       }
     }
   });

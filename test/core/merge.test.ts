@@ -1,15 +1,25 @@
-// The three-way rules per row: base, sheet line, service row.
+// The three-way rule: per cell (mergeCell), per row (mergeCells), and the push side (edits, reconcile).
 import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../src/core/base';
-import { valueDigest } from '../../src/core/codec';
+import { cellDigest, cutToCell, valueDigest } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
-import { baseAfterWrite, cellEdits, mergeCells, reconcileEdits } from '../../src/core/merge';
-import { lineEdits, mergePulledRow, newLineValues } from './by-column';
+import {
+  baseAfterWrite,
+  type CellOutcome,
+  type CellSides,
+  cellEdits,
+  mergeCell,
+  mergeCells,
+  newCellValues,
+  reconcileEdits,
+} from '../../src/core/merge';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },
   { id: 'amount', name: 'Amount', type: 'number', kind: 'number', deleted: false },
 ];
+/** Both columns in the sheet, in column order. */
+const inOrder = [0, 1];
 const context = { formatDate: () => '2024-01-01' };
 
 function baseOf(values: Record<string, unknown>, lMod = 't1'): BaseRecord {
@@ -20,98 +30,318 @@ function baseOf(values: Record<string, unknown>, lMod = 't1'): BaseRecord {
   };
 }
 
-const cells = (values: Record<string, unknown>) => (id: string) => values[id] ?? '';
+const d = cellDigest;
+const cut = cutToCell('0123456789'.repeat(6000));
+
+describe('the three-way rule for one cell', () => {
+  const cases: Array<[string, CellSides, CellOutcome]> = [
+    [
+      'a row new to the sheet takes the service value',
+      { local: 'new-line', base: undefined, service: d('B') },
+      'add',
+    ],
+    ['unchanged on both sides', { local: d('A'), base: d('A'), service: d('A') }, 'same'],
+    [
+      'the same change made on both sides is agreement',
+      { local: d('X'), base: d('A'), service: d('X') },
+      'same',
+    ],
+    [
+      'changed on the service only: take it',
+      { local: d('A'), base: d('A'), service: d('B') },
+      'take-service',
+    ],
+    ['changed in the sheet only: keep it', { local: d('mine'), base: d('A'), service: d('A') }, 'keep-local'],
+    [
+      'changed on both to different values',
+      { local: d('mine'), base: d('A'), service: d('theirs') },
+      'conflict',
+    ],
+    [
+      'cleared in the sheet only is a local edit',
+      { local: d(''), base: d('A'), service: d('A') },
+      'keep-local',
+    ],
+    ['cleared on the service only is taken', { local: d('A'), base: d('A'), service: d('') }, 'take-service'],
+    [
+      'nothing agreed, an empty cell takes the service value',
+      { local: d(''), base: undefined, service: d('B') },
+      'take-service',
+    ],
+    [
+      'nothing agreed, a filled cell is for the person to decide',
+      { local: d('x'), base: undefined, service: d('B') },
+      'conflict',
+    ],
+    [
+      'nothing agreed, the same value is agreement',
+      { local: d('B'), base: undefined, service: d('B') },
+      'same',
+    ],
+    [
+      'an edited cut value is put back',
+      { local: d('edited'), base: d(cut), service: d(cut), serviceCut: true },
+      'restore-cut',
+    ],
+    [
+      'an edited cut value is put back even when the service changed it',
+      { local: d('edited'), base: d('A'), service: d(cut), serviceCut: true },
+      'restore-cut',
+    ],
+    [
+      'an unedited cut value is agreement',
+      { local: d(cut), base: d(cut), service: d(cut), serviceCut: true },
+      'same',
+    ],
+    [
+      'a column the sheet lacks, unchanged on the service',
+      { local: 'not-in-sheet', base: d('A'), service: d('A') },
+      'absent',
+    ],
+    [
+      'a column the sheet lacks, nothing agreed',
+      { local: 'not-in-sheet', base: undefined, service: d('B') },
+      'absent',
+    ],
+    [
+      'a column the sheet lacks, changed on the service',
+      { local: 'not-in-sheet', base: d('A'), service: d('B') },
+      'absent-changed',
+    ],
+    [
+      'a just-added column fills its empty cell',
+      { local: d(''), base: d('A'), service: d('B'), columnAdded: true },
+      'fill',
+    ],
+    [
+      'a just-added column fills a cell an earlier run wrote',
+      { local: d('A'), base: d('A'), service: d('B'), columnAdded: true },
+      'fill',
+    ],
+    [
+      'a just-added column fills any cell while nothing is agreed',
+      { local: d('x'), base: undefined, service: d('B'), columnAdded: true },
+      'fill',
+    ],
+    [
+      'a just-added column writes an empty service value',
+      { local: d(''), base: d(''), service: d(''), columnAdded: true },
+      'fill-empty',
+    ],
+    [
+      'a just-added column keeps what the person typed',
+      { local: d(7), base: d(1), service: d(1), columnAdded: true },
+      'keep-local',
+    ],
+    [
+      'a just-added column: typed and changed on the service',
+      { local: d(7), base: d(1), service: d(3), columnAdded: true },
+      'conflict',
+    ],
+    [
+      'a just-added column: typed the service value',
+      { local: d(3), base: d(1), service: d(3), columnAdded: true },
+      'same',
+    ],
+  ];
+  it.each(cases)('%s', (_, sides, outcome) => {
+    expect(mergeCell(sides)).toBe(outcome);
+  });
+
+  it('reads a line new to the sheet as new whatever is agreed, and a missing column before that', () => {
+    expect(mergeCell({ local: 'new-line', base: d('A'), service: d('A') })).toBe('add');
+    expect(mergeCell({ local: 'not-in-sheet', base: undefined, service: d('A'), columnAdded: true })).toBe(
+      'absent',
+    );
+  });
+});
 
 describe('a pull merging one row', () => {
   const base = baseOf({ title: 'A', amount: 1 });
 
-  it('takes a value changed on the service only', () => {
-    const merged = mergePulledRow(
+  it('writes a value changed on the service only and agrees at the service lMod', () => {
+    const merged = mergeCells(
       { id: 'r1', lMod: 't2', title: 'B', amount: 1 },
-      cells({ title: 'A', amount: 1 }),
+      ['A', 1],
+      inOrder,
       base,
       columns,
     );
     expect(merged.outcome).toBe('updated');
-    expect(merged.writes.get('title')?.write).toBe('B');
+    expect(merged.updated).toEqual(['title']);
+    expect(merged.writeAt).toEqual([0]);
+    expect(merged.writeCells.map((cell) => cell.write)).toEqual(['B']);
     expect(merged.base.lMod).toBe('t2');
-    expect(merged.base.digests.title).toBe(valueDigest('B', 'text'));
+    expect(merged.base.digests).toEqual({ title: valueDigest('B', 'text'), amount: base.digests.amount });
   });
 
-  it('keeps a value changed in the sheet only (never throws away unpushed work)', () => {
-    const merged = mergePulledRow(
+  it('keeps a value changed in the sheet only, and its agreed digest', () => {
+    const merged = mergeCells(
       { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
-      cells({ title: 'mine', amount: 1 }),
+      ['mine', 1],
+      inOrder,
       base,
       columns,
     );
     expect(merged.outcome).toBe('kept-local');
-    expect(merged.writes.size).toBe(0);
+    expect(merged.keptLocal).toEqual(['title']);
+    expect(merged.writeAt).toEqual([]);
     expect(merged.base.digests.title).toBe(base.digests.title);
   });
 
-  it('marks a field changed on both sides as a conflict and keeps the local value', () => {
-    const merged = mergePulledRow(
-      { id: 'r1', lMod: 't2', title: 'theirs', amount: 1 },
-      cells({ title: 'mine', amount: 1 }),
+  it('records a conflict with the service values and keeps the base lMod', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't2', lModBy: 'ana', title: 'theirs', amount: 1 },
+      ['mine', 1],
+      inOrder,
       base,
       columns,
     );
     expect(merged.outcome).toBe('conflict');
     expect(merged.conflicts).toEqual(['title']);
-    expect(merged.writes.size).toBe(0);
+    expect(merged.writeAt).toEqual([]);
     expect(merged.base.lMod).toBe('t1');
     expect(merged.base.conflict).toEqual({
       lMod: 't2',
+      by: 'ana',
       theirs: { title: 'theirs' },
       digests: { title: valueDigest('theirs', 'text') },
     });
   });
 
-  it('merges different fields changed on each side', () => {
-    const merged = mergePulledRow(
+  it('merges different fields changed on each side; the row outcome is the strongest cell', () => {
+    const merged = mergeCells(
       { id: 'r1', lMod: 't2', title: 'A', amount: 5 },
-      cells({ title: 'mine', amount: 1 }),
+      ['mine', 1],
+      inOrder,
       base,
       columns,
     );
-    expect(merged.writes.get('amount')?.write).toBe(5);
+    expect(merged.outcome).toBe('kept-local');
+    expect(merged.writeAt).toEqual([1]);
+    expect(merged.writeCells[0]?.write).toBe(5);
+    expect(merged.updated).toEqual(['amount']);
     expect(merged.keptLocal).toEqual(['title']);
-    expect(merged.conflicts).toEqual([]);
+    const both = mergeCells(
+      { id: 'r1', lMod: 't2', title: 'B', amount: 5 },
+      ['mine', 1],
+      inOrder,
+      base,
+      columns,
+    );
+    expect(both.outcome).toBe('conflict');
+    expect(both.updated).toEqual(['amount']);
   });
 
-  it('sees the same change made on both sides as agreement', () => {
-    const merged = mergePulledRow(
+  it('returns the base record itself for a row nothing changed in', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
+      ['A', 1],
+      inOrder,
+      base,
+      columns,
+    );
+    expect(merged.same).toBe(true);
+    expect(merged.base).toBe(base);
+    expect(merged.outcome).toBe('unchanged');
+  });
+
+  it('sees the same change made on both sides as agreement at the new value', () => {
+    const merged = mergeCells(
       { id: 'r1', lMod: 't2', title: 'same', amount: 1 },
-      cells({ title: 'same', amount: 1 }),
+      ['same', 1],
+      inOrder,
       base,
       columns,
     );
     expect(merged.outcome).toBe('unchanged');
+    expect(merged.same).toBe(false);
     expect(merged.base.digests.title).toBe(valueDigest('same', 'text'));
+    expect(merged.base.lMod).toBe('t2');
   });
 
   it('adds a row new to the sheet with every value', () => {
-    const merged = mergePulledRow(
+    const merged = mergeCells(
       { id: 'r9', lMod: 't1', title: '00123', amount: null },
       undefined,
+      inOrder,
       undefined,
       columns,
     );
     expect(merged.outcome).toBe('added');
-    expect(merged.writes.get('title')?.write).toBe('00123');
-    expect(merged.writes.get('amount')?.write).toBe('');
+    expect(merged.writeAt).toEqual([0, 1]);
+    expect(merged.writeCells.map((cell) => cell.write)).toEqual(['00123', '']);
+    expect(merged.updated).toEqual([]);
   });
 
   it('fills an empty cell of a column new to the base, and flags a differing one', () => {
     const noBase = { id: 'r1', lMod: 't1', digests: {} };
-    expect(
-      mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({}), noBase, columns).outcome,
-    ).toBe('updated');
-    expect(
-      mergePulledRow({ id: 'r1', lMod: 't1', title: 'A', amount: 2 }, cells({ title: 'x' }), noBase, columns)
-        .conflicts,
-    ).toEqual(['title']);
+    const filled = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 2 },
+      ['', ''],
+      inOrder,
+      noBase,
+      columns,
+    );
+    expect(filled.outcome).toBe('updated');
+    expect(filled.updated).toEqual(['title', 'amount']);
+    const flagged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 2 },
+      ['x', ''],
+      inOrder,
+      noBase,
+      columns,
+    );
+    expect(flagged.conflicts).toEqual(['title']);
+    // Nothing is agreed for the conflicting cell yet.
+    expect(Object.keys(flagged.base.digests)).toEqual(['amount']);
+  });
+
+  it('reads a line shorter than the sheet as empty cells', () => {
+    const noBase = { id: 'r1', lMod: 't1', digests: {} };
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 2 },
+      ['A'],
+      inOrder,
+      noBase,
+      columns,
+    );
+    expect(merged.updated).toEqual(['amount']);
+  });
+
+  it('keeps the digests of deleted columns only while the base may hold them', () => {
+    const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, gone: 42 } };
+    const row = { id: 'r1', lMod: 't1', title: 'A', amount: 1 };
+    const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, true);
+    expect(kept.base.digests).toBe(withDeleted.digests);
+    const dropped = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, false);
+    expect(dropped.base.digests).toEqual(base.digests);
+    expect(dropped.same).toBe(false);
+    const changed = mergeCells(
+      { ...row, lMod: 't2', amount: 3 },
+      ['A', 1],
+      inOrder,
+      withDeleted,
+      columns,
+      true,
+    );
+    expect(changed.base.digests).toEqual({
+      gone: 42,
+      title: base.digests.title,
+      amount: valueDigest(3, 'number'),
+    });
+  });
+
+  it('shares no list between rows that callers could change', () => {
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
+      ['A', 1],
+      inOrder,
+      base,
+      columns,
+    );
+    expect(Object.isFrozen(merged.updated)).toBe(true);
+    expect(Object.isFrozen(merged.writeAt)).toBe(true);
   });
 });
 
@@ -119,30 +349,26 @@ describe('a push planning one line', () => {
   const base = baseOf({ title: 'A', amount: 1 });
 
   it('finds only the columns that changed', () => {
-    const edits = lineEdits(cells({ title: 'A', amount: 7 }), base, columns, context);
+    const edits = cellEdits(['A', 7], inOrder, base, columns, context);
     expect(edits.values).toEqual({ amount: 7 });
     expect(edits.errors).toEqual([]);
   });
 
   it('sends text as strings even when a number was typed', () => {
-    expect(lineEdits(cells({ title: 42, amount: 1 }), base, columns, context).values).toEqual({
-      title: '42',
-    });
+    expect(cellEdits([42, 1], inOrder, base, columns, context).values).toEqual({ title: '42' });
   });
 
   it('reports values that cannot be sent', () => {
-    expect(lineEdits(cells({ title: 'A', amount: 'lots' }), base, columns, context).errors[0]).toContain(
-      'not a number',
-    );
+    expect(cellEdits(['A', 'lots'], inOrder, base, columns, context).errors[0]).toContain('not a number');
   });
 
   it('ignores blank new lines and creates lines with any value', () => {
-    expect(Object.keys(newLineValues(cells({}), columns, context).values)).toEqual([]);
-    expect(newLineValues(cells({ amount: 3 }), columns, context).values).toEqual({ amount: 3 });
+    expect(Object.keys(newCellValues(['', ''], inOrder, columns, context).values)).toEqual([]);
+    expect(newCellValues(['', 3], inOrder, columns, context).values).toEqual({ amount: 3 });
   });
 
   it('does not send a field the service changed too (conflict), but sends the others', () => {
-    const edits = lineEdits(cells({ title: 'mine', amount: 9 }), base, columns, context);
+    const edits = cellEdits(['mine', 9], inOrder, base, columns, context);
     const reconciled = reconcileEdits(
       edits,
       base,
@@ -187,11 +413,19 @@ describe('a column without its single header', () => {
     expect(merged.same).toBe(false);
   });
 
+  it('agrees nothing for it on a line new to the sheet, whatever the base holds', () => {
+    const merged = mergeCells({ id: 'r1', lMod: 't2', title: 'A', amount: 5 }, undefined, at, base, columns);
+    expect(merged.outcome).toBe('added');
+    expect(merged.writeAt).toEqual([0]);
+    expect(merged.base.digests).toEqual({ title: base.digests.title });
+    expect(merged.base.lMod).toBe('t2');
+  });
+
   it('takes the service value on every line once a pull adds the column back', () => {
     const merged = mergeCells(
       { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
       ['A', ''],
-      [0, 1],
+      inOrder,
       base,
       columns,
       true,
@@ -207,7 +441,7 @@ describe('a column without its single header', () => {
     const merged = mergeCells(
       { id: 'r1', lMod: 't1', title: 'A', amount: 1 },
       ['A', 7],
-      [0, 1],
+      inOrder,
       base,
       columns,
       true,
@@ -222,7 +456,7 @@ describe('a column without its single header', () => {
     const merged = mergeCells(
       { id: 'r1', lMod: 't2', title: 'A', amount: 3 },
       ['A', 1],
-      [0, 1],
+      inOrder,
       base,
       columns,
       true,
@@ -231,5 +465,22 @@ describe('a column without its single header', () => {
     expect(merged.keptLocal).toEqual([]);
     expect(merged.writeAt).toEqual([1]);
     expect(merged.writeCells[0]?.write).toBe(3);
+    expect(merged.updated).toEqual(['amount']);
+  });
+
+  it('writes an empty service value into the added-back column without counting it updated', () => {
+    const emptyBase = baseOf({ title: 'A', amount: null });
+    const merged = mergeCells(
+      { id: 'r1', lMod: 't1', title: 'A', amount: null },
+      ['A', ''],
+      inOrder,
+      emptyBase,
+      columns,
+      true,
+      [false, true],
+    );
+    expect(merged.writeAt).toEqual([1]);
+    expect(merged.updated).toEqual([]);
+    expect(merged.outcome).toBe('unchanged');
   });
 });

@@ -1,5 +1,11 @@
-// The diff as it was before the speed-ups (commit 44b5022), kept verbatim where it matters, so the
-// fast paths can be checked against it: same digests, merges, writes, base records, plans.
+// The executable specification of the diff: digests, the three-way merge of a row, a pull applying
+// service rows to the sheet and the base, and a push plan, each stated the straightforward way (one
+// pass, a reader per column, fresh objects everywhere). The optimized engine (src/core: digest,
+// codec, merge, pull-engine, push-engine) must equal it on every input diff-equivalence.test.ts
+// draws: the same digests, writes, statuses, counts, base records and plans. When the rule changes,
+// it changes here first. It states the rule for lines whose table columns all have their header;
+// the rules added on top of it (cut values, columns without their header, columns a pull adds back)
+// are stated by merge.test.ts and cut-cells.test.ts.
 import type { BaseRecord, ConflictRecord } from '../../../src/core/base';
 import {
   type CellValue,
