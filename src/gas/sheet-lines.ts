@@ -2,20 +2,20 @@
 // calls per flush: one per run of adjacent synced columns, plus one plain-text format call (a
 // RangeList) for all text runs. Lines are re-identified by id right before a write.
 import type { ColumnSpec } from '../core/columns';
-import {
-  contiguousRuns,
-  headerText,
-  ID_HEADER,
-  joinRowBlocks,
-  type Layout,
-  syncedColumns,
-} from '../core/layout';
+import { headerText, ID_HEADER, type Layout, syncedColumns } from '../core/layout';
 import { cellText, sheetRowOf } from '../core/lines';
-import { LineGrid, SPAN_GAP, sameCell, spansOf } from '../core/sheet-model';
+import { LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
 import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';
+import {
+  plainTextBlocks,
+  planWriteBack,
+  rowsToReadBack,
+  type SpanRow,
+  writeBackBlock,
+} from '../core/sync/write-back';
 import { ensureColumns, ensureRows, noteContentSize } from './grid-size';
-import { type Block, setPlainText, textColumns } from './plain-text';
+import { setPlainText, textColumns } from './plain-text';
 import { waitsSoFar } from './url-fetch-port';
 
 /**
@@ -274,7 +274,8 @@ function readBlock(
  * what the run read (a cell a person changed meanwhile is their edit and stays); then one setValues
  * per run of adjacent synced columns (the person's own columns are never written), after setting
  * plain text on the text columns so strings stay literal. `columns` limits the write to some synced
- * columns (a push only changes fixed fields and the status).
+ * columns (a push only changes fixed fields and the status). The decisions are the core's
+ * (core/sync/write-back.ts); this reads, calls it and writes.
  */
 export function flushLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -284,102 +285,89 @@ export function flushLines(
   columns: 'synced' | 'fixedAndStatus' = 'synced',
 ): number {
   const dirty = grid.takeDirty();
-  const changedColumns = new Set(grid.takeDirtyColumns());
+  const changed = new Set(grid.takeDirtyColumns());
   if (dirty.length === 0) return 0;
   relocateLines(sheet, grid, layout, dirty);
   const existingRows = grid.sheetRowsBefore;
-  // Only columns that changed are written: a re-pull that updates one column rewrites that column.
-  const eligible =
-    columns === 'synced'
-      ? syncedColumns(layout)
-      : [...layout.fixed.values(), ...(layout.status === undefined ? [] : [layout.status])].sort(
-          (a, b) => a - b,
-        );
-  const written = eligible.filter((column) => changedColumns.has(column));
-  const writtenSet = new Set(written);
-  const allText = textColumns(layout, live).filter((column) => eligible.includes(column));
-  const allTextRuns = contiguousRuns(allText);
-  const text = allText.filter((column) => writtenSet.has(column));
-  const textRuns = contiguousRuns(text);
-  const runs = contiguousRuns(written);
-  if (written.length === 0) {
+  const plan = planWriteBack({
+    eligible: columns === 'synced' ? syncedColumns(layout) : fixedAndStatusColumns(layout),
+    changed,
+    text: textColumns(layout, live),
+    table: [...layout.columns.values()],
+    withTable: columns === 'synced',
+    moved: grid.hasMoved,
+  });
+  if (plan === null) {
     grid.flushed();
     return 0;
   }
-  ensureColumns(sheet, (written[written.length - 1] ?? 0) + 1);
-  const firstColumn = written[0] as number;
-  const lastColumn = written[written.length - 1] as number;
-  // Cells of table columns a person changed meanwhile are kept; fixed fields and the status are the
-  // add-on's own (read-only), so a push, which writes only those, reads nothing back.
-  // Once lines moved, rows between the run's lines are no longer its copies: every written column
-  // is read back, so those rows are written as they stand.
-  const tableColumns = grid.hasMoved ? new Set(written) : new Set(layout.columns.values());
-  const guarded =
-    columns === 'synced' || grid.hasMoved ? written.filter((column) => tableColumns.has(column)) : [];
-  const protect = guarded.length > 0;
-  const guardedRuns = contiguousRuns(guarded);
-  const guardFirst = guarded[0] ?? 0;
-  const guardLast = guarded[guarded.length - 1] ?? 0;
-  // The dirty lines by the row they stand on now; lost lines (-1) are left for the next run.
-  const lineAt = new Map<number, number>();
-  for (const line of dirty) {
-    const row = grid.physicalRow(line);
-    if (row >= 0) lineAt.set(row, line);
-  }
-  const rows = [...lineAt.keys()].sort((a, b) => a - b);
-  for (const [first, last] of spansOf(rows, SPAN_GAP)) {
+  const firstColumn = plan.written[0] as number;
+  ensureColumns(sheet, (plan.written[plan.written.length - 1] as number) + 1);
+  const lineAt = linesByRow(grid, dirty);
+  for (const [first, last] of spansOf(
+    [...lineAt.keys()].sort((a, b) => a - b),
+    SPAN_GAP,
+  )) {
     const firstRow = sheetRowOf(first);
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
-    // What the sheet holds now in the written columns of rows it had (rows past its end are empty).
-    // A push writes only read-only fields and the status: no edit of a person's to keep there.
-    const readCount = protect ? Math.max(0, Math.min(last, existingRows - 1) - first + 1) : 0;
+    const readCount = rowsToReadBack(plan, first, last, existingRows);
+    const { guarded, guardedRuns } = plan;
     const current =
-      readCount > 0 ? readBlock(sheet, firstRow, readCount, guardFirst, guardLast, guardedRuns) : [];
-    const block: unknown[][] = new Array(count);
-    for (let i = 0; i < count; i++) {
-      const cells = new Array<unknown>(lastColumn - firstColumn + 1).fill('');
-      const line = lineAt.get(first + i);
-      const ours = line === undefined ? undefined : (grid.lines[line] as unknown[]);
-      const original = line === undefined ? undefined : grid.originalCells(line);
-      const now = current[i];
-      for (const column of written) {
-        const c = column - firstColumn;
-        const guardedHere = now !== undefined && tableColumns.has(column);
-        const sheetValue = guardedHere ? (now[column - guardFirst] ?? '') : undefined;
-        if (!ours) {
-          // A row between the run's lines: written back as it stands (never its stale copy).
-          cells[c] = guardedHere ? sheetValue : (grid.lines[first + i]?.[column] ?? '');
-          continue;
-        }
-        const value = ours[column] ?? '';
-        // The run's value goes in unless the person changed that cell since the run read it.
-        if (!guardedHere || !original) cells[c] = value;
-        else if (sameCell(original[column] ?? '', sheetValue)) cells[c] = value;
-        else cells[c] = sheetValue;
-      }
-      block[i] = cells;
-    }
+      readCount > 0
+        ? readBlock(
+            sheet,
+            firstRow,
+            readCount,
+            guarded[0] as number,
+            guarded[guarded.length - 1] as number,
+            guardedRuns,
+          )
+        : [];
+    const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current);
     // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
-    // Rows this run appends, and blank rows it adds, get it in every text column, so what a person
-    // types there later stays literal too; rows the sheet had get it where text is written.
-    const appendedFrom = Math.max(first, existingRows);
-    const newRows: Array<[number, number]> = [];
-    if (inserted) newRows.push(inserted);
-    if (last >= appendedFrom) newRows.push([sheetRowOf(appendedFrom), last - appendedFrom + 1]);
-    const blocks: Block[] = [];
-    for (const [row, rowCount] of joinRowBlocks(newRows))
-      for (const [start, width] of allTextRuns) blocks.push([row, start + 1, rowCount, width]);
-    const kept = Math.min(last, appendedFrom - 1) - first + 1;
-    if (kept > 0) for (const [start, width] of textRuns) blocks.push([firstRow, start + 1, kept, width]);
-    setPlainText(sheet, blocks);
-    for (const [start, width] of runs) {
-      const values: unknown[][] = new Array(count);
+    setPlainText(sheet, plainTextBlocks(plan, first, last, existingRows, inserted));
+    for (const [start, width] of plan.runs) {
       const from = start - firstColumn;
-      for (let i = 0; i < count; i++) values[i] = (block[i] as unknown[]).slice(from, from + width);
+      const values = block.map((cells) => cells.slice(from, from + width));
       sheet.getRange(firstRow, start + 1, count, width).setValues(values);
     }
   }
   grid.flushed();
   return dirty.length;
+}
+
+/** Fixed fields and the status: the columns a push writes (ascending). */
+function fixedAndStatusColumns(layout: Layout): number[] {
+  return [...layout.fixed.values(), ...(layout.status === undefined ? [] : [layout.status])].sort(
+    (a, b) => a - b,
+  );
+}
+
+/** The dirty lines by the physical row they stand on now; lost lines (-1) are left for the next run. */
+function linesByRow(grid: LineGrid, dirty: readonly number[]): Map<number, number> {
+  const lineAt = new Map<number, number>();
+  for (const line of dirty) {
+    const row = grid.physicalRow(line);
+    if (row >= 0) lineAt.set(row, line);
+  }
+  return lineAt;
+}
+
+/** The span's rows as the core's write-back reads them: the run's lines, and the rows between them. */
+function spanRows(
+  grid: LineGrid,
+  lineAt: ReadonlyMap<number, number>,
+  first: number,
+  count: number,
+): SpanRow[] {
+  const rows: SpanRow[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const line = lineAt.get(first + i);
+    rows[i] =
+      line === undefined
+        ? { kind: 'between', cells: grid.lines[first + i] }
+        : { kind: 'line', cells: grid.lines[line] as unknown[], read: grid.originalCells(line) };
+  }
+  return rows;
 }
