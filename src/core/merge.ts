@@ -21,24 +21,23 @@ import { cutNotSentReason } from './status';
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
 const EMPTY_DIGEST = cellDigest('');
+const NO_FACTS: CellFacts = Object.freeze({});
+/** An agreed digest that is none (digests are never negative): a plain number keeps merges unboxed. */
+const NO_DIGEST = -1;
+
+/** The sheet's side of a cell when the row is new to the sheet: there is no cell yet. */
+export const NEW_LINE = -1;
+/** The sheet's side of a cell when the sheet has no (single) header for the column: nothing is read or written there. */
+export const NOT_IN_SHEET = -2;
 
 /**
- * The sheet's side of one cell: the digest of what it holds; 'new-line': the row is new to the sheet
- * (there is no cell yet); 'not-in-sheet': the sheet has no (single) header for the column, so nothing
- * is read from it or written into it.
+ * The sheet's side of one cell: the digest of what it holds, or NEW_LINE, or NOT_IN_SHEET (digests are
+ * never negative; plain numbers keep a merge free of boxing, as it runs for every cell of a pull).
  */
-export type LocalCell = Digest | 'new-line' | 'not-in-sheet';
+export type LocalCell = Digest | typeof NEW_LINE | typeof NOT_IN_SHEET;
 
-/** One cell as the three-way rule sees it: digests of its three sides, and two facts about it. */
-export interface CellSides {
-  local: LocalCell;
-  /**
-   * What the sheet and the service last agreed the cell holds; undefined: nothing yet (a new column,
-   * a line the base does not know, or a line new to the sheet).
-   */
-  base: Digest | undefined;
-  /** The service's value, as the cell it becomes. */
-  service: Digest;
+/** Two facts about a cell besides its three sides. */
+export interface CellFacts {
   /** The service's value is longer than a cell holds: the cell shows its marked start, read-only. */
   serviceCut?: boolean;
   /** This run just put (back) the column into the sheet: its empty cells are not edits. */
@@ -76,16 +75,25 @@ export type CellOutcome =
   | 'absent'
   | 'absent-changed';
 
-/** The three-way rule for one cell (see CellOutcome for what each outcome means). Pure. */
-export function mergeCell(cell: CellSides): CellOutcome {
-  const { local, base, service } = cell;
-  if (local === 'not-in-sheet') return base !== undefined && service !== base ? 'absent-changed' : 'absent';
-  if (local === 'new-line') return 'add';
-  if (cell.columnAdded === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
+/**
+ * The three-way rule for one cell (see CellOutcome for what each outcome means). `local`: the sheet's
+ * side; `base`: what the sheet and the service last agreed the cell holds, undefined when nothing yet
+ * (a new column, a line the base does not know, or a line new to the sheet); `service`: the digest of
+ * the cell the service's value becomes. Pure.
+ */
+export function mergeCell(
+  local: LocalCell,
+  base: Digest | undefined,
+  service: Digest,
+  facts: CellFacts = NO_FACTS,
+): CellOutcome {
+  if (local === NOT_IN_SHEET) return base !== undefined && service !== base ? 'absent-changed' : 'absent';
+  if (local === NEW_LINE) return 'add';
+  if (facts.columnAdded === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
     return service === EMPTY_DIGEST ? 'fill-empty' : 'fill';
   }
   if (local === service) return 'same';
-  if (cell.serviceCut === true) return 'restore-cut';
+  if (facts.serviceCut === true) return 'restore-cut';
   if (base === undefined) return local === EMPTY_DIGEST ? 'take-service' : 'conflict';
   if (local === base) return 'take-service';
   if (service === base) return 'keep-local';
@@ -118,6 +126,18 @@ function pushed<T>(list: T[] | null, item: T): T[] {
 
 function fresh<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
+}
+
+// The four combinations of a cell's facts, shared: a merge passes one per cell and allocates none.
+const FACTS: readonly CellFacts[] = [
+  NO_FACTS,
+  Object.freeze({ serviceCut: true }),
+  Object.freeze({ columnAdded: true }),
+  Object.freeze({ serviceCut: true, columnAdded: true }),
+];
+
+function factsOf(serviceCut: boolean, columnAdded: boolean): CellFacts {
+  return FACTS[(serviceCut ? 1 : 0) + (columnAdded ? 2 : 0)] as CellFacts;
 }
 
 /** The value of column k in a line's cells: '' for a column the sheet lacks, as LineGrid.get reads it. */
@@ -200,19 +220,8 @@ export function mergeCells(
   mayHoldDeleted = true,
   takeService?: readonly boolean[],
 ): MergedCells {
-  const id = String(serviceRow.id);
-  const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
   const baseDigests = base?.digests;
-  // Most rows are unchanged: the lists are only allocated when something goes in them.
-  let writeAt: number[] | null = null;
-  let writeCells: EncodedCell[] | null = null;
-  let updated: string[] | null = null;
-  let keptLocal: string[] | null = null;
-  let conflicts: string[] | null = null;
-  let restoredCut: string[] | null = null;
-  let unsettled = false;
-  let theirs: Record<string, unknown> | null = null;
-  let theirDigests: Record<string, Digest> | null = null;
+  const tally = new RowTally();
   // Built only once a column's agreed digest differs from the base's: while null, every column so far
   // kept the base's digest, so an unchanged row reuses the base's own record and builds none.
   let digests: Record<string, Digest> | null = null;
@@ -226,126 +235,158 @@ export function mergeCells(
     const read = cellRead(serviceValue, column.kind);
     const serviceDigest = cellDigest(read);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
-    const position = at[k] as number;
-    let local: LocalCell;
-    if (position < 0) local = 'not-in-sheet';
-    else if (cells === undefined) local = 'new-line';
-    else {
-      const value = cells[position];
-      const localValue = value === undefined ? '' : value;
-      // An unedited cell reads back exactly as written: no need to hash it a second time.
-      local = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
-    }
+    const local = localCell(cells, at[k] as number, read, serviceDigest);
     // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
     const agreedBefore = cells === undefined ? undefined : baseDigest;
-    const outcome = mergeCell({
-      local,
-      base: agreedBefore,
-      service: serviceDigest,
-      serviceCut: isCutRead(read),
-      columnAdded: takeService !== undefined && takeService[k] === true,
-    });
-    // The cells that take the service's value agree at its digest; the others keep what was agreed.
-    let agreed: Digest | undefined = serviceDigest;
-    let write = true;
-    switch (outcome) {
-      case 'add':
-      case 'fill-empty':
-        break;
-      case 'take-service':
-      case 'fill':
-        updated = pushed(updated, columnId);
-        break;
-      case 'restore-cut':
-        restoredCut = pushed(restoredCut, columnId);
-        break;
-      case 'same':
-        write = false;
-        break;
-      case 'keep-local':
-        write = false;
-        agreed = agreedBefore;
-        keptLocal = pushed(keptLocal, columnId);
-        break;
-      case 'conflict':
-        write = false;
-        agreed = agreedBefore;
-        conflicts = pushed(conflicts, columnId);
-        theirs ??= fresh<unknown>();
-        theirDigests ??= fresh<Digest>();
-        theirs[columnId] = serviceValue;
-        theirDigests[columnId] = serviceDigest;
-        break;
-      case 'absent-changed':
-        write = false;
-        agreed = agreedBefore;
-        unsettled = true;
-        break;
-      case 'absent':
-        write = false;
-        agreed = agreedBefore;
-        break;
-    }
-    if (write) {
-      writeAt = pushed(writeAt, k);
-      writeCells = pushed(writeCells, encodeCell(serviceValue, column.kind));
-    }
+    // Whether the service's value is cut only matters for a cell that differs from it (skips the check
+    // for nearly every cell).
+    const cut = local >= 0 && local !== serviceDigest && isCutRead(read);
+    const added = takeService !== undefined && takeService[k] === true;
+    const outcome = mergeCell(local, agreedBefore, serviceDigest, factsOf(cut, added));
+    const agreed = tally.note(outcome, k, column, serviceValue, serviceDigest, agreedBefore);
     if (digests === null) {
-      if (agreed !== undefined && agreed === baseDigest) continue;
+      if (agreed === baseDigest) continue;
       digests = digestsFrom(baseDigests, columns, k, mayHoldDeleted);
     }
-    if (agreed !== undefined) digests[columnId] = agreed;
+    if (agreed !== NO_DIGEST) digests[columnId] = agreed;
   }
   if (digests === null) {
     // Every column kept the base's digest: the base's own digests stand, unless they hold columns no
     // longer in the schema that this merge must drop (the key count shows whether they do).
     const own = baseDigests as Record<string, Digest>;
-    digests =
-      mayHoldDeleted || hasKeyCount(own, columnIdsOf(columns).size)
-        ? own
-        : digestsFrom(own, columns, count, false);
+    const keepOwn = mayHoldDeleted || hasKeyCount(own, columnIdsOf(columns).size);
+    digests = keepOwn ? own : digestsFrom(own, columns, count, false);
   }
-  // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
-  const same =
-    base !== undefined &&
-    !unsettled &&
-    digests === baseDigests &&
-    conflicts === null &&
-    base.conflict === undefined &&
-    base.lMod === serviceLMod &&
-    base.id === id;
-  let record: BaseRecord;
-  if (same) {
-    record = base;
-  } else {
-    record = { id, lMod: unsettled ? (base?.lMod ?? '') : serviceLMod, digests };
-    if (conflicts !== null) {
-      record.lMod = base?.lMod ?? '';
-      const conflict: ConflictRecord = {
-        lMod: serviceLMod,
-        theirs: theirs ?? fresh<unknown>(),
-        digests: theirDigests ?? fresh<Digest>(),
-      };
-      if (typeof serviceRow.lModBy === 'string' && serviceRow.lModBy !== '') conflict.by = serviceRow.lModBy;
-      record.conflict = conflict;
+  return tally.merged(serviceRow, cells === undefined, base, digests);
+}
+
+/** The sheet's side of column k's cell (`position`: its index in the line's cells, or -1). */
+function localCell(
+  cells: readonly unknown[] | undefined,
+  position: number,
+  read: EncodedCell['read'],
+  serviceDigest: Digest,
+): LocalCell {
+  if (position < 0) return NOT_IN_SHEET;
+  if (cells === undefined) return NEW_LINE;
+  const value = cells[position];
+  const localValue = value === undefined ? '' : value;
+  // An unedited cell reads back exactly as written: no need to hash it a second time.
+  return readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+}
+
+/** What the cells of one row came to, noted column by column; lists are allocated only when used. */
+class RowTally {
+  writeAt: number[] | null = null;
+  writeCells: EncodedCell[] | null = null;
+  updated: string[] | null = null;
+  keptLocal: string[] | null = null;
+  conflicts: string[] | null = null;
+  restoredCut: string[] | null = null;
+  unsettled = false;
+  theirs: Record<string, unknown> | null = null;
+  theirDigests: Record<string, Digest> | null = null;
+
+  /**
+   * Notes one cell's outcome; returns the digest the cell is agreed at (NO_DIGEST: none): the
+   * service's where the cell takes or holds its value, what was agreed before otherwise.
+   */
+  note(
+    outcome: CellOutcome,
+    k: number,
+    column: ColumnSpec,
+    serviceValue: unknown,
+    serviceDigest: Digest,
+    agreedBefore: Digest | undefined,
+  ): number {
+    switch (outcome) {
+      case 'same':
+        return serviceDigest;
+      case 'take-service':
+      case 'fill':
+        this.updated = pushed(this.updated, column.id);
+        break;
+      case 'restore-cut':
+        this.restoredCut = pushed(this.restoredCut, column.id);
+        break;
+      case 'add':
+      case 'fill-empty':
+        break;
+      case 'keep-local':
+        this.keptLocal = pushed(this.keptLocal, column.id);
+        return agreedBefore ?? NO_DIGEST;
+      case 'conflict':
+        this.conflicts = pushed(this.conflicts, column.id);
+        this.theirs ??= fresh<unknown>();
+        this.theirDigests ??= fresh<Digest>();
+        this.theirs[column.id] = serviceValue;
+        this.theirDigests[column.id] = serviceDigest;
+        return agreedBefore ?? NO_DIGEST;
+      case 'absent-changed':
+        this.unsettled = true;
+        return agreedBefore ?? NO_DIGEST;
+      case 'absent':
+        return agreedBefore ?? NO_DIGEST;
     }
+    // The cell takes the service's value: written.
+    this.writeAt = pushed(this.writeAt, k);
+    this.writeCells = pushed(this.writeCells, encodeCell(serviceValue, column.kind));
+    return serviceDigest;
   }
-  let outcome: PullOutcome = 'unchanged';
-  if (!cells) outcome = 'added';
-  else if (conflicts !== null) outcome = 'conflict';
-  else if (keptLocal) outcome = 'kept-local';
-  else if (updated || restoredCut) outcome = 'updated';
-  return {
-    writeAt: writeAt ?? NO_INDEXES,
-    writeCells: writeCells ?? NO_CELLS,
-    base: record,
-    same,
-    outcome,
-    updated: updated ?? NONE,
-    keptLocal: keptLocal ?? NONE,
-    conflicts: conflicts ?? NONE,
-    restoredCut: restoredCut ?? NONE,
-  };
+
+  /** The merged row, its new base record agreeing `digests`. */
+  merged(
+    serviceRow: Readonly<Record<string, unknown>>,
+    newLine: boolean,
+    base: BaseRecord | undefined,
+    digests: Record<string, Digest>,
+  ): MergedCells {
+    const id = String(serviceRow.id);
+    const serviceLMod = typeof serviceRow.lMod === 'string' ? serviceRow.lMod : String(serviceRow.lMod ?? '');
+    const { conflicts } = this;
+    // Nothing agreed anew (the common row): the base's own record stands, and no record is built.
+    const same =
+      base !== undefined &&
+      !this.unsettled &&
+      digests === base.digests &&
+      conflicts === null &&
+      base.conflict === undefined &&
+      base.lMod === serviceLMod &&
+      base.id === id;
+    let record: BaseRecord;
+    if (same) {
+      record = base;
+    } else {
+      record = { id, lMod: this.unsettled ? (base?.lMod ?? '') : serviceLMod, digests };
+      if (conflicts !== null) {
+        record.lMod = base?.lMod ?? '';
+        const conflict: ConflictRecord = {
+          lMod: serviceLMod,
+          theirs: this.theirs ?? fresh<unknown>(),
+          digests: this.theirDigests ?? fresh<Digest>(),
+        };
+        if (typeof serviceRow.lModBy === 'string' && serviceRow.lModBy !== '')
+          conflict.by = serviceRow.lModBy;
+        record.conflict = conflict;
+      }
+    }
+    let outcome: PullOutcome = 'unchanged';
+    if (newLine) outcome = 'added';
+    else if (conflicts !== null) outcome = 'conflict';
+    else if (this.keptLocal) outcome = 'kept-local';
+    else if (this.updated || this.restoredCut) outcome = 'updated';
+    return {
+      writeAt: this.writeAt ?? NO_INDEXES,
+      writeCells: this.writeCells ?? NO_CELLS,
+      base: record,
+      same,
+      outcome,
+      updated: this.updated ?? NONE,
+      keptLocal: this.keptLocal ?? NONE,
+      conflicts: conflicts ?? NONE,
+      restoredCut: this.restoredCut ?? NONE,
+    };
+  }
 }
 
 export interface LineEdits {
