@@ -15,7 +15,6 @@ import type { ColumnSpec } from '../core/columns';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import {
-  columnLetters,
   headerProblems,
   ID_HEADER,
   type Layout,
@@ -23,7 +22,7 @@ import {
   readLayout,
   renamedColumns,
 } from '../core/layout';
-import { cellsByGet, cellText, indexLines, sheetRowOf } from '../core/lines';
+import { cellsByGet, cellText, indexLines } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { type LineEdits, newCellValues } from '../core/merge';
 import {
@@ -39,14 +38,8 @@ import {
 } from '../core/pull-engine';
 import { matchPendingByContent } from '../core/recovery';
 import type { BaseTable, LineGrid } from '../core/sheet-model';
-import {
-  headerProblemText,
-  issueMessage,
-  type ProblemKind,
-  pendingTokenOf,
-  problemKind,
-  STATUS,
-} from '../core/status';
+import { headerProblemText, pendingTokenOf, STATUS } from '../core/status';
+import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
 import type { LineIssue, SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
@@ -99,62 +92,6 @@ function headerWarningsOf(prepared: PreparedPull): string[] {
 
 function newPullId(): string {
   return `p${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-/**
- * A sheet whose id column is gone (deleted or overwritten) cannot be matched to its rows: pulling
- * would add every row again and a push would create them all anew. Refuse and say how to repair.
- */
-export function assertIdColumn(layout: Layout, lines: number, baseRows: number): void {
-  const repeated = layout.blocked.get(ID_HEADER);
-  if (repeated) {
-    throw new SyncError(
-      'SHEET',
-      `The header "id" is in columns ${repeated.map((index) => columnLetters(index + 1)).join(' and ')}, so lines cannot be matched to rows. Rename or delete the extra "id" column, then try again; nothing was changed.`,
-    );
-  }
-  if (layout.fixed.has(ID_HEADER) || baseRows === 0 || lines === 0) return;
-  throw new SyncError(
-    'SHEET',
-    'The id column of this sheet is missing, so lines cannot be matched to rows. Undo the change (Ctrl+Z) or restore the "id" header, then try again; nothing was changed.',
-  );
-}
-
-/** How many lines of each kind the status column lists: the summary's counts match "Lines to check". */
-export type IssueTally = Record<ProblemKind, number>;
-
-export function emptyTally(): IssueTally {
-  return { conflict: 0, removed: 0, error: 0 };
-}
-
-/**
- * Lines whose status shows a conflict, an error or a removed row: the sidebar lists them (up to
- * `limit`); `tally`, when given, counts every such line of the sheet.
- */
-export function collectIssues(
-  state: Pick<PullState, 'grid' | 'layout'>,
-  limit = 200,
-  tally?: IssueTally,
-): LineIssue[] {
-  const issues: LineIssue[] = [];
-  const statusColumn = state.layout.status;
-  const idColumn = state.layout.fixed.get(ID_HEADER);
-  if (statusColumn === undefined) return issues;
-  for (let line = 0; line < state.grid.length; line++) {
-    if (issues.length >= limit && !tally) break;
-    const status = state.grid.get(line, statusColumn);
-    const kind = problemKind(status);
-    if (kind === null) continue;
-    if (tally) tally[kind] += 1;
-    if (issues.length >= limit) continue;
-    issues.push({
-      row: sheetRowOf(line),
-      rowId: idColumn === undefined ? '' : String(state.grid.get(line, idColumn)),
-      kind,
-      message: issueMessage(String(status)),
-    });
-  }
-  return issues;
 }
 
 /** Rows of one page wave the listing may still deliver after a stop check. */
