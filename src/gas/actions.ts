@@ -10,6 +10,7 @@ import { indexLines } from '../core/lines';
 import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
 import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
+import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';
@@ -23,7 +24,7 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import { type PullProgress, pullLink, pullSummaryFields } from './pull';
+import { pullLink } from './pull';
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
