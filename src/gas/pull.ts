@@ -7,6 +7,7 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { applyServiceRows, type PullState } from '../core/pull-engine';
+import type { BaseTable } from '../core/sheet-model';
 import { assertIdColumn } from '../core/sync/issues';
 import {
   asksLastRow,
@@ -64,7 +65,7 @@ function preparePull(
   link: LinkRecord,
   table: Table,
   sheet: Sheet,
-  base: PullState['base'],
+  base: BaseTable,
   lastRow: number | undefined,
   reading: SheetReadOptions,
   progress: PullProgress,
