@@ -5,7 +5,7 @@ import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCel
 import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
-import { mergeCells } from './merge';
+import { type MergedCells, mergeCells } from './merge';
 import { adoptedBase, type Candidate, findLostCreate } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import {
@@ -176,42 +176,23 @@ export function applyServiceRows(
   state: PullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
-  const { grid, layout, live, base, index } = state;
+  const { grid, live, base, index } = state;
   // Load (in spans) just the lines and base records this batch touches; listed only if asked for
   // (eager grids and bases never ask).
   grid.ensureLoaded(touchedLines(rows, index));
   base.ensureLoaded(touchedIds(rows));
-  const mayHoldDeleted = base.columnIds.length > live.length;
-  // Sheet positions of the live columns (-1: not in the sheet) and the fixed fields, once per batch.
-  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
-  const fresh = state.freshColumns;
-  const takeService =
-    fresh && fresh.size > 0
-      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
-      : undefined;
-  const fixed = fixedColumnsOf(layout);
+  const { at, takeService, fixed, mayHoldDeleted } = batchColumns(state);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
     const duplicateLines = index.duplicates.size === 0 ? undefined : index.duplicates.get(id);
     if (duplicateLines) {
-      const sheetRows = duplicateLines.map(sheetRowOf);
-      for (const line of duplicateLines) setStatus(state, line, duplicateStatus(id, sheetRows));
-      state.counts.errors += 1;
-      const known = base.get(id);
-      if (known) base.markSeen(id, state.pullId);
+      flagDuplicate(state, id, duplicateLines);
       continue;
     }
     let line = index.lineById.get(id);
-    let adopted: BaseRecord | undefined;
-    if (line === undefined && state.pending && !base.has(id)) {
-      const found = adoptLostCreate(state, state.pending, row);
-      if (found) {
-        line = found.line;
-        // What was sent is agreed: edits made to the line since stay local edits, pushed next.
-        adopted = adoptedBase(found.record, id, '', live);
-      }
-    }
+    const adopted = line === undefined ? adoptIfLostCreate(state, row, id) : undefined;
+    if (adopted) line = index.lineById.get(id);
     const isNew = line === undefined;
     if (line === undefined) {
       line = grid.appendLine();
@@ -221,68 +202,140 @@ export function applyServiceRows(
     const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
     const merged = mergeCells(row, cells, at, before, live, mayHoldDeleted, takeService);
-    for (let w = 0; w < merged.writeAt.length; w++) {
-      const column = at[merged.writeAt[w] as number] as number;
-      if (column >= 0) grid.set(currentLine, column, (merged.writeCells[w] as EncodedCell).write);
-    }
+    writeMergedCells(grid, currentLine, at, merged);
     const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
-    // An unchanged record is only marked seen: a steady-state pull rewrites no base rows.
-    if (merged.same && before && shown === before.shown) {
-      base.markSeen(id, state.pullId);
-    } else {
-      const record: BaseRecord = merged.same
-        ? { id: merged.base.id, lMod: merged.base.lMod, digests: merged.base.digests }
-        : merged.base;
-      record.shown = shown;
-      record.seen = state.pullId;
-      if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
-      else base.set(record);
-    }
+    settleBaseRecord(state, id, before, merged, shown);
+    reportOutcome(state, currentLine, merged, adopted !== undefined);
+  }
+}
 
-    const previousStatus = statusOf(state, currentLine);
-    if (adopted && merged.outcome === 'unchanged') {
-      state.counts.unchanged += 1;
-      setStatus(state, currentLine, STATUS.created);
-      continue;
-    }
-    switch (merged.outcome) {
-      case 'added':
-        state.counts.added += 1;
-        setStatus(state, currentLine, STATUS.pulled);
-        break;
-      case 'updated':
-        state.counts.updated += 1;
-        setStatus(
-          state,
-          currentLine,
-          merged.restoredCut.length > 0 ? cutRestoredStatus(merged.restoredCut) : STATUS.updated,
-        );
-        break;
-      case 'kept-local': {
-        const problems = keptEditProblems(state, currentLine, merged.keptLocal);
-        if (problems.length > 0) {
-          state.counts.errors += 1;
-          const learned =
-            merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
-          setStatus(state, currentLine, notPushedStatus(problems, learned));
-        } else {
-          state.counts.keptLocal += 1;
-          setStatus(state, currentLine, keptLocalStatus(merged.keptLocal));
-        }
-        break;
-      }
-      case 'conflict':
-        state.counts.conflicts += 1;
-        setStatus(state, currentLine, conflictStatus(merged.conflicts));
-        break;
-      case 'unchanged':
-        state.counts.unchanged += 1;
-        // Clear stale warnings (a conflict settled by hand, a row back on the service).
-        if (isProblemStatus(previousStatus)) {
-          setStatus(state, currentLine, STATUS.inSync);
-        }
-        break;
-    }
+/** What every row of a batch is merged with, worked out once per batch. */
+interface BatchColumns {
+  /** Sheet positions of the live columns (-1: not in the sheet). */
+  at: number[];
+  /** Per live column: it was just added to the sheet and takes the service's value (none: no such column). */
+  takeService: boolean[] | undefined;
+  fixed: FixedColumns;
+  /** The base may hold digests of deleted columns (then a record is rewritten without them). */
+  mayHoldDeleted: boolean;
+}
+
+function batchColumns(state: PullState): BatchColumns {
+  const { layout, live, base } = state;
+  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const fresh = state.freshColumns;
+  const takeService =
+    fresh && fresh.size > 0
+      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
+      : undefined;
+  return {
+    at,
+    takeService,
+    fixed: fixedColumnsOf(layout),
+    mayHoldDeleted: base.columnIds.length > live.length,
+  };
+}
+
+/** A row whose id is on several lines: nothing is written into them, each says why; the row is seen. */
+function flagDuplicate(state: PullState, id: string, lines: readonly number[]): void {
+  const sheetRows = lines.map(sheetRowOf);
+  for (const line of lines) setStatus(state, line, duplicateStatus(id, sheetRows));
+  state.counts.errors += 1;
+  if (state.base.get(id)) state.base.markSeen(id, state.pullId);
+}
+
+/**
+ * A row on no line, new to the base, that a pending create of this person made: the pending line
+ * takes it (see adoptLostCreate). Returns the base it merges from: what was sent is agreed, so edits
+ * made to the line since stay local edits, pushed next. Undefined when no pending line matches.
+ */
+function adoptIfLostCreate(
+  state: PullState,
+  row: Readonly<Record<string, unknown>>,
+  id: string,
+): BaseRecord | undefined {
+  if (!state.pending || state.base.has(id)) return undefined;
+  const found = adoptLostCreate(state, state.pending, row);
+  return found ? adoptedBase(found.record, id, '', state.live) : undefined;
+}
+
+/** Writes the cells the merge gave the service's value (columns the sheet lacks are skipped). */
+function writeMergedCells(grid: LineGrid, line: number, at: readonly number[], merged: MergedCells): void {
+  for (let w = 0; w < merged.writeAt.length; w++) {
+    const column = at[merged.writeAt[w] as number] as number;
+    if (column >= 0) grid.set(line, column, (merged.writeCells[w] as EncodedCell).write);
+  }
+}
+
+/** Records what is agreed now; an unchanged record is only marked seen: a steady-state pull rewrites no base rows. */
+function settleBaseRecord(
+  state: PullState,
+  id: string,
+  before: BaseRecord | undefined,
+  merged: MergedCells,
+  shown: Record<string, unknown>,
+): void {
+  const { base } = state;
+  if (merged.same && before && shown === before.shown) {
+    base.markSeen(id, state.pullId);
+    return;
+  }
+  const record: BaseRecord = merged.same
+    ? { id: merged.base.id, lMod: merged.base.lMod, digests: merged.base.digests }
+    : merged.base;
+  record.shown = shown;
+  record.seen = state.pullId;
+  if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
+  else base.set(record);
+}
+
+/** Counts the merge's outcome and says it in the line's status. */
+function reportOutcome(state: PullState, line: number, merged: MergedCells, adopted: boolean): void {
+  const { counts } = state;
+  if (adopted && merged.outcome === 'unchanged') {
+    counts.unchanged += 1;
+    setStatus(state, line, STATUS.created);
+    return;
+  }
+  switch (merged.outcome) {
+    case 'added':
+      counts.added += 1;
+      setStatus(state, line, STATUS.pulled);
+      break;
+    case 'updated':
+      counts.updated += 1;
+      setStatus(
+        state,
+        line,
+        merged.restoredCut.length > 0 ? cutRestoredStatus(merged.restoredCut) : STATUS.updated,
+      );
+      break;
+    case 'kept-local':
+      reportKeptLocal(state, line, merged);
+      break;
+    case 'conflict':
+      counts.conflicts += 1;
+      setStatus(state, line, conflictStatus(merged.conflicts));
+      break;
+    case 'unchanged':
+      counts.unchanged += 1;
+      // Clear stale warnings (a conflict settled by hand, a row back on the service).
+      if (isProblemStatus(statusOf(state, line))) setStatus(state, line, STATUS.inSync);
+      break;
+  }
+}
+
+/** Local edits kept: pushed next, or, when a push could not send them, why (as the push would say it). */
+function reportKeptLocal(state: PullState, line: number, merged: MergedCells): void {
+  const problems = keptEditProblems(state, line, merged.keptLocal);
+  if (problems.length > 0) {
+    state.counts.errors += 1;
+    const learned =
+      merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+    setStatus(state, line, notPushedStatus(problems, learned));
+  } else {
+    state.counts.keptLocal += 1;
+    setStatus(state, line, keptLocalStatus(merged.keptLocal));
   }
 }
 

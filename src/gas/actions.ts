@@ -9,6 +9,8 @@ import { readLayout } from '../core/layout';
 import { indexLines } from '../core/lines';
 import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
 import { STATUS } from '../core/status';
+import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
+import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';
@@ -22,14 +24,7 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import {
-  collectIssues,
-  emptyTally,
-  type IssueTally,
-  type PullProgress,
-  pullLink,
-  pullSummaryFields,
-} from './pull';
+import { pullLink } from './pull';
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';

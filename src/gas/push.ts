@@ -38,6 +38,7 @@ import {
   readOnlyRestoredStatus,
   STATUS,
 } from '../core/status';
+import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -52,7 +53,6 @@ import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { knownDeletedColumnIds } from './headers';
 import { type OperationContext, reportProgress } from './operation';
-import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from './pull';
 import { flushLines, readLines } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
 import type { LinkRecord } from './stores';

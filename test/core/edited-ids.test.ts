@@ -47,4 +47,20 @@ describe('restoreEditedIds', () => {
     expect(restoreEditedIds(state)).toEqual([]);
     expect(state.grid.get(1, 0)).toBe('typo');
   });
+
+  it('never takes a pending create or an id the base knows for an edited id', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['pending:abc', 'Two', 't2', ''],
+    ]);
+    expect(restoreEditedIds(state)).toEqual([]);
+    expect(state.grid.get(1, 0)).toBe('pending:abc');
+  });
+
+  it('puts back nothing in a sheet without an id column', () => {
+    const noId = readLayout(['title', 'lMod', '_sync'], live);
+    const grid = new LineGrid([['Two', 't2', '']], 3);
+    const { base } = stateOf([]);
+    expect(restoreEditedIds({ grid, layout: noId, live, base, index: indexLines(grid, noId) })).toEqual([]);
+  });
 });
