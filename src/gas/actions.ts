@@ -1,14 +1,11 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
-import type { BaseRecord } from '../core/base';
-import { cellDigest, encodeCell, valueDigest } from '../core/codec';
 import { liveColumns } from '../core/columns';
-import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { indexLines } from '../core/lines';
 import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
-import { STATUS } from '../core/status';
+import { chosenRowIds, type KeepChoice, keepChoiceOf, resolveConflictLines } from '../core/sync/resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';
@@ -339,65 +336,14 @@ export function syncActiveSheet(options?: PushOptions): SyncSummary {
  * sheet position, so a sort since the person chose never settles another line.
  */
 export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary {
-  const keep = input?.keep;
-  if (keep !== 'mine' && keep !== 'theirs') throw new SyncError('CONFIG', 'Choose Keep mine or Take theirs.');
+  const keep = keepChoiceOf(input);
   const link = activeLink();
   const started = Date.now();
   const summary = emptySummary('resolve');
   let pullAfter = false;
   try {
     withDocumentLock(() => {
-      const context = newContext('resolve', link.sheetId);
-      const table = context.client.table(link.tableAppId, link.tableId);
-      const live = liveColumns(table.columns);
-      const kinds = new Map(live.map((column) => [column.id, column.kind]));
-      const sheet = requireLinkedSheet(link);
-      const { headers, grid } = readLines(sheet);
-      const base = readBase(link);
-      const layout = readLayout(
-        headers,
-        live,
-        knownDeletedColumnIds(link, table.columns, live, base.columnIds),
-      );
-      const index = indexLines(grid, layout);
-      const wanted = input.rowIds && input.rowIds.length > 0 ? new Set(input.rowIds.map(String)) : null;
-      for (const [rowId, line] of index.lineById) {
-        if (wanted && !wanted.has(rowId)) continue;
-        const record = base.get(rowId);
-        if (!record?.conflict) continue;
-        // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
-        const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
-        const conflict = record.conflict;
-        const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
-        for (const columnId of columnIds) {
-          const kind = kinds.get(columnId);
-          const column = layout.columns.get(columnId);
-          if (kind === undefined || column === undefined) continue;
-          const known = Object.prototype.hasOwnProperty.call(conflict.theirs, columnId);
-          const theirDigest = conflict.digests?.[columnId] ?? valueDigest(conflict.theirs[columnId], kind);
-          if (keep === 'mine') {
-            digests[columnId] = theirDigest;
-          } else if (known) {
-            grid.set(line, column, encodeCell(conflict.theirs[columnId], kind).write);
-            digests[columnId] = theirDigest;
-          } else {
-            // Too large to keep in the base: agree with the cell for now, so the next pull brings theirs.
-            digests[columnId] = cellDigest(grid.get(line, column));
-            pullAfter = true;
-          }
-        }
-        const settled: BaseRecord = { ...record, digests, lMod: record.conflict.lMod };
-        delete settled.conflict;
-        base.set(settled);
-        if (layout.status !== undefined)
-          grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : STATUS.keepingMine);
-        summary.updated += 1;
-      }
-      flushLines(sheet, grid, layout, live);
-      flushBase(link, base);
-      const tally = emptyTally();
-      summary.issues = collectIssues({ grid, layout }, 200, tally);
-      applyTally(summary, tally);
+      pullAfter = settleConflicts(link, keep, chosenRowIds(input), summary);
     });
   } catch (error) {
     summary.ok = false;
@@ -423,4 +369,33 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
   // The last run's summary is what the sidebar shows when reopened: settled lines are gone from it.
   saveSummary(link.sheetId, summary);
   return summary;
+}
+
+/**
+ * Reads the sheet and base, settles the chosen lines in conflict (resolveConflictLines) and writes
+ * both back; the summary counts the settled lines and lists what is left to check. Returns whether a
+ * pull must follow (a service value too large for the base).
+ */
+function settleConflicts(
+  link: LinkRecord,
+  keep: KeepChoice,
+  rowIds: ReadonlySet<string> | null,
+  summary: SyncSummary,
+): boolean {
+  const context = newContext('resolve', link.sheetId);
+  const table = context.client.table(link.tableAppId, link.tableId);
+  const live = liveColumns(table.columns);
+  const sheet = requireLinkedSheet(link);
+  const { headers, grid } = readLines(sheet);
+  const base = readBase(link);
+  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
+  const index = indexLines(grid, layout);
+  const resolved = resolveConflictLines({ grid, layout, live, base, index, keep, rowIds });
+  summary.updated += resolved.lines;
+  flushLines(sheet, grid, layout, live);
+  flushBase(link, base);
+  const tally = emptyTally();
+  summary.issues = collectIssues({ grid, layout }, 200, tally);
+  applyTally(summary, tally);
+  return resolved.pullAfter;
 }
