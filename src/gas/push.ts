@@ -4,12 +4,9 @@ import type { BaseRecord } from '../core/base';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
-import { sheetRowOf } from '../core/lines';
 import { emailLookup } from '../core/members';
 import { fixedFieldText } from '../core/pull-engine';
 import type { CreatePlan } from '../core/push-engine';
-import { heldMessage, heldReasonText } from '../core/status';
-import { type HeldColumn, heldValueText } from '../core/sync/push-guard';
 import {
   adoptLostCreates,
   type CreateRun,
@@ -19,6 +16,8 @@ import {
   editedRowsCheck,
   editsToHold,
   type FixedFieldText,
+  heldExampleRowIds,
+  heldPushOf,
   holdEdits,
   keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
@@ -38,7 +37,7 @@ import {
   startPushSession,
   unmarkUnsentCreates,
 } from '../core/sync/push-session';
-import type { HeldColumnInfo, HeldPush, LineIssue } from '../shared/types';
+import type { HeldPush, LineIssue } from '../shared/types';
 import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { knownDeletedColumnIds } from './headers';
@@ -66,35 +65,6 @@ export interface PushResult {
   headerWarnings: string[];
   /** Edits held as a likely accident (not sent). */
   held?: HeldPush;
-}
-
-/**
- * What a held push shows a person: per column, how many lines and a few examples, each with the
- * service's value now (one GET per example row, a handful at most) and the value it would send.
- */
-function describeHeld(
-  context: OperationContext,
-  link: LinkRecord,
-  columns: readonly HeldColumn[],
-  scheduled: boolean,
-): Omit<HeldPush, 'key'> {
-  const exampleIds = [...new Set(columns.flatMap((column) => column.examples.map((each) => each.rowId)))];
-  const now = new Map<string, Row>();
-  context.client.rowsByIds(link.tableAppId, link.tableId, exampleIds).forEach((result, i) => {
-    if (result.ok) now.set(exampleIds[i] as string, result.row);
-  });
-  const infos: HeldColumnInfo[] = columns.map((column) => ({
-    columnId: column.columnId,
-    reason: heldReasonText(column.reason, column.lines),
-    lines: column.lines,
-    examples: column.examples.map((example) => ({
-      row: sheetRowOf(example.line),
-      rowId: example.rowId,
-      before: heldValueText(now.get(example.rowId)?.[column.columnId]),
-      after: heldValueText(example.after),
-    })),
-  }));
-  return { message: heldMessage(columns, scheduled), lines: 0, columns: infos };
 }
 
 function newToken(): string {
@@ -187,8 +157,13 @@ function holdAccidents(
 ): HeldPush | undefined {
   const toHold = editsToHold(run.session, options.confirmHeld);
   if (!toHold) return undefined;
-  const described = describeHeld(run.context, run.link, toHold.verdict.held, options.scheduled === true);
-  const held: HeldPush = { ...described, key: toHold.key };
+  // The service's value now of each example row: one GET each, a handful at most.
+  const exampleIds = heldExampleRowIds(toHold);
+  const now = new Map<string, ServiceRow>();
+  run.context.client.rowsByIds(run.link.tableAppId, run.link.tableId, exampleIds).forEach((answer, i) => {
+    if (answer.ok) now.set(exampleIds[i] as string, answer.row);
+  });
+  const held = heldPushOf(toHold, now, options.scheduled === true);
   held.lines = holdEdits(run.session, toHold.verdict);
   return held;
 }

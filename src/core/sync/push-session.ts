@@ -1,13 +1,15 @@
 // A push, step by step, as decisions over the in-memory lines and base: what goes out, which lost
 // creates are adopted, how edits meet the service's changes, what each answer settles. The Apps
 // Script shell reads the sheet, sends the requests these steps name, and writes the grid back.
+
+import type { HeldColumnInfo, HeldPush } from '../../shared/types';
 import type { BaseRecord, ConflictRecord } from '../base';
 import { type DecodeContext, isOverCellLimit, type JsonValue } from '../codec';
 import type { ColumnSpec } from '../columns';
 import type { Digest } from '../digest';
 import { SyncError } from '../errors';
 import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../layout';
-import { cellsByGet, indexLines, type LineIndex } from '../lines';
+import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../lines';
 import { baseAfterWrite, cellEdits, reconcileEdits } from '../merge';
 import { agreedCounter } from '../pull-engine';
 import {
@@ -27,6 +29,8 @@ import {
   conflictStatus,
   cutNotSentReason,
   headerProblemText,
+  heldMessage,
+  heldReasonText,
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
@@ -41,6 +45,7 @@ import {
   type GuardVerdict,
   guardPush,
   heldKey,
+  heldValueText,
   withoutHeld,
 } from './push-guard';
 
@@ -199,6 +204,35 @@ export function editsToHold(
   const key = heldKey(verdict, plan.updates);
   // Confirmed by its key: the held edits are exactly those the person saw, so they go out.
   return confirmHeld === key ? null : { verdict, key };
+}
+
+/** The rows whose service value a held push shows as examples (each once). */
+export function heldExampleRowIds(toHold: HeldEdits): string[] {
+  return [...new Set(toHold.verdict.held.flatMap((column) => column.examples.map((each) => each.rowId)))];
+}
+
+/**
+ * What a held push shows a person: per column, how many lines and a few examples, each with the
+ * service's value now (`now`, by row id) and the value it would send. `lines` is filled by holdEdits.
+ */
+export function heldPushOf(
+  toHold: HeldEdits,
+  now: ReadonlyMap<string, ServiceRow>,
+  scheduled: boolean,
+): HeldPush {
+  const columns = toHold.verdict.held;
+  const infos: HeldColumnInfo[] = columns.map((column) => ({
+    columnId: column.columnId,
+    reason: heldReasonText(column.reason, column.lines),
+    lines: column.lines,
+    examples: column.examples.map((example) => ({
+      row: sheetRowOf(example.line),
+      rowId: example.rowId,
+      before: heldValueText(now.get(example.rowId)?.[column.columnId]),
+      after: heldValueText(example.after),
+    })),
+  }));
+  return { message: heldMessage(columns, scheduled), lines: 0, columns: infos, key: toHold.key };
 }
 
 /** Takes the held edits out of the plan (a line with nothing else left is not sent); returns the held lines' count. */

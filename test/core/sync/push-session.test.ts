@@ -23,6 +23,8 @@ import {
   editedRowIds,
   editedRowsCheck,
   editsToHold,
+  heldExampleRowIds,
+  heldPushOf,
   holdEdits,
   keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
@@ -161,6 +163,20 @@ describe('the accident guard in a push', () => {
     expect(session.plan.updates).toEqual([]);
     markHeldLines(session);
     expect(status(session, 3)).toBe(heldStatus(['amount']));
+  });
+
+  it('shows a person each held column with examples: the service value now and the value it would send', () => {
+    const toHold = editsToHold(sessionOf(cleared, records), false) as NonNullable<
+      ReturnType<typeof editsToHold>
+    >;
+    expect(heldExampleRowIds(toHold)).toEqual(['r0', 'r1', 'r2']);
+    const now = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
+    const held = heldPushOf(toHold, now, false);
+    expect(held.key).toBe(toHold.key);
+    expect(held.message).toMatch(/^Held, not sent: amount on 12 lines/);
+    expect(held.columns[0]?.examples[0]).toEqual({ row: 2, rowId: 'r0', before: '41', after: '(empty)' });
+    expect(held.columns[0]?.examples[1]?.before).toBe('(empty)');
+    expect(heldPushOf(toHold, now, true).message).toMatch(/push by hand/);
   });
 
   it('sends a few edits unasked', () => {
