@@ -9,6 +9,7 @@ import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
 import { cellEdits, type LineEdits, newCellValues } from './merge';
 import type { BaseTable, LineGrid } from './sheet-model';
 import {
+  deletedColumnEditReason,
   duplicateStatus,
   notCreatedStatus,
   notPushedStatus,
@@ -55,15 +56,21 @@ function expectedFixedValue(record: BaseRecord, field: string): string | undefin
   return field === 'lMod' ? record.lMod : undefined;
 }
 
-/** Reads every line once and sorts it into updates, creates, errors and unchanged lines. */
-export function planPush(state: PushState, context: DecodeContext): PushPlan {
-  const { grid, layout, live, base, index } = state;
-  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
-  const idColumn = layout.fixed.get(ID_HEADER);
-  const statusColumn = layout.status;
-  // Sheet positions of the live columns (-1: not in the sheet), of the fixed fields but the id, and of
-  // dead columns: looked up once, not per line.
-  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+/** Sheet positions looked up once per plan, not per line. */
+interface PlanColumns {
+  idColumn: number | undefined;
+  statusColumn: number | undefined;
+  /** Sheet column of each live column (-1: not in the sheet). */
+  at: number[];
+  /** Fixed fields but the id, and their sheet columns. */
+  fixedFields: string[];
+  fixedColumns: number[];
+  /** Deleted columns still in the sheet, and their sheet columns. */
+  deletedIds: string[];
+  deletedColumns: number[];
+}
+
+function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
   const fixedFields: string[] = [];
   const fixedColumns: number[] = [];
   for (const [field, column] of layout.fixed) {
@@ -71,82 +78,136 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     fixedFields.push(field);
     fixedColumns.push(column);
   }
-  const deletedIds = [...layout.deleted.keys()];
-  const deletedColumns = [...layout.deleted.values()];
+  return {
+    idColumn: layout.fixed.get(ID_HEADER),
+    statusColumn: layout.status,
+    at: live.map((column) => layout.columns.get(column.id) ?? -1),
+    fixedFields,
+    fixedColumns,
+    deletedIds: [...layout.deleted.keys()],
+    deletedColumns: [...layout.deleted.values()],
+  };
+}
+
+/**
+ * Reads every line once and sorts it into updates, creates, errors and unchanged lines. A line
+ * without an id is a create (or nothing, when empty); a line with an id is an update of its row when
+ * the base knows the row and the id is on no other line. Read-only fixed-field cells a person changed
+ * are put back in the grid (and listed in `reverted`).
+ */
+export function planPush(state: PushState, context: DecodeContext): PushPlan {
+  const { grid, layout, live } = state;
+  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const columns = planColumns(layout, live);
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
     const cells = grid.lineCells(line);
+    const { idColumn } = columns;
     const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
-    if (rowId === '') {
-      const values = newCellValues(cells ?? cellsByGet(grid, line, at), at, live, context);
-      if (values.errors.length > 0) {
-        plan.errors.push({ line, status: notCreatedStatus(values.errors) });
-      } else if (Object.keys(values.values).length > 0) {
-        const status = statusColumn === undefined ? '' : grid.get(line, statusColumn);
-        plan.creates.push({
-          line,
-          values: values.values,
-          digests: values.digests,
-          pendingToken: pendingTokenOf(status),
-        });
-      }
-      continue;
-    }
-    const duplicateLines = index.duplicates.get(rowId);
-    if (duplicateLines) {
-      plan.errors.push({
-        line,
-        status: duplicateStatus(rowId, duplicateLines.map(sheetRowOf)),
-      });
-      continue;
-    }
-    const record = base.get(rowId);
-    if (!record) {
-      plan.errors.push({
-        line,
-        status: unknownRowStatus(rowId),
-      });
-      continue;
-    }
-    // Lists are only allocated when something goes in them: most lines need nothing.
-    let reverted: string[] | null = null;
-    for (let f = 0; f < fixedFields.length; f++) {
-      const field = fixedFields[f] as string;
-      const column = fixedColumns[f] as number;
-      const expected = expectedFixedValue(record, field);
-      if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
-        grid.set(line, column, expected);
-        reverted ??= [];
-        reverted.push(field);
-      }
-    }
-    if (reverted) plan.reverted.push({ line, fields: reverted });
-    let deadEdits: string[] | null = null;
-    for (let d = 0; d < deletedIds.length; d++) {
-      const columnId = deletedIds[d] as string;
-      const digest = record.digests[columnId];
-      if (digest !== undefined && cellDigest(grid.get(line, deletedColumns[d] as number)) !== digest) {
-        deadEdits ??= [];
-        deadEdits.push(columnId);
-      }
-    }
-    const edits = cellEdits(cells ?? cellsByGet(grid, line, at), at, record, live, context);
-    if (deadEdits || edits.errors.length > 0) {
-      const problems = [
-        ...(deadEdits ?? []).map(
-          (columnId) =>
-            `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
-        ),
-        ...edits.errors,
-      ];
-      plan.errors.push({ line, status: notPushedStatus(problems) });
-    } else if (Object.keys(edits.values).length > 0) {
-      plan.updates.push({ line, rowId, base: record, edits });
-    } else {
-      plan.unchanged += 1;
-    }
+    if (rowId === '') planNewLine(state, columns, context, plan, line, cells);
+    else planSyncedLine(state, columns, context, plan, line, cells, rowId);
   }
   return plan;
+}
+
+/** A line without an id: a create of its values, unless it is empty or a value cannot be sent. */
+function planNewLine(
+  state: PushState,
+  columns: PlanColumns,
+  context: DecodeContext,
+  plan: PushPlan,
+  line: number,
+  cells: readonly unknown[] | undefined,
+): void {
+  const { grid, live } = state;
+  const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
+  if (values.errors.length > 0) {
+    plan.errors.push({ line, status: notCreatedStatus(values.errors) });
+  } else if (Object.keys(values.values).length > 0) {
+    const status = columns.statusColumn === undefined ? '' : grid.get(line, columns.statusColumn);
+    plan.creates.push({
+      line,
+      values: values.values,
+      digests: values.digests,
+      pendingToken: pendingTokenOf(status),
+    });
+  }
+}
+
+/** A line with an id: an update of its edited cells, unchanged, or an error saying why it cannot be sent. */
+function planSyncedLine(
+  state: PushState,
+  columns: PlanColumns,
+  context: DecodeContext,
+  plan: PushPlan,
+  line: number,
+  cells: readonly unknown[] | undefined,
+  rowId: string,
+): void {
+  const { grid, live, base, index } = state;
+  const duplicateLines = index.duplicates.get(rowId);
+  if (duplicateLines) {
+    plan.errors.push({ line, status: duplicateStatus(rowId, duplicateLines.map(sheetRowOf)) });
+    return;
+  }
+  const record = base.get(rowId);
+  if (!record) {
+    plan.errors.push({ line, status: unknownRowStatus(rowId) });
+    return;
+  }
+  const reverted = restoreFixedFields(grid, columns, line, cells, record);
+  if (reverted) plan.reverted.push({ line, fields: reverted });
+  const deletedEdits = editedDeletedColumns(grid, columns, line, record);
+  const edits = cellEdits(cells ?? cellsByGet(grid, line, columns.at), columns.at, record, live, context);
+  if (deletedEdits || edits.errors.length > 0) {
+    const problems = [...(deletedEdits ?? []).map(deletedColumnEditReason), ...edits.errors];
+    plan.errors.push({ line, status: notPushedStatus(problems) });
+  } else if (Object.keys(edits.values).length > 0) {
+    plan.updates.push({ line, rowId, base: record, edits });
+  } else {
+    plan.unchanged += 1;
+  }
+}
+
+/** Puts back read-only fixed-field cells a person changed; returns their fields, or null (most lines). */
+function restoreFixedFields(
+  grid: LineGrid,
+  columns: PlanColumns,
+  line: number,
+  cells: readonly unknown[] | undefined,
+  record: BaseRecord,
+): string[] | null {
+  let reverted: string[] | null = null;
+  for (let f = 0; f < columns.fixedFields.length; f++) {
+    const field = columns.fixedFields[f] as string;
+    const column = columns.fixedColumns[f] as number;
+    const expected = expectedFixedValue(record, field);
+    if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
+      grid.set(line, column, expected);
+      reverted ??= [];
+      reverted.push(field);
+    }
+  }
+  return reverted;
+}
+
+/** Deleted columns whose cell on this line differs from the base: edits that cannot be sent (or null). */
+function editedDeletedColumns(
+  grid: LineGrid,
+  columns: PlanColumns,
+  line: number,
+  record: BaseRecord,
+): string[] | null {
+  let edited: string[] | null = null;
+  for (let d = 0; d < columns.deletedIds.length; d++) {
+    const columnId = columns.deletedIds[d] as string;
+    const digest = record.digests[columnId];
+    if (digest !== undefined && cellDigest(grid.get(line, columns.deletedColumns[d] as number)) !== digest) {
+      edited ??= [];
+      edited.push(columnId);
+    }
+  }
+  return edited;
 }
 
 export {

@@ -183,6 +183,11 @@ export function cutRestoredStatus(columnIds: readonly string[]): string {
   return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;
 }
 
+/** Why a push does not send an edit of a column deleted on the service. */
+export function deletedColumnEditReason(columnId: string): string {
+  return `${columnId}: this column no longer exists on the service, so the edit cannot be sent`;
+}
+
 /** Why a push does not send an edit of a cut (over-long) cell. */
 export function cutNotSentReason(columnId: string): string {
   return `${columnId}: the service's value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here; the edit is not sent and the next pull puts the value back`;

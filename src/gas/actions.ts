@@ -1,16 +1,13 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
-import type { BaseRecord } from '../core/base';
-import { cellDigest, encodeCell, valueDigest } from '../core/codec';
 import { liveColumns } from '../core/columns';
-import type { Digest } from '../core/digest';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { indexLines } from '../core/lines';
 import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
-import { STATUS } from '../core/status';
 import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
 import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
+import { chosenRowIds, type KeepChoice, keepChoiceOf, resolveConflictLines } from '../core/sync/resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';
@@ -113,103 +110,15 @@ export function runOperation(
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-      const job = options.job ?? loadJob(link.sheetId);
-      const resuming = job && job.operation === operation ? job : null;
-      // A continuation belongs to the run it continues: a manual pull stays manual in the log.
-      if (resuming) origin = resuming.scheduled ? 'scheduled' : 'manual';
-      if (resuming) context.progress.execution = resuming.executions + 1;
-      const prior = resuming ? resuming.totals : {};
-      let phase: 'push' | 'pull' = resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push';
-      let pullProgress: PullProgress | undefined =
-        resuming && resuming.phase === 'pull' && resuming.pullId
-          ? {
-              pullId: resuming.pullId,
-              nextOffset: resuming.nextOffset,
-              counts: pullCountsOf(prior),
-              ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
-            }
-          : undefined;
-      const warnings: string[] = [];
-      // A scheduled run never confirms held edits; a continuation keeps its person's answer.
-      const confirmHeld = resuming
-        ? (resuming.confirmHeld ?? false)
-        : !options.scheduled && (options.confirmHeld ?? false);
-      // Lines created or updated by earlier executions of this operation count in its summary.
-      let halted: SyncError | null = null;
-      let pushCreated = prior.pushCreated ?? 0;
-      let pushUpdated = prior.pushUpdated ?? 0;
-      let finished = true;
-      let tally: IssueTally | null = null;
-      if (phase === 'push') {
-        const pushed = pushLink(context, link, {
-          confirmHeld: confirmHeld,
-          scheduled: origin === 'scheduled',
-        });
-        if (pushed.held) summary.held = pushed.held;
-        const sentEarlier = pushCreated + pushUpdated;
-        pushCreated += pushed.counts.created;
-        pushUpdated += pushed.counts.updated;
-        // Lines sent by earlier executions read as unchanged now; they were not.
-        summary.unchanged = Math.max(0, pushed.counts.unchanged - sentEarlier);
-        summary.conflicts = pushed.counts.conflicts;
-        summary.errors = pushed.counts.errors;
-        summary.issues = pushed.issues;
-        tally = pushed.tally;
-        warnings.push(...pushed.headerWarnings);
-        finished = pushed.finished;
-        if (finished && operation === 'sync') phase = 'pull';
-      }
-      summary.created = pushCreated;
-      summary.updated = pushUpdated;
-      if (finished && phase === 'pull') {
-        const pulled = pullLink(context, link, pullProgress);
-        const fields = pullSummaryFields(pulled.progress.counts);
-        summary.added = fields.added;
-        summary.keptLocal = fields.keptLocal;
-        summary.removedOnService = fields.removedOnService;
-        summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
-        summary.errors += fields.errors;
-        if (operation === 'pull') summary.unchanged = fields.unchanged;
-        summary.updated += fields.updated;
-        summary.issues = pulled.issues;
-        tally = pulled.tally ?? null;
-        for (const warning of pulled.headerWarnings) if (!warnings.includes(warning)) warnings.push(warning);
-        finished = pulled.finished;
-        pullProgress = pulled.progress;
-        halted = pulled.haltedBy ?? null;
-      }
+      const start = runStartOf(operation, link, options, context);
+      origin = start.origin;
+      const step = runPhases(context, link, operation, start, summary);
       // The counts say what "Lines to check" lists: every line whose status shows a problem.
-      if (tally) applyTally(summary, tally);
-      if (resuming) deleteTriggerById(resuming.triggerId);
-      if (finished) {
-        clearJob(link.sheetId);
-      } else {
-        const next: JobRecord = {
-          operation,
-          phase,
-          pullId: pullProgress?.pullId ?? '',
-          nextOffset: pullProgress?.nextOffset ?? 0,
-          ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
-          // The person's answer covers the edits they saw; the rest of them go out in the next run.
-          ...(confirmHeld && !summary.held ? { confirmHeld: true } : {}),
-          startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
-          executions: (resuming?.executions ?? 0) + 1,
-          // The daily quota does not reset in a minute: no trigger; the next run resumes.
-          triggerId: halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
-          scheduled: resuming ? resuming.scheduled : options.scheduled,
-          owner: connectedEmail(),
-          totals: {
-            ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
-            pushCreated,
-            pushUpdated,
-          },
-        };
-        saveJob(link.sheetId, next);
-        if (halted) throw halted;
-        summary.continuing = true;
-        continuation = next.triggerId ? 'trigger' : 'manual';
-      }
-      headerWarnings = warnings;
+      if (step.tally) applyTally(summary, step.tally);
+      if (start.resuming) deleteTriggerById(start.resuming.triggerId);
+      if (step.finished) clearJob(link.sheetId);
+      else continuation = saveContinuation(link, operation, options, start, step, summary, started);
+      headerWarnings = step.warnings;
     });
   } catch (error) {
     const failure = asSyncError(error);
@@ -235,6 +144,183 @@ export function runOperation(
   const progress = context ? (context as OperationContext).progress : null;
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
   return summary;
+}
+
+/** Where an execution starts: fresh, or continuing the saved job of the same operation. */
+interface RunStart {
+  resuming: JobRecord | null;
+  origin: 'manual' | 'scheduled';
+  phase: 'push' | 'pull';
+  pullProgress: PullProgress | undefined;
+  confirmHeld: boolean | string;
+  /** Lines created or updated by earlier executions of this operation: they count in its summary. */
+  pushCreated: number;
+  pushUpdated: number;
+}
+
+function runStartOf(
+  operation: 'pull' | 'push' | 'sync',
+  link: LinkRecord,
+  options: RunOptions,
+  context: OperationContext,
+): RunStart {
+  const job = options.job ?? loadJob(link.sheetId);
+  const resuming = job && job.operation === operation ? job : null;
+  if (resuming) context.progress.execution = resuming.executions + 1;
+  const prior = resuming ? resuming.totals : {};
+  return {
+    resuming,
+    // A continuation belongs to the run it continues: a manual pull stays manual in the log.
+    origin: (resuming ? resuming.scheduled : options.scheduled) ? 'scheduled' : 'manual',
+    phase: resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push',
+    pullProgress:
+      resuming && resuming.phase === 'pull' && resuming.pullId
+        ? {
+            pullId: resuming.pullId,
+            nextOffset: resuming.nextOffset,
+            counts: pullCountsOf(prior),
+            ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
+          }
+        : undefined,
+    // A scheduled run never confirms held edits; a continuation keeps its person's answer.
+    confirmHeld: resuming
+      ? (resuming.confirmHeld ?? false)
+      : !options.scheduled && (options.confirmHeld ?? false),
+    pushCreated: prior.pushCreated ?? 0,
+    pushUpdated: prior.pushUpdated ?? 0,
+  };
+}
+
+/** What the phases of one execution did, and where the operation stands after it. */
+interface RunStep {
+  phase: 'push' | 'pull';
+  finished: boolean;
+  pullProgress: PullProgress | undefined;
+  /** The daily quota stopped the pull: the job is saved, then the run fails with this. */
+  halted: SyncError | null;
+  pushCreated: number;
+  pushUpdated: number;
+  tally: IssueTally | null;
+  warnings: string[];
+}
+
+/** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
+function runPhases(
+  context: OperationContext,
+  link: LinkRecord,
+  operation: 'pull' | 'push' | 'sync',
+  start: RunStart,
+  summary: SyncSummary,
+): RunStep {
+  const step: RunStep = {
+    phase: start.phase,
+    finished: true,
+    pullProgress: start.pullProgress,
+    halted: null,
+    pushCreated: start.pushCreated,
+    pushUpdated: start.pushUpdated,
+    tally: null,
+    warnings: [],
+  };
+  if (step.phase === 'push') {
+    runPushPhase(context, link, start, summary, step);
+    if (step.finished && operation === 'sync') step.phase = 'pull';
+  }
+  summary.created = step.pushCreated;
+  summary.updated = step.pushUpdated;
+  if (step.finished && step.phase === 'pull') runPullPhase(context, link, operation, summary, step);
+  return step;
+}
+
+function runPushPhase(
+  context: OperationContext,
+  link: LinkRecord,
+  start: RunStart,
+  summary: SyncSummary,
+  step: RunStep,
+): void {
+  const pushed = pushLink(context, link, {
+    confirmHeld: start.confirmHeld,
+    scheduled: start.origin === 'scheduled',
+  });
+  if (pushed.held) summary.held = pushed.held;
+  const sentEarlier = step.pushCreated + step.pushUpdated;
+  step.pushCreated += pushed.counts.created;
+  step.pushUpdated += pushed.counts.updated;
+  // Lines sent by earlier executions read as unchanged now; they were not.
+  summary.unchanged = Math.max(0, pushed.counts.unchanged - sentEarlier);
+  summary.conflicts = pushed.counts.conflicts;
+  summary.errors = pushed.counts.errors;
+  summary.issues = pushed.issues;
+  step.tally = pushed.tally;
+  step.warnings.push(...pushed.headerWarnings);
+  step.finished = pushed.finished;
+}
+
+function runPullPhase(
+  context: OperationContext,
+  link: LinkRecord,
+  operation: 'pull' | 'push' | 'sync',
+  summary: SyncSummary,
+  step: RunStep,
+): void {
+  const pulled = pullLink(context, link, step.pullProgress);
+  const fields = pullSummaryFields(pulled.progress.counts);
+  summary.added = fields.added;
+  summary.keptLocal = fields.keptLocal;
+  summary.removedOnService = fields.removedOnService;
+  summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
+  summary.errors += fields.errors;
+  if (operation === 'pull') summary.unchanged = fields.unchanged;
+  summary.updated += fields.updated;
+  summary.issues = pulled.issues;
+  step.tally = pulled.tally ?? null;
+  for (const warning of pulled.headerWarnings)
+    if (!step.warnings.includes(warning)) step.warnings.push(warning);
+  step.finished = pulled.finished;
+  step.pullProgress = pulled.progress;
+  step.halted = pulled.haltedBy ?? null;
+}
+
+/**
+ * Saves the operation's cursor for the next execution and says how it continues: by a one-shot
+ * trigger, or (the daily quota reached: no trigger) by the next run. A quota halt then fails the run.
+ */
+function saveContinuation(
+  link: LinkRecord,
+  operation: 'pull' | 'push' | 'sync',
+  options: RunOptions,
+  start: RunStart,
+  step: RunStep,
+  summary: SyncSummary,
+  started: number,
+): 'trigger' | 'manual' {
+  const { resuming, confirmHeld } = start;
+  const { phase, pullProgress } = step;
+  const next: JobRecord = {
+    operation,
+    phase,
+    pullId: pullProgress?.pullId ?? '',
+    nextOffset: pullProgress?.nextOffset ?? 0,
+    ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
+    // The person's answer covers the edits they saw; the rest of them go out in the next run.
+    ...(confirmHeld && !summary.held ? { confirmHeld: true } : {}),
+    startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
+    executions: (resuming?.executions ?? 0) + 1,
+    // The daily quota does not reset in a minute: no trigger; the next run resumes.
+    triggerId: step.halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
+    scheduled: resuming ? resuming.scheduled : options.scheduled,
+    owner: connectedEmail(),
+    totals: {
+      ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
+      pushCreated: step.pushCreated,
+      pushUpdated: step.pushUpdated,
+    },
+  };
+  saveJob(link.sheetId, next);
+  if (step.halted) throw step.halted;
+  summary.continuing = true;
+  return next.triggerId ? 'trigger' : 'manual';
 }
 
 function applyTally(summary: SyncSummary, tally: IssueTally): void {
@@ -334,65 +420,14 @@ export function syncActiveSheet(options?: PushOptions): SyncSummary {
  * sheet position, so a sort since the person chose never settles another line.
  */
 export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary {
-  const keep = input?.keep;
-  if (keep !== 'mine' && keep !== 'theirs') throw new SyncError('CONFIG', 'Choose Keep mine or Take theirs.');
+  const keep = keepChoiceOf(input);
   const link = activeLink();
   const started = Date.now();
   const summary = emptySummary('resolve');
   let pullAfter = false;
   try {
     withDocumentLock(() => {
-      const context = newContext('resolve', link.sheetId);
-      const table = context.client.table(link.tableAppId, link.tableId);
-      const live = liveColumns(table.columns);
-      const kinds = new Map(live.map((column) => [column.id, column.kind]));
-      const sheet = requireLinkedSheet(link);
-      const { headers, grid } = readLines(sheet);
-      const base = readBase(link);
-      const layout = readLayout(
-        headers,
-        live,
-        knownDeletedColumnIds(link, table.columns, live, base.columnIds),
-      );
-      const index = indexLines(grid, layout);
-      const wanted = input.rowIds && input.rowIds.length > 0 ? new Set(input.rowIds.map(String)) : null;
-      for (const [rowId, line] of index.lineById) {
-        if (wanted && !wanted.has(rowId)) continue;
-        const record = base.get(rowId);
-        if (!record?.conflict) continue;
-        // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
-        const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
-        const conflict = record.conflict;
-        const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
-        for (const columnId of columnIds) {
-          const kind = kinds.get(columnId);
-          const column = layout.columns.get(columnId);
-          if (kind === undefined || column === undefined) continue;
-          const known = Object.prototype.hasOwnProperty.call(conflict.theirs, columnId);
-          const theirDigest = conflict.digests?.[columnId] ?? valueDigest(conflict.theirs[columnId], kind);
-          if (keep === 'mine') {
-            digests[columnId] = theirDigest;
-          } else if (known) {
-            grid.set(line, column, encodeCell(conflict.theirs[columnId], kind).write);
-            digests[columnId] = theirDigest;
-          } else {
-            // Too large to keep in the base: agree with the cell for now, so the next pull brings theirs.
-            digests[columnId] = cellDigest(grid.get(line, column));
-            pullAfter = true;
-          }
-        }
-        const settled: BaseRecord = { ...record, digests, lMod: record.conflict.lMod };
-        delete settled.conflict;
-        base.set(settled);
-        if (layout.status !== undefined)
-          grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : STATUS.keepingMine);
-        summary.updated += 1;
-      }
-      flushLines(sheet, grid, layout, live);
-      flushBase(link, base);
-      const tally = emptyTally();
-      summary.issues = collectIssues({ grid, layout }, 200, tally);
-      applyTally(summary, tally);
+      pullAfter = settleConflicts(link, keep, chosenRowIds(input), summary);
     });
   } catch (error) {
     summary.ok = false;
@@ -418,4 +453,33 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
   // The last run's summary is what the sidebar shows when reopened: settled lines are gone from it.
   saveSummary(link.sheetId, summary);
   return summary;
+}
+
+/**
+ * Reads the sheet and base, settles the chosen lines in conflict (resolveConflictLines) and writes
+ * both back; the summary counts the settled lines and lists what is left to check. Returns whether a
+ * pull must follow (a service value too large for the base).
+ */
+function settleConflicts(
+  link: LinkRecord,
+  keep: KeepChoice,
+  rowIds: ReadonlySet<string> | null,
+  summary: SyncSummary,
+): boolean {
+  const context = newContext('resolve', link.sheetId);
+  const table = context.client.table(link.tableAppId, link.tableId);
+  const live = liveColumns(table.columns);
+  const sheet = requireLinkedSheet(link);
+  const { headers, grid } = readLines(sheet);
+  const base = readBase(link);
+  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
+  const index = indexLines(grid, layout);
+  const resolved = resolveConflictLines({ grid, layout, live, base, index, keep, rowIds });
+  summary.updated += resolved.lines;
+  flushLines(sheet, grid, layout, live);
+  flushBase(link, base);
+  const tally = emptyTally();
+  summary.issues = collectIssues({ grid, layout }, 200, tally);
+  applyTally(summary, tally);
+  return resolved.pullAfter;
 }

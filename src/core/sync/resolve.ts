@@ -1,0 +1,98 @@
+// Settling conflicts a person decided: "Keep mine" agrees with the service's values so the cells are
+// pushed as edits; "Take theirs" writes the service's values into the cells. Lines are named by row
+// id, never by sheet row, so a sort since the person chose never settles another line.
+import type { BaseRecord } from '../base';
+import { cellDigest, encodeCell, valueDigest } from '../codec';
+import type { ColumnSpec } from '../columns';
+import type { Digest } from '../digest';
+import { SyncError } from '../errors';
+import type { Layout } from '../layout';
+import type { LineIndex } from '../lines';
+import type { BaseTable, LineGrid } from '../sheet-model';
+import { STATUS } from '../status';
+
+export type KeepChoice = 'mine' | 'theirs';
+
+/** The person's choice, or a message saying what to choose. */
+export function keepChoiceOf(input: unknown): KeepChoice {
+  const keep = (input as { keep?: unknown } | null | undefined)?.keep;
+  if (keep !== 'mine' && keep !== 'theirs') throw new SyncError('CONFIG', 'Choose Keep mine or Take theirs.');
+  return keep;
+}
+
+/** The row ids a person chose, or null (none named) for every line in conflict. */
+export function chosenRowIds(input: unknown): ReadonlySet<string> | null {
+  const rowIds = (input as { rowIds?: unknown } | null | undefined)?.rowIds;
+  if (rowIds === undefined || rowIds === null) return null;
+  if (!Array.isArray(rowIds)) {
+    throw new SyncError('CONFIG', 'rowIds must be a list of row ids (or left out to settle every conflict).');
+  }
+  return rowIds.length > 0 ? new Set(rowIds.map(String)) : null;
+}
+
+export interface ResolveInput {
+  grid: LineGrid;
+  layout: Layout;
+  live: readonly ColumnSpec[];
+  base: BaseTable;
+  index: LineIndex;
+  keep: KeepChoice;
+  /** Rows to settle; null: every line in conflict. */
+  rowIds: ReadonlySet<string> | null;
+}
+
+export interface Resolved {
+  /** Lines settled. */
+  lines: number;
+  /**
+   * Some service value was too large to keep in the base: its cell agrees with the base for now and
+   * a pull must follow to bring the service's value in.
+   */
+  pullAfter: boolean;
+}
+
+/**
+ * Settles the chosen lines in conflict (those whose base record holds a conflict), in the grid and
+ * base. Either way the base takes the service's lMod and digests of the conflicting columns and the
+ * conflict is gone. Keep mine: the cells stay, so they now read as edits and the status says they
+ * are being pushed. Take theirs: the service's values go into the cells and the line is in sync.
+ * Columns no longer in the table or the sheet are left alone.
+ */
+export function resolveConflictLines(input: ResolveInput): Resolved {
+  const { grid, layout, base, keep, rowIds } = input;
+  const kinds = new Map(input.live.map((column) => [column.id, column.kind]));
+  const resolved: Resolved = { lines: 0, pullAfter: false };
+  for (const [rowId, line] of input.index.lineById) {
+    if (rowIds && !rowIds.has(rowId)) continue;
+    const record = base.get(rowId);
+    if (!record?.conflict) continue;
+    const conflict = record.conflict;
+    // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
+    const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
+    const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
+    for (const columnId of columnIds) {
+      const kind = kinds.get(columnId);
+      const column = layout.columns.get(columnId);
+      if (kind === undefined || column === undefined) continue;
+      const known = Object.prototype.hasOwnProperty.call(conflict.theirs, columnId);
+      const theirDigest = conflict.digests?.[columnId] ?? valueDigest(conflict.theirs[columnId], kind);
+      if (keep === 'mine') {
+        digests[columnId] = theirDigest;
+      } else if (known) {
+        grid.set(line, column, encodeCell(conflict.theirs[columnId], kind).write);
+        digests[columnId] = theirDigest;
+      } else {
+        // Too large to keep in the base: agree with the cell for now, so the next pull brings theirs.
+        digests[columnId] = cellDigest(grid.get(line, column));
+        resolved.pullAfter = true;
+      }
+    }
+    const settled: BaseRecord = { ...record, digests, lMod: conflict.lMod };
+    delete settled.conflict;
+    base.set(settled);
+    if (layout.status !== undefined)
+      grid.set(line, layout.status, keep === 'theirs' ? STATUS.inSync : STATUS.keepingMine);
+    resolved.lines += 1;
+  }
+  return resolved;
+}

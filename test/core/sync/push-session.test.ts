@@ -1,0 +1,479 @@
+// The push session's steps, each stated over in-memory lines, base and service answers: adopting lost
+// creates, meeting edits with the service's changes, and settling what each answer says.
+import { describe, expect, it } from 'vitest';
+import type { BaseRecord } from '../../../src/core/base';
+import { valueDigest } from '../../../src/core/codec';
+import { SyncError } from '../../../src/core/errors';
+import { pendingRecord, sentDigests } from '../../../src/core/recovery';
+import {
+  conflictStatus,
+  cutNotSentReason,
+  heldStatus,
+  notCreatedStatus,
+  notPushedStatus,
+  pendingStatus,
+  readOnlyRestoredStatus,
+  STATUS,
+} from '../../../src/core/status';
+import { LOST } from '../../../src/core/sync/locate-lines';
+import {
+  adoptLostCreates,
+  checkedRows,
+  claimPendingCreates,
+  editedRowIds,
+  editedRowsCheck,
+  editsToHold,
+  heldExampleRowIds,
+  heldPushOf,
+  holdEdits,
+  keepMarkedCreates,
+  keepUnwrittenAdoptionsPending,
+  keepUnwrittenCreatesPending,
+  markCreatesPending,
+  markHeldLines,
+  markSettledLines,
+  type PushSession,
+  pushLayoutWarnings,
+  type RowAnswer,
+  reconcileUpdates,
+  type ServiceRow,
+  settleCreates,
+  settleUpdates,
+  startPushSession,
+  unmarkUnsentCreates,
+} from '../../../src/core/sync/push-session';
+import {
+  AMOUNT,
+  agreed,
+  baseOf,
+  decode,
+  gridOf,
+  HEADERS,
+  ID,
+  LMOD,
+  layoutOf,
+  line,
+  live,
+  STATUS_COLUMN,
+  TITLE,
+} from './fixtures';
+
+const ME = 'u1';
+
+function sessionOf(
+  lines: readonly unknown[][],
+  records: readonly BaseRecord[],
+  options: { headers?: string[]; freshColumns?: string[] } = {},
+): PushSession {
+  const grid = gridOf(lines);
+  const base = baseOf(records);
+  const layout = layoutOf(options.headers ?? HEADERS);
+  pushLayoutWarnings({
+    grid,
+    layout,
+    live,
+    base,
+    syncedBefore: live.map((column) => column.id),
+    freshColumns: options.freshColumns ?? [],
+  });
+  return startPushSession({
+    grid,
+    layout,
+    live,
+    base,
+    decode,
+    fixedText: (field, value) => (value === undefined || value === null ? '' : `${field}:${value}`),
+  });
+}
+
+function status(session: PushSession, at: number): unknown {
+  return session.grid.get(at, STATUS_COLUMN);
+}
+
+const ok = (row: ServiceRow): RowAnswer => ({ ok: true, row });
+const failed = (error: SyncError): RowAnswer => ({ ok: false, error });
+
+describe('starting a push', () => {
+  it('refuses a sheet without an id or status column: pull first', () => {
+    const layout = layoutOf(['title', 'amount', '_sync']);
+    const input = { grid: gridOf([]), layout, live, base: baseOf([]), syncedBefore: [], freshColumns: [] };
+    expect(() => pushLayoutWarnings(input)).toThrow(/pull the table first/);
+    expect(() => pushLayoutWarnings({ ...input, layout: layoutOf(['id', 'title', 'amount']) })).toThrow(
+      SyncError,
+    );
+  });
+
+  it('says which synced header is missing, and reads no edits of it', () => {
+    const headers = ['id', 'title', 'lMod', '_sync'];
+    const grid = gridOf([['r1', 'changed', 't1', '']]);
+    const layout = layoutOf(headers);
+    const warnings = pushLayoutWarnings({
+      grid,
+      layout,
+      live,
+      base: baseOf([agreed('r1', 't1', 'first', 3)]),
+      syncedBefore: ['title', 'amount'],
+      freshColumns: [],
+    });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/"amount" is missing/);
+  });
+
+  it('writes the status of every line that cannot be sent at once', () => {
+    const session = sessionOf([line('r9', 'x', 1, 't1')], [agreed('r1', 't1', 'a', 1)]);
+    expect(String(status(session, 0))).toMatch(/row id r9 is not from the last pull/);
+    expect(session.counts.errors).toBe(1);
+  });
+
+  it('reads no edits from a column a pull has not finished filling', () => {
+    const lines = [line('r1', 'a', '', 't1')];
+    const records = [agreed('r1', 't1', 'a', 5)];
+    expect(sessionOf(lines, records).plan.updates).toHaveLength(1);
+    const fresh = sessionOf(lines, records, { freshColumns: ['amount'] });
+    expect(fresh.plan.updates).toHaveLength(0);
+    expect(fresh.counts.unchanged).toBe(1);
+  });
+});
+
+describe('statuses settled without the service', () => {
+  it('replaces a stale pending mark on a line whose row the base knows, and says read-only cells were put back', () => {
+    const session = sessionOf(
+      [line('r1', 'a', 1, 't1', pendingStatus('pending:abc')), line('r2', 'b', 2, 'typed over')],
+      [agreed('r1', 't1', 'a', 1), agreed('r2', 't2', 'b', 2)],
+    );
+    markSettledLines(session);
+    expect(status(session, 0)).toBe(STATUS.created);
+    expect(status(session, 1)).toBe(readOnlyRestoredStatus(['lMod']));
+    expect(session.grid.get(1, LMOD)).toBe('t2');
+  });
+});
+
+describe('the accident guard in a push', () => {
+  const records = Array.from({ length: 12 }, (_, i) => agreed(`r${i}`, 't1', `deal ${i}`, i + 1));
+  const cleared = records.map((record, i) => line(record.id, `deal ${i}`, '', 't1'));
+
+  it('holds a cleared column until a person confirms exactly what they saw', () => {
+    const session = sessionOf(cleared, records);
+    const toHold = editsToHold(session, false);
+    expect(toHold?.verdict.held).toMatchObject([{ columnId: 'amount', lines: 12 }]);
+    expect(editsToHold(sessionOf(cleared, records), toHold?.key)).toBeNull();
+    expect(editsToHold(sessionOf(cleared, records), 'some older key')).not.toBeNull();
+    expect(editsToHold(sessionOf(cleared, records), true)).toBeNull();
+    expect(holdEdits(session, toHold?.verdict as NonNullable<typeof toHold>['verdict'])).toBe(12);
+    expect(session.plan.updates).toEqual([]);
+    markHeldLines(session);
+    expect(status(session, 3)).toBe(heldStatus(['amount']));
+  });
+
+  it('shows a person each held column with examples: the service value now and the value it would send', () => {
+    const toHold = editsToHold(sessionOf(cleared, records), false) as NonNullable<
+      ReturnType<typeof editsToHold>
+    >;
+    expect(heldExampleRowIds(toHold)).toEqual(['r0', 'r1', 'r2']);
+    const now = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
+    const held = heldPushOf(toHold, now, false);
+    expect(held.key).toBe(toHold.key);
+    expect(held.message).toMatch(/^Held, not sent: amount on 12 lines/);
+    expect(held.columns[0]?.examples[0]).toEqual({ row: 2, rowId: 'r0', before: '41', after: '(empty)' });
+    expect(held.columns[0]?.examples[1]?.before).toBe('(empty)');
+    expect(heldPushOf(toHold, now, true).message).toMatch(/push by hand/);
+  });
+
+  it('sends a few edits unasked', () => {
+    const few = cleared.map((each, i) => (i < 5 ? each : line(`r${i}`, `deal ${i}`, i + 1, 't1')));
+    expect(editsToHold(sessionOf(few, records), false)).toBeNull();
+  });
+});
+
+describe('adopting lost creates', () => {
+  const sentAt = '2024-01-01T10:00:00.000Z';
+  const token = 'pending:lost1';
+  const sent = { title: 'new deal', amount: 7 };
+  const pending = pendingRecord(token, sentAt, { digests: sentDigests(sent, live) });
+  const created = (extra: Record<string, unknown> = {}): ServiceRow => ({
+    id: 'r50',
+    cOn: '2024-01-01T10:00:01.000Z',
+    lMod: '2024-01-01T10:00:01.000Z',
+    createdBy: ME,
+    ...sent,
+    ...extra,
+  });
+
+  function lostCreate(title = 'new deal', lineStatus = pendingStatus(token)) {
+    const session = sessionOf([line('', title, 7, '', lineStatus)], [pending]);
+    return { session, pendingCreates: claimPendingCreates(session) };
+  }
+
+  it('finds the row the create made: its id and fields go onto the line, the base agrees on what was sent', () => {
+    const { session, pendingCreates } = lostCreate();
+    expect(pendingCreates).toHaveLength(1);
+    const adopted = adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
+    expect(adopted).toEqual([{ line: 0, rowId: 'r50', pending }]);
+    expect(session.grid.get(0, ID)).toBe('r50');
+    expect(session.grid.get(0, LMOD)).toBe(`lMod:${created().lMod}`);
+    expect(status(session, 0)).toBe(STATUS.created);
+    expect(session.base.has(token)).toBe(false);
+    expect(session.base.get('r50')).toMatchObject({ lMod: created().lMod, digests: pending.digests });
+    expect(session.plan.creates).toEqual([]);
+    expect(session.plan.updates).toEqual([]);
+    expect(session.counts.created).toBe(1);
+  });
+
+  it('matches a line whose pending mark was wiped by what it holds', () => {
+    const { pendingCreates } = lostCreate('new deal', '');
+    expect(pendingCreates.map((create) => create.pendingToken)).toEqual([token]);
+  });
+
+  it('pushes what the person changed on the line since the create was sent', () => {
+    const { session, pendingCreates } = lostCreate('new deal, corrected');
+    // The line no longer holds what was sent, so only its status names the create.
+    adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
+    expect(session.plan.updates).toMatchObject([
+      { line: 0, rowId: 'r50', edits: { values: { title: 'new deal, corrected' } } },
+    ]);
+  });
+
+  it('adopts a row someone changed since its creation as created, so their change is pulled in', () => {
+    // Three values sent (note by a create of a column the sheet does not show); the row holds two.
+    const sentThree = { ...sent, note: 'from the form' };
+    const pendingThree = pendingRecord(token, sentAt, { digests: sentDigests(sentThree, live) });
+    const session = sessionOf([line('', 'new deal', 7, '', pendingStatus(token))], [pendingThree]);
+    const changed = created({ note: 'from the form', amount: 8, lMod: '2024-01-01T11:00:00.000Z' });
+    const adopted = adoptLostCreates(session, claimPendingCreates(session), new Map([['r50', changed]]), ME);
+    expect(adopted).toHaveLength(1);
+    expect(session.base.get('r50')?.lMod).toBe(changed.cOn);
+    // Unchanged since its creation, a row holding only two of three values sent is not that create's.
+    const again = sessionOf([line('', 'new deal', 7, '', pendingStatus(token))], [pendingThree]);
+    const unchanged = created({ note: 'from the form', amount: 8 });
+    expect(adoptLostCreates(again, claimPendingCreates(again), new Map([['r50', unchanged]]), ME)).toEqual(
+      [],
+    );
+  });
+
+  it('finds nothing in another person’s row or a row already on a line: the create stays to be sent, its pending record goes', () => {
+    const { session, pendingCreates } = lostCreate();
+    const listing = new Map([['r50', created({ createdBy: 'someone else' })]]);
+    expect(adoptLostCreates(session, pendingCreates, listing, ME)).toEqual([]);
+    expect(session.base.has(token)).toBe(false);
+    expect(session.plan.creates).toMatchObject([{ line: 0, pendingToken: null }]);
+    expect(session.counts.created).toBe(0);
+  });
+
+  it('keeps the pending record when the adopted line could not be written (moved while the run waited)', () => {
+    const { session, pendingCreates } = lostCreate('new deal, corrected');
+    const adopted = adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
+    session.grid.relocate([LOST], true, 1);
+    expect(keepUnwrittenAdoptionsPending(session, adopted)).toBe(true);
+    expect(session.base.has('r50')).toBe(false);
+    expect(session.base.get(token)).toEqual(pending);
+    expect(session.plan.updates).toEqual([]);
+    expect(session.counts.created).toBe(0);
+  });
+
+  it('changes nothing more when every adopted line was written', () => {
+    const { session, pendingCreates } = lostCreate();
+    const adopted = adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
+    expect(keepUnwrittenAdoptionsPending(session, adopted)).toBe(false);
+    expect(session.base.has('r50')).toBe(true);
+  });
+});
+
+describe('knowing the service state of edited rows', () => {
+  const records = [agreed('r1', 't1', 'a', 1), agreed('r2', 't1', 'b', 2)];
+  const edited = [line('r1', 'a2', 1, 't1'), line('r2', 'b2', 2, 't1')];
+
+  it('reads one GET per edited row when few, the listing when cheaper or already read', () => {
+    const session = sessionOf(edited, records);
+    expect(editedRowsCheck(session, false, 3)).toBe('get');
+    expect(editedRowsCheck(session, false, 1)).toBe('listing');
+    expect(editedRowsCheck(session, true, 3)).toBe('listing');
+    expect(editedRowsCheck(sessionOf([line('r1', 'a', 1, 't1')], records), false, 3)).toBe('none');
+    expect(editedRowIds(session)).toEqual(['r1', 'r2']);
+  });
+
+  it('asks for the listing when a row moved on since its base; a row gone is left out', () => {
+    const session = sessionOf(edited, records);
+    const gone = failed(new SyncError('NOT_FOUND', 'gone'));
+    const same = checkedRows(session, [ok({ id: 'r1', lMod: 't1' }), gone]);
+    expect([...same.rows.keys()]).toEqual(['r1']);
+    expect(same.changed).toBe(false);
+    expect(checkedRows(session, [ok({ id: 'r1', lMod: 't2' }), gone]).changed).toBe(true);
+  });
+
+  it('stops on any other refusal', () => {
+    const session = sessionOf(edited, records);
+    const refused = failed(new SyncError('FORBIDDEN', 'no access'));
+    expect(() => checkedRows(session, [ok({ id: 'r1', lMod: 't1' }), refused])).toThrow('no access');
+  });
+});
+
+describe('reconciling edits with the service', () => {
+  const base = agreed('r1', 't1', 'first', 1);
+  const edit = (title: string, amount: number) => sessionOf([line('r1', title, amount, 't1')], [base]);
+  const service = (values: Record<string, unknown>): Map<string, ServiceRow> =>
+    new Map([['r1', { id: 'r1', lMod: 't1', title: 'first', amount: 1, ...values }]]);
+
+  it('sends every edit of a row unchanged on the service', () => {
+    const session = edit('second', 1);
+    const requests = reconcileUpdates(session, service({}));
+    expect(requests).toMatchObject([{ patch: { title: 'second' }, stale: false }]);
+  });
+
+  it('sends an edit of a column the service did not change, though it changed another', () => {
+    const session = edit('second', 1);
+    const requests = reconcileUpdates(session, service({ lMod: 't2', amount: 9 }));
+    expect(requests).toMatchObject([{ patch: { title: 'second' }, stale: true }]);
+  });
+
+  it('keeps a cell edited here and changed on the service to something else as a conflict, sending nothing of it', () => {
+    const session = edit('mine', 1);
+    const requests = reconcileUpdates(session, service({ lMod: 't2', title: 'theirs', lModBy: 'u2' }));
+    expect(requests).toEqual([]);
+    expect(status(session, 0)).toBe(conflictStatus(['title']));
+    expect(session.counts.conflicts).toBe(1);
+    const record = session.base.get('r1');
+    expect(record?.lMod).toBe('t1');
+    expect(record?.conflict).toMatchObject({ lMod: 't2', theirs: { title: 'theirs' }, by: 'u2' });
+  });
+
+  it('agrees where the service already holds the edited value: in sync, nothing sent', () => {
+    const session = edit('same', 1);
+    expect(reconcileUpdates(session, service({ lMod: 't2', title: 'same' }))).toEqual([]);
+    expect(status(session, 0)).toBe(STATUS.inSync);
+    expect(session.base.get('r1')?.digests.title).toBe(valueDigest('same', 'text'));
+  });
+
+  it('marks a line whose row is gone from the service as removed', () => {
+    const session = edit('second', 1);
+    expect(reconcileUpdates(session, new Map())).toEqual([]);
+    expect(status(session, 0)).toBe(STATUS.removed);
+    expect(session.counts.errors).toBe(1);
+  });
+
+  it('never sends an edit of a value longer than a cell holds', () => {
+    const session = edit('second', 2);
+    const long = 'x'.repeat(60000);
+    const requests = reconcileUpdates(session, service({ title: long }));
+    expect(requests).toMatchObject([{ patch: { amount: 2 } }]);
+    expect(requests[0]?.patch).not.toHaveProperty('title');
+    expect(status(session, 0)).toBe(notPushedStatus([cutNotSentReason('title')]));
+  });
+});
+
+describe('settling PATCH answers', () => {
+  const base = agreed('r1', 't1', 'first', 1);
+
+  function sent(serviceLMod: string) {
+    const session = sessionOf([line('r1', 'second', 1, 't1')], [base]);
+    const requests = reconcileUpdates(
+      session,
+      new Map([
+        ['r1', { id: 'r1', lMod: serviceLMod, title: 'first', amount: serviceLMod === 't1' ? 1 : 5 }],
+      ]),
+    );
+    return { session, requests };
+  }
+
+  it('agrees on what was sent at the answered lMod, shows it, and says pushed', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    expect(session.base.get('r1')).toMatchObject({
+      lMod: 't3',
+      digests: { title: valueDigest('second', 'text') },
+    });
+    expect(session.grid.get(0, LMOD)).toBe('lMod:t3');
+    expect(status(session, 0)).toBe(STATUS.pushed);
+    expect(session.counts.updated).toBe(1);
+  });
+
+  it('keeps the older lMod of a row that moved on since its base (the next pull brings the other change)', () => {
+    const { session, requests } = sent('t2');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    expect(session.base.get('r1')?.lMod).toBe('t1');
+  });
+
+  it('says removed for a row gone, and why for any other refusal', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [failed(new SyncError('NOT_FOUND', 'gone'))]);
+    expect(status(session, 0)).toBe(STATUS.removed);
+    settleUpdates(session, requests, [failed(new SyncError('REJECTED', 'bad value'))]);
+    expect(status(session, 0)).toBe(notPushedStatus(['bad value']));
+    expect(session.counts.errors).toBe(2);
+    expect(session.base.get('r1')).toEqual(base);
+  });
+});
+
+describe('creates', () => {
+  const newLines = [line('', 'one', 1, ''), line('', 'two', 2, '', 'what it said before')];
+
+  function marked() {
+    const session = sessionOf(newLines, []);
+    const run = markCreatesPending(session, session.plan.creates, ['pending:a', 'pending:b'], 'now');
+    return { session, run };
+  }
+
+  it('are marked pending, what is sent in the base, before any is sent', () => {
+    const { session } = marked();
+    expect(status(session, 0)).toBe(pendingStatus('pending:a'));
+    expect(session.base.get('pending:b')).toMatchObject({
+      lMod: 'now',
+      digests: sentDigests({ title: 'two', amount: 2 }, live),
+    });
+  });
+
+  it('are not sent from a line the write could not find again', () => {
+    const { session, run } = marked();
+    session.grid.relocate([0, LOST], true, 2);
+    expect(keepMarkedCreates(session, run)).toBe(true);
+    expect(run.creates.map((create) => create.line)).toEqual([0]);
+    expect(session.base.has('pending:b')).toBe(false);
+    expect(keepMarkedCreates(session, run)).toBe(false);
+  });
+
+  it('settle: the created row on its line; an answer lost stays pending; a refusal says why', () => {
+    const { session, run } = marked();
+    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' })]);
+    expect(session.grid.get(0, ID)).toBe('r7');
+    expect(status(session, 0)).toBe(STATUS.created);
+    expect(session.base.has('pending:a')).toBe(false);
+    expect(session.base.get('r7')).toMatchObject({
+      lMod: 't7',
+      digests: sentDigests({ title: 'one', amount: 1 }, live),
+    });
+    const lost = new SyncError('NETWORK', 'no answer', { outcomeUnknown: true });
+    settleCreates(session, run, 1, [failed(lost)]);
+    expect(status(session, 1)).toBe(pendingStatus('pending:b'));
+    expect(session.base.has('pending:b')).toBe(true);
+    expect(run.sent).toBe(2);
+    expect(session.counts).toMatchObject({ created: 1, errors: 1 });
+
+    const again = marked();
+    settleCreates(again.session, again.run, 0, [
+      ok({ id: 'r7', lMod: 't7' }),
+      failed(new SyncError('REJECTED', 'too big')),
+    ]);
+    expect(again.session.grid.get(1, STATUS_COLUMN)).toBe(notCreatedStatus(['too big']));
+    expect(again.session.base.has('pending:b')).toBe(false);
+  });
+
+  it('keep a created row pending when its line could not be written, so the next push adopts it', () => {
+    const { session, run } = marked();
+    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' }), ok({ id: 'r8', lMod: 't8' })]);
+    session.grid.relocate([0, LOST], true, 2);
+    keepUnwrittenCreatesPending(session, run);
+    expect(session.base.has('r7')).toBe(true);
+    expect(session.base.has('r8')).toBe(false);
+    expect(session.base.get('pending:b')?.lMod).toBe('now');
+    expect(session.counts).toMatchObject({ created: 1, errors: 1 });
+  });
+
+  it('not sent in time are not pending: record gone, status as it was', () => {
+    const { session, run } = marked();
+    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' })]);
+    unmarkUnsentCreates(session, run);
+    expect(status(session, 1)).toBe('what it said before');
+    expect(session.base.has('pending:b')).toBe(false);
+    expect(session.grid.get(0, TITLE)).toBe('one');
+    expect(session.grid.get(0, AMOUNT)).toBe(1);
+  });
+});
