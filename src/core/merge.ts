@@ -22,7 +22,7 @@ export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'co
 
 const EMPTY_DIGEST = cellDigest('');
 const NO_FACTS: CellFacts = Object.freeze({});
-/** An agreed digest that is none (digests are never negative): a plain number keeps merges unboxed. */
+/** An agreed digest that is none (digests are never negative). */
 const NO_DIGEST = -1;
 
 /** The sheet's side of a cell when the row is new to the sheet: there is no cell yet. */
@@ -32,7 +32,7 @@ export const NOT_IN_SHEET = -2;
 
 /**
  * The sheet's side of one cell: the digest of what it holds, or NEW_LINE, or NOT_IN_SHEET (digests are
- * never negative; plain numbers keep a merge free of boxing, as it runs for every cell of a pull).
+ * never negative, so all three are one number type).
  */
 export type LocalCell = Digest | typeof NEW_LINE | typeof NOT_IN_SHEET;
 
@@ -102,7 +102,10 @@ export function mergeCell(
 
 const columnIdSets = new WeakMap<readonly ColumnSpec[], Set<string>>();
 
-/** The ids of a column list, computed once per list (merges run per row). */
+/**
+ * The ids of a column list, computed once per list (merges run per row). Column lists are read-only
+ * once made (a new schema makes a new list), so a cached set stays true.
+ */
 function columnIdsOf(columns: readonly ColumnSpec[]): Set<string> {
   let ids = columnIdSets.get(columns);
   if (!ids) {
