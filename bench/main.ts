@@ -16,6 +16,7 @@ import {
   formatTable,
   formatTargets,
   limitOf,
+  limitSplit,
   REQUIRED_LINE_CELLS,
 } from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
@@ -224,7 +225,7 @@ async function main(options: BenchOptions): Promise<void> {
       'Where the simulated time goes (ours; s):',
       ...ours.map(
         (r) =>
-          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${seconds(limitOf(r, options).simulatedMs)}: HTTP ${seconds(limitOf(r, options).httpMs)}, Spreadsheet ${seconds(limitOf(r, options).sheetMs)})`,
+          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${limitSplit(limitOf(r, options))})`,
       ),
       '',
       'Where the Spreadsheet calls go (ours): calls that wait for the spreadsheet, then the most frequent queued ones:',
