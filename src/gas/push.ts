@@ -127,12 +127,22 @@ export function pushLink(
   options: { confirmHeld?: boolean | string; scheduled?: boolean } = {},
 ): PushResult {
   const { client, deadline } = context;
-  reportProgress(context, { phase: 'reading the table schema' });
-  const table = client.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
+  reportProgress(context, { phase: 'reading the table schema' });
+  // The schema read takes the listing's first wave along (same round): a push with more edits than
+  // pages lists the table, and one with fewer spares the GETs of the rows this wave brings.
+  const known = Math.max(base.size, grid.length);
+  const serviceRows = new Map<string, Row>();
+  const keepRows = (page: Row[]): void => {
+    for (const row of page) serviceRows.set(String(row.id), row);
+  };
+  const { table, firstWave } =
+    known > 0
+      ? client.tableAndFirstRows(link.tableAppId, link.tableId, { expectedTotal: known, onPage: keepRows })
+      : { table: client.table(link.tableAppId, link.tableId), firstWave: null };
+  const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
   base.ensureColumns(live.map((column) => column.id));
@@ -248,23 +258,24 @@ export function pushLink(
     }
   }
   const pendingCreates = plan.creates.filter((create) => create.pendingToken !== null);
-  const pagesForListing = Math.ceil(Math.max(base.size, grid.length) / 100) + 1;
+  const pagesLeft = firstWave?.done
+    ? 0
+    : Math.max(0, Math.ceil(known / 100) + 1 - (firstWave ? firstWave.pageRequests + 1 : 0));
   let listing: Map<string, Row> | null = null;
   const loadListing = (): Map<string, Row> => {
     if (listing) return listing;
-    reportProgress(context, { phase: 'reading the service rows' });
-    const rows = new Map<string, Row>();
-    const known = Math.max(base.size, grid.length);
-    const result = client.listAllRows(link.tableAppId, link.tableId, {
-      ...(known > 0 ? { expectedTotal: known } : {}),
-      onPage(page) {
-        for (const row of page) rows.set(String(row.id), row);
-      },
-    });
-    if (!result.done)
-      throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
-    listing = rows;
-    return rows;
+    if (!firstWave?.done) {
+      reportProgress(context, { phase: 'reading the service rows' });
+      const result = client.listAllRows(link.tableAppId, link.tableId, {
+        startOffset: firstWave?.nextOffset ?? 0,
+        ...(known > 0 ? { expectedTotal: known } : {}),
+        onPage: keepRows,
+      });
+      if (!result.done)
+        throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
+    }
+    listing = serviceRows;
+    return serviceRows;
   };
 
   // 1. Lost creates: adopt the row the service made, so a retry never duplicates it.
@@ -350,18 +361,20 @@ export function pushLink(
   const toSend: Array<{ update: UpdatePlan; patch: Record<string, JsonValue>; stale: boolean }> = [];
   if (plan.updates.length > 0) {
     let current = new Map<string, Row>();
-    if (listing || plan.updates.length > pagesForListing) {
+    const unread = plan.updates.filter((update) => !serviceRows.has(update.rowId));
+    if (listing || firstWave?.done || unread.length > pagesLeft) {
       current = loadListing();
     } else {
       reportProgress(context, { phase: 'checking edited rows on the service' });
+      current = new Map(serviceRows);
       const results = client.rowsByIds(
         link.tableAppId,
         link.tableId,
-        plan.updates.map((update) => update.rowId),
+        unread.map((update) => update.rowId),
       );
       let needValues = false;
       results.forEach((result, i) => {
-        const update = plan.updates[i] as UpdatePlan;
+        const update = unread[i] as UpdatePlan;
         if (result.ok) {
           current.set(update.rowId, result.row);
           if (String(result.row.lMod) !== update.base.lMod) needValues = true;
