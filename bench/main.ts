@@ -40,7 +40,15 @@ function child<T>(file: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--max-old-space-size=6144', '--import', TSX, path.join(HERE, file), ...args],
+      [
+        '--max-old-space-size=6144',
+        // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each child (the add-on's hot spots, docs/performance.md).
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        '--import',
+        TSX,
+        path.join(HERE, file),
+        ...args,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
