@@ -99,8 +99,17 @@ export function digestText(value: Digest): string {
 /** The digest written by digestText, or undefined for anything else (read digit by digit: no regex). */
 export function parseDigest(text: string): Digest | undefined {
   if (text.length !== DIGEST_WIDTH) return undefined;
+  return parseDigestAt(text, 0);
+}
+
+/**
+ * parseDigest(text.slice(start, start + DIGEST_WIDTH)) without making the slice: a base row holds a
+ * digest per column, and a re-pull reads every row. Undefined when the text ends before the digest.
+ */
+export function parseDigestAt(text: string, start: number): Digest | undefined {
+  if (start < 0 || start + DIGEST_WIDTH > text.length) return undefined;
   let value = 0;
-  for (let i = 0; i < DIGEST_WIDTH; i++) {
+  for (let i = start; i < start + DIGEST_WIDTH; i++) {
     const code = charCodeAt.call(text, i);
     // '0'-'9' are 48-57, 'a'-'z' 97-122.
     const digit = code >= 48 && code <= 57 ? code - 48 : code >= 97 && code <= 122 ? code - 87 : -1;

@@ -1,7 +1,7 @@
 // Digests as text: fixed-width base36, read back exactly; anything else is not a digest.
 
 import { describe, expect, it } from 'vitest';
-import { DIGEST_WIDTH, digest, digestText, parseDigest } from '../../src/core/digest';
+import { DIGEST_WIDTH, digest, digestText, parseDigest, parseDigestAt } from '../../src/core/digest';
 
 const LARGEST = 36 ** DIGEST_WIDTH - 1;
 
@@ -38,5 +38,15 @@ describe('digestText and parseDigest', () => {
       '`0000000',
     ])
       expect(parseDigest(text)).toBeUndefined();
+  });
+
+  it('read a digest inside a longer text at an offset, as parseDigest of the slice', () => {
+    const row = `2024-01-01\t${digestText(7)}${digestText(LARGEST)}0000zz!0\t`;
+    for (let start = -1; start <= row.length; start++)
+      expect(parseDigestAt(row, start)).toBe(
+        start < 0 ? undefined : parseDigest(row.slice(start, start + DIGEST_WIDTH)),
+      );
+    expect(parseDigestAt(row, 11)).toBe(7);
+    expect(parseDigestAt(row, 19)).toBe(LARGEST);
   });
 });
