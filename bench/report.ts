@@ -52,6 +52,8 @@ interface PushReads {
   ms: number;
   /** Free places in the last read wave: new lines can be created there (a POST needs no read). */
   spare: number;
+  /** Requests per read wave. */
+  wave: number;
 }
 
 /**
@@ -72,12 +74,14 @@ function pushReadsOf(costs: CostModel, rows: number, edits: number, options: Ben
     requests: listingRequests,
     ms: wavesMs(costs, listingRequests, options.pageWave),
     spare: spareOf(listingRequests, options.pageWave),
+    wave: options.pageWave,
   };
   const byRow: PushReads = {
     by: 'rows',
     requests: edits,
     ms: wavesMs(costs, edits, options.writeWave),
     spare: spareOf(edits, options.writeWave),
+    wave: options.writeWave,
   };
   const rowsFirst = byRow.ms < listing.ms || (byRow.ms === listing.ms && byRow.requests <= listing.requests);
   return rowsFirst ? byRow : listing;
@@ -121,7 +125,9 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
   const alongReads = Math.min(creates, reads?.spare ?? 0);
   const writes = edits + creates;
   const readMs = reads?.ms ?? 0;
-  const httpMs = readMs + wavesMs(costs, writes - alongReads, options.writeWave);
+  // The creates riding in the last read wave fill it (no extra round, but a fuller one).
+  const readWavesMs = reads ? wavesMs(costs, reads.requests + alongReads, reads.wave) : 0;
+  const httpMs = readWavesMs + wavesMs(costs, writes - alongReads, options.writeWave);
   const sheetMs = sheet(1, creates > 0 ? 1 : 0, (rows + creates) * columns, creates);
   const readRequests = reads?.requests ?? 0;
   return {

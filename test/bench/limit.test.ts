@@ -9,6 +9,8 @@ import { COST_PROFILES } from '../../emulators/apps-script/costs';
 const central = COST_PROFILES.central;
 /** One fetchAll round of more than one request under `central`: 400 ms x 1.1. */
 const ROUND = central.httpLatencyMs * central.fetchAllFactor;
+/** A round of one request: one latency. */
+const LONE = central.httpLatencyMs;
 
 function scenario(kind: 'pull' | 'repull' | 'push', rows: number, edits = 0, creates = 0): ScenarioResult {
   return {
@@ -29,12 +31,12 @@ function scenario(kind: 'pull' | 'repull' | 'push', rows: number, edits = 0, cre
 describe('limitOf, push', () => {
   it('reads the schema and every page when that costs less than a GET per edited row', () => {
     const limit = limitOf(scenario('push', 2_000, 100, 100), DEFAULTS);
-    // 21 reads in waves of 8 (8, 8, 5): 3 rounds, against 100 GETs in 10 rounds.
+    // 21 reads in waves of 10 (10, 10, 1): 3 rounds, against 100 GETs in 10 rounds.
     expect(limit.readBy).toBe('listing');
     expect(limit.readRequests).toBe(21);
-    expect(limit.readMs).toBeCloseTo(3 * ROUND);
-    // The last read wave's 3 free places carry 3 of the creates; 197 writes take 20 rounds.
-    expect(limit.httpMs).toBeCloseTo(3 * ROUND + 20 * ROUND);
+    expect(limit.readMs).toBeCloseTo(2 * ROUND + LONE);
+    // The last read wave's 9 free places carry 9 of the creates (a full round); 191 writes take 20.
+    expect(limit.httpMs).toBeCloseTo(3 * ROUND + 19 * ROUND + LONE);
     expect(limit.requests).toBe(21 + 200);
   });
 
@@ -68,10 +70,11 @@ describe('limitOf, push', () => {
 });
 
 describe('limitOf, pull', () => {
-  it('counts the schema and every page in waves of 8, and no push reads', () => {
+  it('counts the schema and every page in waves of --page-wave, and no push reads', () => {
     const limit = limitOf(scenario('pull', 10_000), DEFAULTS);
     expect(limit.requests).toBe(101);
     expect(limit.readRequests).toBe(0);
-    expect(limit.httpMs).toBeCloseTo(13 * ROUND);
+    expect(limit.httpMs).toBeCloseTo(10 * ROUND + LONE);
+    expect(limitOf(scenario('pull', 10_000), { ...DEFAULTS, pageWave: 8 }).httpMs).toBeCloseTo(13 * ROUND);
   });
 });
