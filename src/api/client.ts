@@ -393,7 +393,10 @@ export class TableClient {
     options: Pick<ListAllOptions, 'expectedTotal' | 'onPage'> = {},
   ): { table: Table; firstWave: ListAllResult } {
     let table: Table | undefined;
-    const firstWave = this.listTableAndRows(appId, tableId, (read) => (table = read), {
+    const onTable = (read: Table): void => {
+      table = read;
+    };
+    const firstWave = this.listTableAndRows(appId, tableId, onTable, {
       ...options,
       shouldStop: () => true,
     });
