@@ -16,6 +16,7 @@ import {
   formatTable,
   formatTargets,
   limitOf,
+  limitSplit,
   REQUIRED_LINE_CELLS,
 } from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
@@ -39,7 +40,15 @@ function child<T>(file: string, args: string[]): Promise<T> {
   return new Promise((resolve, reject) => {
     const proc = spawn(
       process.execPath,
-      ['--max-old-space-size=6144', '--import', TSX, path.join(HERE, file), ...args],
+      [
+        '--max-old-space-size=6144',
+        // BENCH_CPU_PROF=<dir>: a V8 CPU profile of each child (the add-on's hot spots, docs/performance.md).
+        ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+        '--import',
+        TSX,
+        path.join(HERE, file),
+        ...args,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -224,7 +233,7 @@ async function main(options: BenchOptions): Promise<void> {
       'Where the simulated time goes (ours; s):',
       ...ours.map(
         (r) =>
-          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${seconds(limitOf(r, options).simulatedMs)}: HTTP ${seconds(limitOf(r, options).httpMs)}, Spreadsheet ${seconds(limitOf(r, options).sheetMs)})`,
+          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${limitSplit(limitOf(r, options))})`,
       ),
       '',
       'Where the Spreadsheet calls go (ours): calls that wait for the spreadsheet, then the most frequent queued ones:',

@@ -29,7 +29,7 @@ export interface BenchOptions {
   naiveSizes: number[];
   /** Rows of the pure-diff micro-benchmark. */
   diffRows: number;
-  /** Pages the limit assumes per parallel wave (the client's DEFAULT_MAX_PARALLEL_PAGES). */
+  /** Requests the limit assumes per listing wave (the client's DEFAULT_MAX_PARALLEL_PAGES). */
   pageWave: number;
   /** Writes the limit assumes per parallel wave (the client's DEFAULT_WRITE_WAVE). */
   writeWave: number;
@@ -49,7 +49,7 @@ export const DEFAULTS: BenchOptions = {
   pushNew: 100,
   naiveSizes: [1_000, 10_000],
   diffRows: 100_000,
-  pageWave: 8,
+  pageWave: 10,
   writeWave: 10,
   out: 'bench/results.json',
   quick: false,
@@ -90,7 +90,7 @@ const USAGE = `npm run bench -- [flags]
   --push-new N           new lines per push scenario (default 100)
   --naive-sizes N,N      pull sizes the naive script runs at (default 1000,10000)
   --diff-rows N          rows of the pure-diff micro-benchmark (default 100000)
-  --page-wave N          pages per wave the limit assumes (default 8)
+  --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
   --out FILE             results file (default bench/results.json)
   --quick                small sizes, ~1 minute`;

@@ -12,6 +12,14 @@ export interface Limit {
   simulatedMs: number;
   httpMs: number;
   sheetMs: number;
+  /**
+   * Push: the reads the rules require before patching (included in `requests` and `httpMs`): the
+   * edited rows' current lMod, by the cheaper of a full listing or one GET per edited row.
+   */
+  readRequests: number;
+  readMs: number;
+  /** How the limit reads: 'listing' (schema + every page) or 'rows' (one GET per edited row). */
+  readBy?: 'listing' | 'rows';
 }
 
 /** Rows per chunk the pull merges and writes at once (src/gas/pull.ts PULL_CHUNK_ROWS). */
@@ -37,6 +45,48 @@ function wavesMs(costs: CostModel, requests: number, wave: number): number {
   return ms;
 }
 
+/** A way of learning the edited rows' current lMod before a push patches them. */
+interface PushReads {
+  by: 'listing' | 'rows';
+  requests: number;
+  ms: number;
+  /** Free places in the last read wave: new lines can be created there (a POST needs no read). */
+  spare: number;
+  /** Requests per read wave. */
+  wave: number;
+}
+
+/**
+ * The least reads a push of `edits` edited lines on a table of `rows` rows needs. The rule "before a
+ * PATCH, a line whose base lMod is older than the service's current lMod is checked field by field;
+ * nothing the service holds is overwritten blindly" (sync-rules.md) needs every edited row's current
+ * lMod, and the API has no conditional write (table-api.md: a PATCH takes no precondition), so it
+ * must be read: by the schema and every page of the listing in full waves of `pageWave`, or by one
+ * GET per edited row (4.5: fixed fields, lMod among them) in full waves of `writeWave`, whichever
+ * costs less (on a tie, fewer requests).
+ */
+function pushReadsOf(costs: CostModel, rows: number, edits: number, options: BenchOptions): PushReads | null {
+  if (edits <= 0) return null;
+  const spareOf = (requests: number, wave: number): number => (wave - (requests % wave)) % wave;
+  const listingRequests = 1 + Math.ceil(rows / PAGE);
+  const listing: PushReads = {
+    by: 'listing',
+    requests: listingRequests,
+    ms: wavesMs(costs, listingRequests, options.pageWave),
+    spare: spareOf(listingRequests, options.pageWave),
+    wave: options.pageWave,
+  };
+  const byRow: PushReads = {
+    by: 'rows',
+    requests: edits,
+    ms: wavesMs(costs, edits, options.writeWave),
+    spare: spareOf(edits, options.writeWave),
+    wave: options.writeWave,
+  };
+  const rowsFirst = byRow.ms < listing.ms || (byRow.ms === listing.ms && byRow.requests <= listing.requests);
+  return rowsFirst ? byRow : listing;
+}
+
 /**
  * The least the API and the sync rules allow under the scenario's own cost model, with every wave
  * of parallel requests full. Every execution opens the spreadsheet (one waiting call).
@@ -44,9 +94,10 @@ function wavesMs(costs: CostModel, requests: number, wave: number): number {
  * sheet gets each line once (N x (C + 3) cells) and the base a cell per row, one queued setValues
  * each per 5,000-row chunk. A re-pull must read every line and the base (two waiting reads: a local
  * edit can be anywhere, and only the base tells it from a service change) and write the lines and
- * base rows of the 1% of rows that changed. Push of E edited + K new lines on N rows: one write per
- * line in full waves of `writeWave`, no service reads; the sheet is read once (one waiting call,
- * (N+K) x C cells) and the new ids written once (one queued call, K cells).
+ * base rows of the 1% of rows that changed. Push of E edited + K new lines on N rows: the least
+ * reads of the edited rows' current lMod ({@link pushReadsOf}; new lines fill the last read wave's
+ * spare places), then one write per line in full waves of `writeWave`; the sheet is read once (one
+ * waiting call, (N+K) x C cells) and the new ids written once (one queued call, K cells).
  */
 export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
   const { rows, edits, creates, kind } = result.spec;
@@ -68,12 +119,35 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
     const readCalls = kind === 'repull' ? 2 : 0;
     const readCells = kind === 'repull' ? rows * (lineCells + REQUIRED_BASE_CELLS) : 0;
     const sheetMs = sheet(readCalls, writeCalls, readCells, writtenCells);
-    return { requests, httpMs, sheetMs, simulatedMs: httpMs + sheetMs };
+    return { requests, httpMs, sheetMs, simulatedMs: httpMs + sheetMs, readRequests: 0, readMs: 0 };
   }
+  const reads = pushReadsOf(costs, rows, edits, options);
+  const alongReads = Math.min(creates, reads?.spare ?? 0);
   const writes = edits + creates;
-  const httpMs = wavesMs(costs, writes, options.writeWave);
+  const readMs = reads?.ms ?? 0;
+  // The creates riding in the last read wave fill it (no extra round, but a fuller one).
+  const readWavesMs = reads ? wavesMs(costs, reads.requests + alongReads, reads.wave) : 0;
+  const httpMs = readWavesMs + wavesMs(costs, writes - alongReads, options.writeWave);
   const sheetMs = sheet(1, creates > 0 ? 1 : 0, (rows + creates) * columns, creates);
-  return { requests: writes, httpMs, sheetMs, simulatedMs: httpMs + sheetMs };
+  const readRequests = reads?.requests ?? 0;
+  return {
+    requests: readRequests + writes,
+    httpMs,
+    sheetMs,
+    simulatedMs: httpMs + sheetMs,
+    readRequests,
+    readMs,
+    ...(reads ? { readBy: reads.by } : {}),
+  };
+}
+
+/** The limit's time split for the report: HTTP (a push's reads apart), Spreadsheet, total. */
+export function limitSplit(limit: Limit): string {
+  const reads =
+    limit.readBy === undefined
+      ? ''
+      : ` (of it reads ${seconds(limit.readMs)}: ${limit.readRequests} ${limit.readBy === 'listing' ? 'schema + listing pages' : 'row GETs'})`;
+  return `${seconds(limit.simulatedMs)}: HTTP ${seconds(limit.httpMs)}${reads}, Spreadsheet ${seconds(limit.sheetMs)}`;
 }
 
 /** One row of the targets table. */

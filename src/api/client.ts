@@ -38,8 +38,12 @@ import {
 export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 /** The page size the client always asks for (the service's maximum). */
 export const PAGE_LIMIT = 100;
-/** Pages fetched in one wave at most, by default. */
-export const DEFAULT_MAX_PARALLEL_PAGES = 8;
+/**
+ * Requests in one listing wave at most, by default (pages, and the schema read or a probe riding
+ * along). 10 is a multiple of the fetchAll concurrency the sources give (5 to 10-20 at a time,
+ * docs/performance.md): a wave of 8 took two rounds of 5 where 10 takes the same two.
+ */
+export const DEFAULT_MAX_PARALLEL_PAGES = 10;
 /**
  * Speculative pages in the first wave of a listing whose size is unknown (doubling after each full
  * wave). With the schema read riding along it is 5 requests: a fetchAll of up to 5 costs about one
@@ -75,7 +79,7 @@ export interface ListAllOptions {
   onPage?: (rows: Row[], offset: number) => unknown;
   /** Checked before every wave after the first page: true stops (resumable from `nextOffset`). */
   shouldStop?: () => boolean;
-  /** Pages per wave at most. Default {@link DEFAULT_MAX_PARALLEL_PAGES}. */
+  /** Requests per wave at most, a riding schema read or probe included. Default {@link DEFAULT_MAX_PARALLEL_PAGES}. */
   maxParallel?: number;
   /** Speculative pages in the first wave. Default {@link DEFAULT_FIRST_PAGE_WAVE}. */
   firstWave?: number;
@@ -375,6 +379,29 @@ export class TableClient {
       accept: (value) => onTable(value as Table),
     };
     return this.pageThrough((offset) => this.listExchange(appId, tableId, offset, PAGE_LIMIT), options, lead);
+  }
+
+  /**
+   * The table's schema with the first wave of its listing, in one fetchAll: for a caller that needs
+   * the schema and may need the rows (a push, before it knows how many lines it sends). The first
+   * wave is sized by `expectedTotal` as {@link listAllRows} sizes it; the listing resumes from the
+   * result's `nextOffset` (unless `done`). Costs the round the schema read costs alone.
+   */
+  tableAndFirstRows(
+    appId: string,
+    tableId: string,
+    options: Pick<ListAllOptions, 'expectedTotal' | 'onPage'> = {},
+  ): { table: Table; firstWave: ListAllResult } {
+    let table: Table | undefined;
+    const onTable = (read: Table): void => {
+      table = read;
+    };
+    const firstWave = this.listTableAndRows(appId, tableId, onTable, {
+      ...options,
+      shouldStop: () => true,
+    });
+    if (table === undefined) throw new SyncError('INTERNAL', 'The table was not read.');
+    return { table, firstWave };
   }
 
   /** Every row of a table, in order (a {@link listAllRows} that collects). */
@@ -694,12 +721,15 @@ export class TableClient {
         count = wave;
         speculative = true;
       }
+      // A probe far past this wave's pages rides along (the wave's other requests set its time). The
+      // riding requests take places of the wave: one more would cost a round of its own.
+      const asked = options.probe?.at();
+      const probeAt = asked !== undefined && asked !== probedAt ? asked : undefined;
+      count = Math.max(1, Math.min(count, maxParallel - (lead ? 1 : 0) - (probeAt === undefined ? 0 : 1)));
+      const probing = probeAt !== undefined && probeAt >= offset + count * step;
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
-      // A probe far past this wave's pages rides along (the wave's other requests set its time).
-      const probeAt = options.probe?.at();
-      const probing = probeAt !== undefined && probeAt !== probedAt && probeAt >= offset + count * step;
       if (probing) pages.push(make(probeAt));
       const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
       let outcomes = answered as Outcome<ListPage<T>>[];

@@ -2,7 +2,7 @@
 // stored in a hidden sheet per link as three cells per row: [id, record, seen]. The record cell packs
 // lMod, digests, shown fixed fields and conflict, tab-separated: Spreadsheet reads and writes cost per
 // cell, and a pull reads the whole base.
-import { DIGEST_WIDTH, type Digest, digestText, parseDigest } from './digest';
+import { DIGEST_WIDTH, type Digest, digestText, parseDigestAt } from './digest';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
 
@@ -125,7 +125,7 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
     for (let index = 0; index < columnIds.length; index++) {
       const from = start + index * DIGEST_WIDTH;
       if (from + DIGEST_WIDTH > end) break;
-      const part = parseDigest(cell.slice(from, from + DIGEST_WIDTH));
+      const part = parseDigestAt(cell, from);
       if (part !== undefined) digests[columnIds[index] as string] = part;
     }
   }

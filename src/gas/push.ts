@@ -1,4 +1,5 @@
 // Push: edited lines as PATCH (only the changed columns), new lines as POST, three-way, never twice.
+import type { ListAllResult } from '../api/client';
 import type { Row } from '../api/types';
 import type { BaseRecord } from '../core/base';
 import { liveColumns } from '../core/columns';
@@ -23,7 +24,7 @@ import {
   keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
   keepUnwrittenCreatesPending,
-  listingPages,
+  listingPagesLeft,
   markCreatesPending,
   markHeldLines,
   markSettledLines,
@@ -77,6 +78,11 @@ interface PushRun {
   link: LinkRecord;
   sheet: GoogleAppsScript.Spreadsheet.Sheet;
   session: PushSession;
+  /** The service's rows read so far: the first page wave (read with the schema), then the listing. */
+  serviceRows: Map<string, Row>;
+  /** The page wave read with the schema (null when the push knew of no rows and read the schema alone). */
+  firstWave: ListAllResult | null;
+  /** The whole listing, once read (the first wave, when it covered the table). */
   listing: Map<string, Row> | null;
 }
 
@@ -111,14 +117,26 @@ export function pushLink(
   };
 }
 
-/** Reads the schema, the sheet and the base, and plans the push. */
+/**
+ * Reads the sheet and the base, then the schema with the listing's first page wave (same round: a
+ * push with more edits than pages lists the table, one with fewer spares the GETs of the rows this
+ * wave brings), and plans the push.
+ */
 function openPush(context: OperationContext, link: LinkRecord): { run: PushRun; headerWarnings: string[] } {
-  reportProgress(context, { phase: 'reading the table schema' });
-  const table = context.client.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
   const sheet = requireLinkedSheet(link);
   const { headers, grid } = readLines(sheet);
   const base = readBase(link);
+  reportProgress(context, { phase: 'reading the table schema' });
+  const known = Math.max(base.size, grid.length);
+  const serviceRows = new Map<string, Row>();
+  const { table, firstWave } =
+    known > 0
+      ? context.client.tableAndFirstRows(link.tableAppId, link.tableId, {
+          expectedTotal: known,
+          onPage: (page) => keepRows(serviceRows, page),
+        })
+      : { table: context.client.table(link.tableAppId, link.tableId), firstWave: null };
+  const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
   base.ensureColumns(live.map((column) => column.id));
@@ -135,7 +153,12 @@ function openPush(context: OperationContext, link: LinkRecord): { run: PushRun; 
     decode,
     fixedText: fixedFieldShown(context, link),
   });
-  return { run: { context, link, sheet, session, listing: null }, headerWarnings };
+  const listing = firstWave?.done ? serviceRows : null;
+  return { run: { context, link, sheet, session, serviceRows, firstWave, listing }, headerWarnings };
+}
+
+function keepRows(rows: Map<string, Row>, page: readonly Row[]): void {
+  for (const row of page) rows.set(String(row.id), row);
 }
 
 /** Fixed fields as cells show them: user ids as emails when the link asks (members read once, when first needed). */
@@ -178,20 +201,18 @@ function flush(run: PushRun): void {
 /** The service's rows, read once per push (a listing when a lost create must be found or when it costs less than GETs). */
 function loadListing(run: PushRun): Map<string, Row> {
   if (run.listing) return run.listing;
-  const { context, link, session } = run;
+  const { context, link, session, serviceRows } = run;
   reportProgress(context, { phase: 'reading the service rows' });
-  const rows = new Map<string, Row>();
   const known = Math.max(session.base.size, session.grid.length);
   const result = context.client.listAllRows(link.tableAppId, link.tableId, {
+    startOffset: run.firstWave?.nextOffset ?? 0,
     ...(known > 0 ? { expectedTotal: known } : {}),
-    onPage(page) {
-      for (const row of page) rows.set(String(row.id), row);
-    },
+    onPage: (page) => keepRows(serviceRows, page),
   });
   if (!result.done)
     throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
-  run.listing = rows;
-  return rows;
+  run.listing = serviceRows;
+  return serviceRows;
 }
 
 /** 1. Lost creates: adopt the row the service made, so a retry never duplicates it. */
@@ -208,15 +229,18 @@ function adoptLostCreatesPhase(run: PushRun): void {
 /** 2. Edited lines (adopted ones included): know the service's current state before patching. */
 function reconcilePhase(run: PushRun): PatchRequest[] {
   const { context, link, session } = run;
-  const check = editedRowsCheck(session, run.listing !== null, listingPages(session));
+  const read = run.serviceRows;
+  const pagesLeft = listingPagesLeft(session, run.firstWave);
+  const check = editedRowsCheck(session, run.listing !== null, pagesLeft, read);
   if (check === 'none') return [];
   let rows: ReadonlyMap<string, ServiceRow>;
   if (check === 'listing') {
     rows = loadListing(run);
   } else {
     reportProgress(context, { phase: 'checking edited rows on the service' });
-    const answers = context.client.rowsByIds(link.tableAppId, link.tableId, editedRowIds(session));
-    const checked = checkedRows(session, answers);
+    const unread = editedRowIds(session, read);
+    const answers = context.client.rowsByIds(link.tableAppId, link.tableId, unread);
+    const checked = checkedRows(session, unread, answers, read);
     rows = checked.changed ? loadListing(run) : checked.rows;
   }
   const requests = reconcileUpdates(session, rows);

@@ -360,18 +360,18 @@ describe('TableClient', () => {
       ]);
     });
 
-    it('with the size unknown speculates 4 pages at once, then waves of 8 (bounded): 28 pages for 2,500 rows', () => {
+    it('with the size unknown speculates 4 pages at once, then doubles up to waves of 10: 32 pages for 2,500 rows', () => {
       const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
       const { result } = collect(clientOf(port));
-      expect(port.waves).toEqual([4, 8, 8, 8]);
-      expect(result.pageRequests).toBe(28);
+      expect(port.waves).toEqual([4, 8, 10, 10]);
+      expect(result.pageRequests).toBe(32);
     });
 
     it('with a known total asks exactly for the pages needed', () => {
       const port = new FakePort().on('get', ROWS, listing(2450, 'items+total'));
       const { result } = collect(clientOf(port));
       // The total arrives with the first wave; from then on exactly the pages needed.
-      expect(port.waves).toEqual([4, 8, 8, 5]);
+      expect(port.waves).toEqual([4, 10, 10, 1]);
       expect(result.pageRequests).toBe(25);
       expect(queryOfUrl(port.requests.at(-1)!.url).offset).toBe('2400');
     });
@@ -381,8 +381,8 @@ describe('TableClient', () => {
       const { result, rows } = collect(clientOf(port), { expectedTotal: 2500 });
       expect(result.pageRequests).toBe(25);
       expect(rows).toHaveLength(2500);
-      // No lone first page: every wave is full but the last (25 pages in waves of 8).
-      expect(port.waves).toEqual([8, 8, 8, 1]);
+      // No lone first page: every wave is full but the last (25 pages in waves of 10).
+      expect(port.waves).toEqual([10, 10, 5]);
     });
 
     it('reads the schema in the first page wave and hands it over before any page', () => {
@@ -398,10 +398,60 @@ describe('TableClient', () => {
         { expectedTotal: 2500, onPage: (page, offset) => seen.push(`page ${offset} ${page.length}`) },
       );
       expect(result).toMatchObject({ done: true, rowCount: 2500, pageRequests: 25 });
-      // One wave less than reading the schema first: the schema rides with the first 8 pages.
-      expect(port.waves).toEqual([9, 8, 8, 1]);
+      // One wave less than reading the schema first: the schema takes a place of the first wave of 10.
+      expect(port.waves).toEqual([10, 10, 6]);
       expect(port.calls()[0]).toBe(`GET ${TABLE}`);
       expect(seen.slice(0, 2)).toEqual(['table 1', 'page 0 100']);
+    });
+
+    it('tableAndFirstRows sends the schema with the first wave only, and the listing resumes after it', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, listing(2500, 'rows+hasMore'));
+      const client = clientOf(port);
+      const ids: string[] = [];
+      const { table, firstWave } = client.tableAndFirstRows('A1', 'T1', {
+        expectedTotal: 2500,
+        onPage: (page) => void ids.push(...page.map((row) => String(row.id))),
+      });
+      expect(table.columns.map((column) => column.id)).toEqual(['title']);
+      expect(port.waves).toEqual([10]);
+      expect(firstWave).toMatchObject({ done: false, nextOffset: 900, rowCount: 900 });
+      const rest = client.listAllRows('A1', 'T1', {
+        startOffset: firstWave.nextOffset,
+        expectedTotal: 2500,
+        onPage: (page) => void ids.push(...page.map((row) => String(row.id))),
+      });
+      expect(rest.done).toBe(true);
+      expect(ids).toEqual(Array.from({ length: 2500 }, (_, i) => `r${i}`));
+      expect(port.waves).toEqual([10, 10, 6]);
+    });
+
+    it('tableAndFirstRows on a table read whole in its first wave says done', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, listing(250, 'rows+hasMore'));
+      const { firstWave } = clientOf(port).tableAndFirstRows('A1', 'T1', { expectedTotal: 250 });
+      expect(firstWave).toMatchObject({ done: true, rowCount: 250 });
+      expect(port.waves).toEqual([4]);
+    });
+
+    it('counts the riding schema read and probe as places of the wave: no wave passes maxParallel', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, listing(2500, 'rows+hasMore'));
+      const probed: number[] = [];
+      const result = clientOf(port).listTableAndRows('A1', 'T1', () => undefined, {
+        expectedTotal: 2500,
+        probe: { at: () => 90_000, found: (offset) => void probed.push(offset) },
+      });
+      expect(result).toMatchObject({ done: true, rowCount: 2500 });
+      // Schema + 8 pages + probe, then 10 and 7 pages: three rounds, none above 10 requests.
+      expect(port.waves).toEqual([10, 10, 7]);
+      expect(probed).toEqual([90_000]);
     });
 
     it('a failed schema read in the first wave throws its own error before any page is delivered', () => {

@@ -147,8 +147,8 @@ async function mismatches(w: World, localEdits = new Map<string, Set<string>>())
 
 describe('a pull that needs several executions', () => {
   it('continues through its one-shot trigger, completes, cleans up, and reads as one operation', async () => {
-    // A slow service (60 s a request) makes one execution unable to read 3,000 rows.
-    const w = await bigWorld(3000, { costs: { httpLatencyMs: 60_000, sheetCellMs: 0.01 } });
+    // A slow service (90 s a request) makes one execution unable to read 3,000 rows.
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } });
     const first = w.sim.callFromClient('pullActiveSheet', []);
     const summary = summaryOf(first);
     expect(summary.ok).toBe(true);
@@ -229,7 +229,7 @@ describe('a pull that needs several executions', () => {
   }, 120_000);
 
   it('unlinking while a continuation is pending leaves no trigger behind', async () => {
-    const w = await bigWorld(3000, { costs: { httpLatencyMs: 60_000 } });
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 90_000 } });
     expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
     expect(w.call('unlinkActiveSheet')).toEqual({ unlinked: true });
     const left = w.sim.triggers();
@@ -242,7 +242,7 @@ describe('a pull that needs several executions', () => {
   }, 60_000);
 
   it('at the trigger cap a long pull still continues (or says it cannot)', async () => {
-    const w = await bigWorld(3000, { costs: { httpLatencyMs: 60_000 } });
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 90_000 } });
     w.call('setSchedule', { mode: 'pull', every: 'd3' });
     for (let i = 0; i < 18; i++) {
       w.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_contacts', newSheet: true });

@@ -383,6 +383,41 @@ describe('a push under faults', () => {
 });
 
 describe('the cost of a push', () => {
+  it('reads the schema with the first page wave; an edited row that wave brought needs no GET', async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_reads',
+      name: 'Reads',
+      rows: 2000,
+      columns: 4,
+      hostile: false,
+    });
+    await freshLink('tbl_reads');
+    const rowIds = (await world.serviceRows(CRM, 'tbl_reads')).map((row) => String(row.id));
+    const text = (await world.emulator.admin.state()).apps
+      .find((app) => app.id === CRM)
+      ?.tables.find((table) => table.id === 'tbl_reads')
+      ?.columns.find((each) => !each.deleted && each.type === 'text')?.id as string;
+    // Line 5 lies in the first wave's pages (rows 0-899), line 1,500 beyond them.
+    const early = rowIds[5] as string;
+    const late = rowIds[1500] as string;
+    typeInto(early, text, 'early edit');
+    typeInto(late, text, 'late edit');
+    const log = await logOf(() => expect(push()).toMatchObject({ ok: true, updated: 2, errors: 0 }));
+    const reads = log.filter((entry) => entry.method === 'GET').map((entry) => entry.path);
+    const pages = reads.filter((path) => path.endsWith('/rows'));
+    expect(reads[0]).toMatch(/\/tables\/tbl_reads$/);
+    expect(pages).toHaveLength(9);
+    expect(reads.filter((path) => /\/rows\/[^/]+$/.test(path))).toEqual([expect.stringContaining(late)]);
+    expect(
+      writes(log)
+        .map((entry) => entry.path.split('/').pop())
+        .sort(),
+    ).toEqual([early, late].sort());
+    expect(await mismatches(world, undefined, CRM, 'tbl_reads')).toEqual([]);
+  });
+
   it('2,000 rows, 150 lines edited in 3 cells and 50 new lines: 150 PATCH, 50 POST, at most 22 reads', async () => {
     await world.emulator.admin.reset('sample');
     await world.emulator.admin.seedTable({

@@ -286,8 +286,13 @@ export function claimPendingCreates(session: PushSession): CreatePlan[] {
 }
 
 /** Pages a listing of the whole table costs (more GETs than this: list instead). */
-export function listingPages(session: PushSession): number {
-  return Math.ceil(Math.max(session.base.size, session.grid.length) / 100) + 1;
+export function listingPagesLeft(
+  session: PushSession,
+  firstWave: { readonly done: boolean; readonly pageRequests: number } | null,
+): number {
+  if (firstWave?.done) return 0;
+  const pages = Math.ceil(Math.max(session.base.size, session.grid.length) / 100) + 1;
+  return Math.max(0, pages - (firstWave ? firstWave.pageRequests + 1 : 0));
 }
 
 /** A lost create adopted onto its line: the row it made, and the pending record it replaced. */
@@ -408,16 +413,23 @@ export function keepUnwrittenAdoptionsPending(session: PushSession, adopted: rea
 export function editedRowsCheck(
   session: PushSession,
   haveListing: boolean,
-  pagesForListing: number,
+  pagesLeft: number,
+  read: ReadonlyMap<string, ServiceRow> = new Map(),
 ): 'none' | 'listing' | 'get' {
-  const updates = session.plan.updates.length;
-  if (updates === 0) return 'none';
-  return haveListing || updates > pagesForListing ? 'listing' : 'get';
+  const updates = session.plan.updates;
+  if (updates.length === 0) return 'none';
+  if (haveListing) return 'listing';
+  let unread = 0;
+  for (const update of updates) if (!read.has(update.rowId)) unread++;
+  return unread > pagesLeft ? 'listing' : 'get';
 }
 
-/** The ids of the edited rows, in plan order (one GET each). */
-export function editedRowIds(session: PushSession): string[] {
-  return session.plan.updates.map((update) => update.rowId);
+/** The ids of the edited rows not read yet, in plan order (one GET each). */
+export function editedRowIds(
+  session: PushSession,
+  read: ReadonlyMap<string, ServiceRow> = new Map(),
+): string[] {
+  return session.plan.updates.map((update) => update.rowId).filter((rowId) => !read.has(rowId));
 }
 
 /**
@@ -427,14 +439,19 @@ export function editedRowIds(session: PushSession): string[] {
  */
 export function checkedRows(
   session: PushSession,
+  rowIds: readonly string[],
   answers: readonly RowAnswer[],
+  read: ReadonlyMap<string, ServiceRow> = new Map(),
 ): { rows: Map<string, ServiceRow>; changed: boolean } {
-  const rows = new Map<string, ServiceRow>();
+  const rows = new Map<string, ServiceRow>(read);
+  const baseOf = new Map<string, UpdatePlan>();
+  for (const update of session.plan.updates) baseOf.set(update.rowId, update);
   let changed = false;
   answers.forEach((answer, i) => {
-    const update = session.plan.updates[i] as UpdatePlan;
+    const rowId = rowIds[i] as string;
+    const update = baseOf.get(rowId) as UpdatePlan;
     if (answer.ok) {
-      rows.set(update.rowId, answer.row);
+      rows.set(rowId, answer.row);
       if (String(answer.row.lMod) !== update.base.lMod) changed = true;
     } else if (answer.error.code !== 'NOT_FOUND') {
       throw answer.error;

@@ -29,6 +29,7 @@ import {
   keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
   keepUnwrittenCreatesPending,
+  listingPagesLeft,
   markCreatesPending,
   markHeldLines,
   markSettledLines,
@@ -291,19 +292,39 @@ describe('knowing the service state of edited rows', () => {
     expect(editedRowIds(session)).toEqual(['r1', 'r2']);
   });
 
+  it('counts only the edited rows the first page wave did not bring', () => {
+    const session = sessionOf(edited, records);
+    const read = new Map([['r1', { id: 'r1', lMod: 't1', title: 'a' }]]);
+    expect(editedRowsCheck(session, false, 1, read)).toBe('get');
+    expect(editedRowsCheck(session, false, 0, read)).toBe('listing');
+    expect(editedRowIds(session, read)).toEqual(['r2']);
+    const checked = checkedRows(session, ['r2'], [ok({ id: 'r2', lMod: 't1' })], read);
+    expect([...checked.rows.keys()].sort()).toEqual(['r1', 'r2']);
+    expect(checked.changed).toBe(false);
+  });
+
+  it('lists no more pages once the first wave covered the table, and fewer after a partial one', () => {
+    const session = sessionOf(edited, records);
+    expect(listingPagesLeft(session, null)).toBe(2);
+    expect(listingPagesLeft(session, { done: true, pageRequests: 1 })).toBe(0);
+    expect(listingPagesLeft(session, { done: false, pageRequests: 1 })).toBe(0);
+  });
+
   it('asks for the listing when a row moved on since its base; a row gone is left out', () => {
     const session = sessionOf(edited, records);
     const gone = failed(new SyncError('NOT_FOUND', 'gone'));
-    const same = checkedRows(session, [ok({ id: 'r1', lMod: 't1' }), gone]);
+    const same = checkedRows(session, ['r1', 'r2'], [ok({ id: 'r1', lMod: 't1' }), gone]);
     expect([...same.rows.keys()]).toEqual(['r1']);
     expect(same.changed).toBe(false);
-    expect(checkedRows(session, [ok({ id: 'r1', lMod: 't2' }), gone]).changed).toBe(true);
+    expect(checkedRows(session, ['r1', 'r2'], [ok({ id: 'r1', lMod: 't2' }), gone]).changed).toBe(true);
   });
 
   it('stops on any other refusal', () => {
     const session = sessionOf(edited, records);
     const refused = failed(new SyncError('FORBIDDEN', 'no access'));
-    expect(() => checkedRows(session, [ok({ id: 'r1', lMod: 't1' }), refused])).toThrow('no access');
+    expect(() => checkedRows(session, ['r1', 'r2'], [ok({ id: 'r1', lMod: 't1' }), refused])).toThrow(
+      'no access',
+    );
   });
 });
 
