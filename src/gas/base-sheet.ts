@@ -10,25 +10,29 @@ import {
   baseHeaderRow,
   parseBaseColumnIds,
 } from '../core/base';
+import { columnLetters } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import { BaseTable } from '../core/sheet-model';
 import { activeSpreadsheet } from './active';
-import { ensureRows, gridSizeOf, noteContentSize } from './grid-size';
+import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';
 import { setPlainText } from './plain-text';
 import type { SheetReadOptions } from './sheet-lines';
-import { insertSheetQuietly } from './sheets';
+import { insertHiddenSheet } from './sheets';
 import type { LinkRecord } from './stores';
 
 /** Reading the base whole, seen marks included (push and resolve). */
 const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen: true };
 
 /**
- * Reads the base: whole (ids and records, one call) when small, else its ids (and seen marks when
- * needed) with whole records read in spans on demand. A fresh pull has a new pull id, so older seen
- * marks mean nothing to it and are not read.
+ * Reads the base: whole (ids and records, one call) for a fresh pull, a push or a resolve, which need
+ * every record (each listed row is merged against its record), whatever `eagerUpTo` says of the
+ * lines; a continuing pull (`eagerUpTo` 0) reads its ids and seen marks, with whole records read in
+ * spans on demand. A fresh pull has a new pull id, so older seen marks mean nothing to it and are not
+ * read.
  */
 export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
   const sheet = baseSheetOf(link, false);
+  if (sheet && options.eagerUpTo > 0) return readWholeBase(sheet, options.withSeen);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
   noteContentSize(sheet, lastRow, BASE_HEADER_WIDTH);
@@ -46,6 +50,24 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   const loader = (first: number, n: number): unknown[][] =>
     sheet.getRange(sheetRowOf(first), 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
   return new BaseTable(rows, columnIds, { loader });
+}
+
+/**
+ * Reads the base whole in one waiting call: its columns down to the grid's end (open-ended A1 range),
+ * where asking its last row first would wait twice. The blank rows below the records cost a few cells
+ * each; the read also tells the grid's row count, so growing the base asks nothing more.
+ */
+function readWholeBase(sheet: GoogleAppsScript.Spreadsheet.Sheet, withSeen: boolean): BaseTable {
+  const width = withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
+  const values = sheet.getRange(`A:${columnLetters(width)}`).getValues() as unknown[][];
+  gridSizeOf(sheet).maxRows = values.length;
+  let lastRow = values.length;
+  while (lastRow > 0 && (values[lastRow - 1] as unknown[]).every((cell) => cell === '' || cell === null)) {
+    lastRow -= 1;
+  }
+  if (lastRow === 0) return new BaseTable([], []);
+  noteContentSize(sheet, lastRow, width);
+  return new BaseTable(values.slice(1, lastRow), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
 }
 
 // The base sheet of each link found or made in this execution, and those asked for and not found.
@@ -66,12 +88,11 @@ export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript
     ? null
     : spreadsheet.getSheetByName(link.baseSheetName);
   if (!sheet && create) {
-    sheet = insertSheetQuietly(link.baseSheetName);
-    const maxRows = sheet.getMaxRows();
-    gridSizeOf(sheet).maxRows = maxRows;
-    // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates.
-    sheet.getRange(1, 1, maxRows, BASE_HEADER_WIDTH).setNumberFormat('@');
-    sheet.hideSheet();
+    sheet = insertHiddenSheet(link.baseSheetName);
+    // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates. Whole
+    // columns, so the grid's size need not be asked (rows inserted later get it as they come).
+    sheet.getRange(`A:${columnLetters(BASE_HEADER_WIDTH)}`).setNumberFormat('@');
+    noteNewSheet(sheet);
   }
   if (sheet) {
     baseSheets.set(link.baseSheetName, sheet);

@@ -37,12 +37,42 @@ export function noteContentSize(
   size.columnsAtLeast = Math.max(size.columnsAtLeast, lastColumn);
 }
 
+/**
+ * Up to how many rows a sheet made in this execution grows without asking its size: the rows it lacks
+ * are inserted after the rows it is known to have, which can leave the new sheet's own blank rows
+ * (1,000 in Sheets) below the data. Small enough that those cells never matter for the spreadsheet's
+ * 10 million cells (a table near that limit has far more rows); larger needs ask the size once.
+ */
+const NEW_SHEET_BLIND_ROWS = 2000;
+
+/** Sheets this execution made (insertSheet): every row past `rowsAtLeast` is blank. */
+const madeThisRun = new Set<GoogleAppsScript.Spreadsheet.Sheet>();
+
+/**
+ * Notes a sheet this execution just made: it has at least one row and one column and nothing in them,
+ * so it can grow without asking its size (see ensureRows).
+ */
+export function noteNewSheet(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
+  madeThisRun.add(sheet);
+  noteContentSize(sheet, 1, 1);
+}
+
 /** Grows the sheet when needed; returns the first inserted row and how many, or null. */
 export function ensureRows(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   lastNeededRow: number,
 ): [number, number] | null {
-  if (lastNeededRow <= gridSizeOf(sheet).rowsAtLeast) return null;
+  const size = gridSizeOf(sheet);
+  if (lastNeededRow <= size.rowsAtLeast) return null;
+  if (size.maxRows === null && madeThisRun.has(sheet) && lastNeededRow <= NEW_SHEET_BLIND_ROWS) {
+    // A sheet made here: its rows past those known are blank, so inserting after them moves nothing
+    // and saves asking its size (a waiting call). Its size stays unknown: asked if it grows further.
+    const from = size.rowsAtLeast;
+    const count = lastNeededRow - from;
+    sheet.insertRowsAfter(from, count);
+    size.rowsAtLeast = lastNeededRow;
+    return [from + 1, count];
+  }
   const maxRows = maxRowsOf(sheet);
   if (lastNeededRow <= maxRows) return null;
   const count = lastNeededRow - maxRows + SPARE_ROWS;

@@ -97,9 +97,14 @@ export function prepareHeaders(
   writeHeaderRuns(sheet, notes, (range, run) => range.setNotes([run]));
   writeHeaderRuns(sheet, backgrounds, (range, run) => range.setBackgrounds([run]));
   writeHeaderRuns(sheet, weights, (range, run) => range.setFontWeights([run]));
-  // The header row is frozen when the add-on makes it (a waiting call to ask): a sheet whose headers
-  // were all there already had it frozen then, or a person unfroze it on purpose.
-  if (added.length > 0 && sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+  // The header row is frozen when the add-on makes it: a sheet whose headers were all there already
+  // had it frozen then, or a person unfroze it on purpose. On a sheet with nothing in it yet the
+  // add-on writes the whole header row and freezes it without asking (a waiting call); on one with
+  // headers it asks, so a person's freeze of more rows is kept.
+  if (added.length > 0) {
+    const emptySheet = layout.width === 0 && grid.length === 0;
+    if (emptySheet || sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+  }
   return next;
 }
 

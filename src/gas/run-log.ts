@@ -1,12 +1,13 @@
 // The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
-import { localTime } from './local-time';
 import { insertSheetQuietly } from './sheets';
 import { type LinkRecord, recordRunSeconds, type StoredSchedule } from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
+/** How the time of a run shows (in the spreadsheet's time zone, as Sheets shows every date-time). */
+const LOG_TIME_FORMAT = 'yyyy-mm-dd hh:mm:ss';
 const LOG_HEADERS = [
   'When (spreadsheet time)',
   'Sheet',
@@ -36,7 +37,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     sheet.setFrozenRows(1);
   }
   const row = [
-    localTime(new Date(), 'yyyy-MM-dd HH:mm:ss'),
+    new Date(),
     link.sheetName,
     link.tableName,
     trigger,
@@ -53,8 +54,12 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
   ];
   const next = (lastRow ?? sheet.getLastRow()) + 1;
   const range = sheet.getRange(next, 1, 1, row.length);
-  range.setNumberFormat('@');
-  range.setValues([row.map((cell) => (typeof cell === 'number' ? cell : String(cell)))]);
+  // The time goes in as a date-time value, which Sheets shows in the spreadsheet's zone: asking the
+  // zone would be a waiting call. Everything else is plain text, so a message is never parsed.
+  range.setNumberFormats([row.map((_, column) => (column === 0 ? LOG_TIME_FORMAT : '@'))]);
+  range.setValues([
+    row.map((cell) => (typeof cell === 'number' || cell instanceof Date ? cell : String(cell))),
+  ]);
   // The estimate comes from runs that did their work; a failed run leaves nothing behind.
   if (summary.ok && !summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
   const excess = next - 1 - LOG_KEEP;

@@ -43,3 +43,19 @@ export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.S
   if (active) spreadsheet.setActiveSheet(active);
   return sheet;
 }
+
+/**
+ * Inserts a hidden sheet without leaving it active. Its place among the tabs shows nowhere, so the
+ * sheet count is not asked (a waiting call): Sheets puts it where it puts a new sheet by default.
+ */
+export function insertHiddenSheet(name: string): GoogleAppsScript.Spreadsheet.Sheet {
+  const spreadsheet = activeSpreadsheet();
+  const active = activeSheet();
+  const waits = waitsSoFar();
+  const sheet = spreadsheet.insertSheet(name);
+  sheetCount =
+    sheetCount && sheetCount.atWait === waits ? { count: sheetCount.count + 1, atWait: waits } : null;
+  if (active) spreadsheet.setActiveSheet(active);
+  sheet.hideSheet();
+  return sheet;
+}

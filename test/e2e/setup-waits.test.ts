@@ -1,0 +1,136 @@
+// Setup and bookkeeping of a pull or push without needless waiting Spreadsheet calls (issue 18): what
+// each saving must keep true. Simulator (dist/Code.js) + table-service emulator over real HTTP.
+import { afterEach, describe, expect, it } from 'vitest';
+import { CRM, DEALS, startWorld, type World } from './world';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** The time as Sheets shows 'yyyy-mm-dd hh:mm:ss' in a zone. */
+function wallTime(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      hourCycle: 'h23',
+    })
+      .formatToParts(at)
+      .map((part) => [part.type, part.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+describe('the Sync log', () => {
+  it("shows each run's time in the spreadsheet's time zone without asking the zone", async () => {
+    const start = Date.UTC(2026, 0, 15, 14, 30, 5);
+    world = await startWorld({ simulator: { timeZone: 'America/New_York', startTime: start } });
+    world.connect();
+    world.linkAndPull();
+    const log = world.sim.spreadsheet.getSheetByName('Sync log');
+    expect(log).not.toBeNull();
+    const when = log?.getRange(2, 1);
+    const value = when?.getValue();
+    expect(value).toBeInstanceOf(Date);
+    const at = value as Date;
+    expect(at.getTime()).toBeGreaterThanOrEqual(start - 1000);
+    expect(at.getTime()).toBeLessThan(start + 60_000);
+    // New York is 5 hours behind UTC in January.
+    expect(when?.getDisplayValue()).toBe(wallTime(at, 'America/New_York'));
+    expect(when?.getDisplayValue()).toMatch(/^2026-01-15 09:3\d:\d\d$/);
+    // The other cells stay plain text: a message is never parsed as a number, date or formula.
+    expect(
+      log
+        ?.getRange(2, 2, 1, 13)
+        .getNumberFormats()[0]
+        ?.every((format) => format === '@'),
+    ).toBe(true);
+  });
+});
+
+/** The link's hidden base sheet (the add-on's only hidden sheet in these tests). */
+function baseSheet(w: World) {
+  const base = w.sim.spreadsheet.getSheets().find((sheet) => sheet.getName().startsWith('_tas_base_'));
+  if (!base) throw new Error('no base sheet');
+  return base;
+}
+
+/** Number formats of the base's three columns that are not plain text, over its whole grid. */
+function baseCellsNotPlainText(w: World): number {
+  const base = baseSheet(w);
+  return base
+    .getRange(1, 1, base.getMaxRows(), 3)
+    .getNumberFormats()
+    .flat()
+    .filter((format) => format !== '@').length;
+}
+
+describe('the base sheet made without asking its size', () => {
+  it('is plain text in every row of its grid, whether it grew without asking or after asking', async () => {
+    world = await startWorld();
+    // 1,500 rows: made and grown in one run without asking its size; 2,600: grown past that.
+    for (const [tableId, rows] of [
+      ['tbl_small', 1500],
+      ['tbl_large', 2600],
+    ] as const) {
+      await world.emulator.admin.seedTable({ appId: CRM, tableId, name: tableId, rows, columns: 5 });
+      world.sim.spreadsheet.setActiveSheet(world.sim.spreadsheet.insertSheet(tableId));
+      world.connect();
+      world.linkAndPull(CRM, tableId);
+      const base = world.sim.spreadsheet
+        .getSheets()
+        .find(
+          (sheet) => sheet.getName() === `_tas_base_${world?.sim.spreadsheet.getActiveSheet().getSheetId()}`,
+        );
+      expect(base?.isSheetHidden()).toBe(true);
+      expect(base?.getLastRow()).toBe(rows + 1);
+      expect(base?.getMaxRows()).toBeGreaterThan(rows + 1);
+      const formats = base?.getRange(1, 1, base.getMaxRows(), 3).getNumberFormats().flat() ?? [];
+      expect(formats.filter((format) => format !== '@')).toEqual([]);
+      // The active sheet stays the linked one.
+      expect(world.sim.spreadsheet.getActiveSheet().getName()).toBe(tableId);
+    }
+  });
+
+  it('is read whole past blank rows below its records: a push after a pull sends exactly the edit', async () => {
+    world = await startWorld();
+    world.connect();
+    world.linkAndPull();
+    expect(baseCellsNotPlainText(world)).toBe(0);
+    // The new base keeps the new sheet's blank rows below its records.
+    expect(baseSheet(world).getMaxRows()).toBeGreaterThan(baseSheet(world).getLastRow());
+    const sheet = world.sim.spreadsheet.getActiveSheet();
+    const headers = (sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] ?? []).map(String);
+    sheet.getRange(2, headers.indexOf('title') + 1).setValue('Renamed by a person');
+    const summary = world.call<{ ok: boolean; updated: number; created: number }>('pushActiveSheet');
+    expect(summary).toMatchObject({ ok: true, updated: 1, created: 0 });
+    const id = String(sheet.getRange(2, headers.indexOf('id') + 1).getValue());
+    const row = (await world.serviceRows()).find((each) => each.id === id);
+    expect(row?.title).toBe('Renamed by a person');
+  });
+});
+
+describe('the header row freeze', () => {
+  it('is set on an empty sheet without asking, and a freeze of more rows on a sheet with headers is kept', async () => {
+    world = await startWorld();
+    world.connect();
+    world.linkAndPull();
+    const sheet = world.sim.spreadsheet.getActiveSheet();
+    expect(sheet.getFrozenRows()).toBe(1);
+    sheet.setFrozenRows(2);
+    await world.emulator.admin.addColumn(CRM, DEALS, { id: 'priority', name: 'Priority', type: 'text' });
+    const summary = world.call<{ ok: boolean }>('pullActiveSheet');
+    expect(summary.ok).toBe(true);
+    expect((sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] ?? []).map(String)).toContain(
+      'priority',
+    );
+    expect(sheet.getFrozenRows()).toBe(2);
+  });
+});
