@@ -33,38 +33,66 @@ export function prepareHeaders(
   keepOut: ReadonlySet<string> = new Set(),
 ): Layout {
   const added = missingHeaders(layout, live, fixedFields, keepOut);
-  let next = layout;
-  if (added.length > 0) {
-    const startColumn = layout.width + 1;
-    ensureColumns(sheet, layout.width + added.length);
-    sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
-    next = extendLayout(layout, added, live, deletedIds);
-    grid.widen(next.width);
-    // Whole new text columns become plain text, so what a person types on new lines stays literal.
-    const kinds = new Map(live.map((column) => [column.id, column.kind]));
-    const textAdded = added
-      .map((header, i) => ({ header, index: layout.width + i }))
-      .filter(({ header }) => {
-        const kind = kinds.get(header);
-        return kind === undefined || kind === 'text' || kind === 'json';
-      })
-      .map(({ index }) => index);
-    const maxRows = maxRowsOf(sheet);
-    if (maxRows > 1) {
-      setPlainText(
-        sheet,
-        contiguousRuns(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
-      );
-    }
-    for (const field of added) {
-      const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
-      if (index === undefined) continue;
-      const protection = sheet.getRange(1, index + 1, maxRowsOf(sheet), 1).protect();
-      protection.setWarningOnly(true);
-      protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
-    }
-  }
+  const next = added.length > 0 ? appendHeaders(sheet, layout, grid, live, deletedIds, added) : layout;
   if (next.width === 0) return next;
+  styleHeaderRow(sheet, next, live);
+  // The header row is frozen when the add-on makes it: a sheet whose headers were all there already
+  // had it frozen then, or a person unfroze it on purpose. On a sheet with nothing in it yet the
+  // add-on writes the whole header row and freezes it without asking (a waiting call); on one with
+  // headers it asks, so a person's freeze of more rows is kept.
+  if (added.length > 0) {
+    const emptySheet = layout.width === 0 && grid.length === 0;
+    if (emptySheet || sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+  }
+  return next;
+}
+
+/** Appends the missing headers at the right edge: plain-text new text columns, protected read-only fields. */
+function appendHeaders(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  layout: Layout,
+  grid: LineGrid,
+  live: readonly ColumnSpec[],
+  deletedIds: readonly string[],
+  added: string[],
+): Layout {
+  const startColumn = layout.width + 1;
+  ensureColumns(sheet, layout.width + added.length);
+  sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
+  const next = extendLayout(layout, added, live, deletedIds);
+  grid.widen(next.width);
+  // Whole new text columns become plain text, so what a person types on new lines stays literal.
+  const kinds = new Map(live.map((column) => [column.id, column.kind]));
+  const textAdded = added
+    .map((header, i) => ({ header, index: layout.width + i }))
+    .filter(({ header }) => {
+      const kind = kinds.get(header);
+      return kind === undefined || kind === 'text' || kind === 'json';
+    })
+    .map(({ index }) => index);
+  const maxRows = maxRowsOf(sheet);
+  if (maxRows > 1) {
+    setPlainText(
+      sheet,
+      contiguousRuns(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
+    );
+  }
+  for (const field of added) {
+    const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
+    if (index === undefined) continue;
+    const protection = sheet.getRange(1, index + 1, maxRowsOf(sheet), 1).protect();
+    protection.setWarningOnly(true);
+    protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
+  }
+  return next;
+}
+
+/** Writes the notes and styles of the header cells the add-on manages (the person's own are left alone). */
+function styleHeaderRow(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  next: Layout,
+  live: readonly ColumnSpec[],
+): void {
   // Only the headers the add-on manages are written; the person's own header cells are left alone.
   // Written without reading them first: a read waits for the spreadsheet (about 150 ms each, three
   // of them), queued writes of one header row cost a few ms (docs/performance.md).
@@ -97,15 +125,6 @@ export function prepareHeaders(
   writeHeaderRuns(sheet, notes, (range, run) => range.setNotes([run]));
   writeHeaderRuns(sheet, backgrounds, (range, run) => range.setBackgrounds([run]));
   writeHeaderRuns(sheet, weights, (range, run) => range.setFontWeights([run]));
-  // The header row is frozen when the add-on makes it: a sheet whose headers were all there already
-  // had it frozen then, or a person unfroze it on purpose. On a sheet with nothing in it yet the
-  // add-on writes the whole header row and freezes it without asking (a waiting call); on one with
-  // headers it asks, so a person's freeze of more rows is kept.
-  if (added.length > 0) {
-    const emptySheet = layout.width === 0 && grid.length === 0;
-    if (emptySheet || sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
-  }
-  return next;
 }
 
 /** Writes each run of adjacent set values of the header row in one call. */
