@@ -1,6 +1,6 @@
 // The table service client: one typed method per operation, over the synchronous HTTP port.
 
-import { SyncError } from '../core/errors';
+import { SyncError, type SyncErrorCode } from '../core/errors';
 import {
   API_PREFIXES,
   type ApiPrefix,
@@ -228,6 +228,14 @@ function timeError(action: string): SyncError {
  * `SyncError`s whose message says what to do; the key never appears in one. Retries 429/5xx/network
  * with backoff and `Retry-After`, except a POST whose outcome is unknown (`outcomeUnknown: true`).
  */
+/** Failures of a listing page that a caller needing only the schema can do without. */
+const PAGE_FAULTS: ReadonlySet<SyncErrorCode> = new Set([
+  'SERVER',
+  'NETWORK',
+  'BAD_RESPONSE',
+  'RATE_LIMITED',
+]);
+
 export class TableClient {
   private readonly port: HttpPort;
   private readonly baseUrl: string;
@@ -385,21 +393,27 @@ export class TableClient {
    * The table's schema with the first wave of its listing, in one fetchAll: for a caller that needs
    * the schema and may need the rows (a push, before it knows how many lines it sends). The first
    * wave is sized by `expectedTotal` as {@link listAllRows} sizes it; the listing resumes from the
-   * result's `nextOffset` (unless `done`). Costs the round the schema read costs alone.
+   * result's `nextOffset` (unless `done`). Costs the round the schema read costs alone. The pages are
+   * a bonus the caller may not need: when one fails (a fault that outlived its retries, an answer that
+   * cannot be read) after the schema arrived, `firstWave` is null and the pages delivered before it
+   * stand; a failed schema read, and a refused key or exhausted quota, still throw.
    */
   tableAndFirstRows(
     appId: string,
     tableId: string,
     options: Pick<ListAllOptions, 'expectedTotal' | 'onPage'> = {},
-  ): { table: Table; firstWave: ListAllResult } {
+  ): { table: Table; firstWave: ListAllResult | null } {
     let table: Table | undefined;
     const onTable = (read: Table): void => {
       table = read;
     };
-    const firstWave = this.listTableAndRows(appId, tableId, onTable, {
-      ...options,
-      shouldStop: () => true,
-    });
+    let firstWave: ListAllResult | null;
+    try {
+      firstWave = this.listTableAndRows(appId, tableId, onTable, { ...options, shouldStop: () => true });
+    } catch (error) {
+      if (table === undefined || !(error instanceof SyncError) || !PAGE_FAULTS.has(error.code)) throw error;
+      firstWave = null;
+    }
     if (table === undefined) throw new SyncError('INTERNAL', 'The table was not read.');
     return { table, firstWave };
   }

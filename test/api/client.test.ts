@@ -419,7 +419,7 @@ describe('TableClient', () => {
       expect(port.waves).toEqual([10]);
       expect(firstWave).toMatchObject({ done: false, nextOffset: 900, rowCount: 900 });
       const rest = client.listAllRows('A1', 'T1', {
-        startOffset: firstWave.nextOffset,
+        startOffset: firstWave?.nextOffset ?? 0,
         expectedTotal: 2500,
         onPage: (page) => void ids.push(...page.map((row) => String(row.id))),
       });
@@ -436,6 +436,40 @@ describe('TableClient', () => {
       const { firstWave } = clientOf(port).tableAndFirstRows('A1', 'T1', { expectedTotal: 250 });
       expect(firstWave).toMatchObject({ done: true, rowCount: 250 });
       expect(port.waves).toEqual([4]);
+    });
+
+    it('tableAndFirstRows keeps the schema and the pages before a page that failed: the wave is a bonus', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const rows = listing(2500, 'rows+hasMore');
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, (request) =>
+          /offset=300\b/.test(request.url) ? text(200, '<html>maintenance</html>') : rows(request),
+        );
+      const offsets: number[] = [];
+      const { table, firstWave } = clientOf(port).tableAndFirstRows('A1', 'T1', {
+        expectedTotal: 2500,
+        onPage: (_page, offset) => void offsets.push(offset),
+      });
+      expect(table.columns.map((column) => column.id)).toEqual(['title']);
+      expect(firstWave).toBeNull();
+      expect(offsets).toEqual([0, 100, 200]);
+    });
+
+    it('tableAndFirstRows still throws a failed schema read, and a refused key', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const missing = new FakePort()
+        .on('get', TABLE, json(404, { error: { code: 'not_found' } }))
+        .on('get', ROWS, listing(300, 'rows+hasMore'));
+      expect(thrown(() => clientOf(missing).tableAndFirstRows('A1', 'T1', { expectedTotal: 300 })).code).toBe(
+        'NOT_FOUND',
+      );
+      const refusedKey = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', ROWS, json(401, { error: { code: 'unauthorized' } }));
+      expect(
+        thrown(() => clientOf(refusedKey).tableAndFirstRows('A1', 'T1', { expectedTotal: 300 })).code,
+      ).toBe('AUTH');
     });
 
     it('counts the riding schema read and probe as places of the wave: no wave passes maxParallel', () => {

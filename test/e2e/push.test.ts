@@ -418,6 +418,43 @@ describe('the cost of a push', () => {
     expect(await mismatches(world, undefined, CRM, 'tbl_reads')).toEqual([]);
   });
 
+  it('a page of that first wave the service cannot answer does not stop the push: it GETs its edited rows', async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_wave',
+      name: 'Wave',
+      rows: 2000,
+      columns: 4,
+      hostile: false,
+    });
+    await freshLink('tbl_wave');
+    const rowIds = (await world.serviceRows(CRM, 'tbl_wave')).map((row) => String(row.id));
+    const text = (await world.emulator.admin.state()).apps
+      .find((app) => app.id === CRM)
+      ?.tables.find((table) => table.id === 'tbl_wave')
+      ?.columns.find((each) => !each.deleted && each.type === 'text')?.id as string;
+    const edited = rowIds[5] as string;
+    typeInto(edited, text, 'edited while a page fails');
+    // Every listing page answers an unreadable page (retries included): only the schema arrives.
+    const broken = {
+      match: { method: 'GET', path: '/tables/tbl_wave/rows$' },
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: '<html>maintenance</html>',
+    };
+    await world.emulator.admin.queueAnswers(Array.from({ length: 40 }, () => broken));
+    try {
+      const log = await logOf(() => expect(push()).toMatchObject({ ok: true, updated: 1, errors: 0 }));
+      const reads = log.filter((entry) => entry.method === 'GET').map((entry) => entry.path);
+      expect(reads.filter((path) => /\/rows\/[^/]+$/.test(path))).toEqual([expect.stringContaining(edited)]);
+      expect(writes(log).map((entry) => entry.path.split('/').pop())).toEqual([edited]);
+    } finally {
+      await world.emulator.admin.clearFaults();
+    }
+    expect(await mismatches(world, undefined, CRM, 'tbl_wave')).toEqual([]);
+  });
+
   it('2,000 rows, 150 lines edited in 3 cells and 50 new lines: 150 PATCH, 50 POST, at most 22 reads', async () => {
     await world.emulator.admin.reset('sample');
     await world.emulator.admin.seedTable({
