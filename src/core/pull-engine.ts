@@ -427,22 +427,24 @@ export function restoreEditedIds(
   base.ensureLoaded(missing);
   const lModColumn = layout.fixed.get(LMOD_HEADER);
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
+  const anySynced = at.some((position) => position >= 0);
   const matchesOf = (line: number): string[] => {
+    // The line's lMod text and cell digests are read once, then compared with every missing row.
+    const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
     const cells = grid.lineCells(line) ?? cellsByGet(grid, line, at);
+    const digests = at.map((position) => (position < 0 ? -1 : cellDigest(cells[position] ?? '')));
     const found: string[] = [];
     for (const id of missing) {
       const record = base.get(id);
       if (!record) continue;
       const shownLMod = record.shown?.lMod ?? record.lMod;
-      const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
       let same = lModCell !== '' && lModCell === String(shownLMod);
       if (!same) {
-        same = at.some((position) => position >= 0);
+        same = anySynced;
         for (let k = 0; k < live.length && same; k++) {
-          const position = at[k] as number;
           const digest = record.digests[(live[k] as ColumnSpec).id];
-          if (position < 0 || digest === undefined) continue;
-          if (cellDigest(cells[position] ?? '') !== digest) same = false;
+          if ((at[k] as number) < 0 || digest === undefined) continue;
+          if (digests[k] !== digest) same = false;
         }
       }
       if (same) found.push(id);
