@@ -7,6 +7,7 @@ import { cellEdits } from '../../src/core/merge';
 import {
   adoptedBase,
   findChangedLostCreate,
+  findLostCreate,
   isPendingRecord,
   matchPendingByContent,
   pendingRecord,
@@ -95,5 +96,39 @@ describe('a lost create someone changed before it was recovered (chaos seed 2024
       cOn: '2023-12-31T00:00:00.000Z',
     };
     expect(findChangedLostCreate(pending, [early], three, new Set())).toBeUndefined();
+  });
+});
+
+describe('the row a lost create made (findLostCreate)', () => {
+  const pending = pendingOf('pending:d', { title: 'sent', amount: 4 });
+  const row = (id: string, values: Record<string, unknown>, cOn = '2024-01-01T00:00:01.000Z') => ({
+    id,
+    cOn,
+    createdBy: 'u_me',
+    row: { id, cOn, ...values },
+  });
+
+  it('is the first row not taken holding exactly what was sent, and is taken once', () => {
+    const other = row('r_1', { title: 'sent', amount: 5 });
+    const made = row('r_2', { title: 'sent', amount: 4 });
+    const taken = new Set<string>();
+    expect(findLostCreate(pending, [other, made], live, taken)?.id).toBe('r_2');
+    expect([...taken]).toEqual(['r_2']);
+    expect(findLostCreate(pending, [other, made], live, taken)).toBeUndefined();
+  });
+
+  it('reads a value the row lacks as empty, and skips columns no longer in the schema', () => {
+    const titleOnly = pendingOf('pending:e', { title: 'sent' });
+    expect(findLostCreate(titleOnly, [row('r_3', { title: 'sent' })], live, new Set())?.id).toBe('r_3');
+    expect(findLostCreate(pending, [row('r_4', { title: 'sent' })], live, new Set())).toBeUndefined();
+    const titleColumn = live.filter((column) => column.id === 'title');
+    expect(findLostCreate(pending, [row('r_5', { title: 'sent' })], titleColumn, new Set())?.id).toBe('r_5');
+  });
+
+  it('is never a row created before the attempt, less two minutes of clock skew', () => {
+    const skewed = row('r_6', { title: 'sent', amount: 4 }, '2023-12-31T23:58:30.000Z');
+    expect(findLostCreate(pending, [skewed], live, new Set())?.id).toBe('r_6');
+    const early = row('r_7', { title: 'sent', amount: 4 }, '2023-12-31T23:57:00.000Z');
+    expect(findLostCreate(pending, [early], live, new Set())).toBeUndefined();
   });
 });
