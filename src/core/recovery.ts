@@ -35,30 +35,35 @@ export function findLostCreate(
 ): Candidate | undefined {
   const since = Date.parse(pending.lMod);
   const kinds = new Map(live.map((column) => [column.id, column.kind]));
+  const sent = Object.keys(pending.digests).filter((columnId) => kinds.has(columnId));
   for (const candidate of candidates) {
-    if (taken.has(candidate.id)) continue;
-    if (!Number.isNaN(since)) {
-      const created = Date.parse(candidate.cOn);
-      if (!Number.isNaN(created) && created < since - CLOCK_SKEW_MS) continue;
-    }
-    let matches = true;
-    for (const columnId of Object.keys(pending.digests)) {
-      const kind = kinds.get(columnId);
-      if (kind === undefined) continue;
-      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
-        ? candidate.row[columnId]
-        : null;
-      if (valueDigest(value, kind) !== pending.digests[columnId]) {
-        matches = false;
-        break;
-      }
-    }
-    if (matches) {
+    if (!mayBeFromAttempt(candidate, since, taken)) continue;
+    if (sent.every((columnId) => holdsSent(candidate, pending, columnId, kinds))) {
       taken.add(candidate.id);
       return candidate;
     }
   }
   return undefined;
+}
+
+/** Whether a row is not yet taken and was created no earlier than the attempt (less clock skew). */
+function mayBeFromAttempt(candidate: Candidate, since: number, taken: ReadonlySet<string>): boolean {
+  if (taken.has(candidate.id)) return false;
+  const created = Date.parse(candidate.cOn);
+  return Number.isNaN(since) || Number.isNaN(created) || created >= since - CLOCK_SKEW_MS;
+}
+
+/** Whether a row holds the value a pending create sent for a live column (an absent value reads null). */
+function holdsSent(
+  candidate: Candidate,
+  pending: BaseRecord,
+  columnId: string,
+  kinds: ReadonlyMap<string, ColumnSpec['kind']>,
+): boolean {
+  const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
+    ? candidate.row[columnId]
+    : null;
+  return valueDigest(value, kinds.get(columnId) as ColumnSpec['kind']) === pending.digests[columnId];
 }
 
 /**
@@ -79,19 +84,11 @@ export function findChangedLostCreate(
   if (sent.length === 0) return undefined;
   const found: Candidate[] = [];
   for (const candidate of candidates) {
-    if (taken.has(candidate.id)) continue;
-    const created = Date.parse(candidate.cOn);
-    if (!Number.isNaN(since) && !Number.isNaN(created) && created < since - CLOCK_SKEW_MS) continue;
+    if (!mayBeFromAttempt(candidate, since, taken)) continue;
     const lMod = candidate.row.lMod;
     if (typeof lMod !== 'string' || lMod === candidate.cOn) continue;
     let matching = 0;
-    for (const columnId of sent) {
-      const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
-        ? candidate.row[columnId]
-        : null;
-      if (valueDigest(value, kinds.get(columnId) as ColumnSpec['kind']) === pending.digests[columnId])
-        matching++;
-    }
+    for (const columnId of sent) if (holdsSent(candidate, pending, columnId, kinds)) matching++;
     if (matching * 2 > sent.length) found.push(candidate);
   }
   if (found.length !== 1) return undefined;
