@@ -6,7 +6,7 @@ import type { ColumnSpec } from './columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
 import { type MergedCells, mergeCells } from './merge';
-import { adoptedBase, type Candidate, findLostCreate } from './recovery';
+import { adoptedBase, type Candidate, findLostCreate, isPendingToken } from './recovery';
 import type { BaseTable, LineGrid } from './sheet-model';
 import {
   conflictStatus,
@@ -418,10 +418,10 @@ export function restoreEditedIds(
   if (idColumn === undefined) return [];
   const orphans: Array<{ id: string; line: number }> = [];
   for (const [id, line] of index.lineById) {
-    if (!base.has(id) && !index.duplicates.has(id) && !id.startsWith('pending:')) orphans.push({ id, line });
+    if (!base.has(id) && !index.duplicates.has(id) && !isPendingToken(id)) orphans.push({ id, line });
   }
   if (orphans.length === 0) return [];
-  const missing = base.ids().filter((id) => !index.lineById.has(id) && !id.startsWith('pending:'));
+  const missing = base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id));
   if (missing.length === 0) return [];
   grid.ensureLoaded(orphans.map((orphan) => orphan.line));
   base.ensureLoaded(missing);

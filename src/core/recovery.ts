@@ -111,9 +111,14 @@ export function sentDigests(
   return digests;
 }
 
+/** Whether an id is a pending create's token (the id its base record has until the row is found). */
+export function isPendingToken(id: string): boolean {
+  return id.startsWith('pending:');
+}
+
 /** Whether a base record is a pending create's (its id is the create's token). */
 export function isPendingRecord(record: BaseRecord): boolean {
-  return record.id.startsWith('pending:');
+  return isPendingToken(record.id);
 }
 
 /**
