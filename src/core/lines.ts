@@ -1,16 +1,11 @@
-// Lines of a linked sheet as plain data: a cell's text, lines indexed by row id, and the mapping
-// between a line's index (0-based, after the header row) and its sheet row (1-based).
+// Lines of a linked sheet as plain data: a cell's text, lines indexed by row id, and the sheet row
+// (1-based) of a line's index (0-based, after the header row).
 import { ID_HEADER, type Layout } from './layout';
 import type { LineGrid } from './sheet-model';
 
 /** The sheet row (1-based, row 1 the headers) of a line (0-based index of data lines). */
 export function sheetRowOf(line: number): number {
   return line + 2;
-}
-
-/** The line (0-based index of data lines) on a sheet row (1-based, row 1 the headers). */
-export function lineOfSheetRow(row: number): number {
-  return row - 2;
 }
 
 export interface LineIndex {
