@@ -6,10 +6,11 @@ import {
   encodeCell,
   isCutCell,
   isCutRead,
+  isOverCellLimit,
   MAX_CELL_CHARS,
   valueDigest,
 } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
+import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { cellEdits, mergeCells } from '../../src/core/merge';
 
 const columns: ColumnSpec[] = [{ id: 'long', name: 'Long', type: 'text', kind: 'text', deleted: false }];
@@ -46,5 +47,38 @@ describe('a value longer than a cell', () => {
     expect(merged.restoredCut).toEqual(['long']);
     expect(merged.writeCells[0]?.write).toBe(cutToCell(long));
     expect(merged.keptLocal).toEqual([]);
+  });
+});
+
+describe('a service value over the cell limit (isOverCellLimit)', () => {
+  it('is exactly a value its cell shows cut, in every kind of column', () => {
+    const atLimit = 'x'.repeat(MAX_CELL_CHARS);
+    const values: unknown[] = [
+      null,
+      undefined,
+      '',
+      'short',
+      atLimit,
+      `${atLimit}x`,
+      12.5,
+      Number.NaN,
+      true,
+      { text: 'y'.repeat(MAX_CELL_CHARS) },
+      ['z'.repeat(MAX_CELL_CHARS - 4)],
+      ['z'.repeat(MAX_CELL_CHARS - 3)],
+    ];
+    const kinds: ColumnKind[] = ['text', 'json', 'number', 'boolean'];
+    for (const kind of kinds) {
+      for (const value of values) {
+        expect(isOverCellLimit(value, kind), `${kind} ${String(value).slice(0, 20)}`).toBe(
+          encodeCell(value, kind).truncated === true,
+        );
+      }
+    }
+    expect(isOverCellLimit(`${atLimit}x`, 'text')).toBe(true);
+    expect(isOverCellLimit(`${atLimit}x`, 'number')).toBe(true);
+    expect(isOverCellLimit(atLimit, 'text')).toBe(false);
+    // In a JSON column a string shows quoted: two characters more.
+    expect(isOverCellLimit(atLimit, 'json')).toBe(true);
   });
 });
