@@ -67,14 +67,12 @@ export function isCutCell(value: unknown): boolean {
   return typeof value === 'string' && (value.includes('✂ cut to fit a cell: ') || value.endsWith(CUT_TAIL));
 }
 
-/** Whether a service value is longer than a cell holds (its column is read-only on that line). */
+/**
+ * Whether a service value is longer than a cell holds (its column is read-only on that line): exactly
+ * when encodeCell shows it cut, so the push and the pull never disagree on which cells are.
+ */
 export function isOverCellLimit(value: unknown, kind: ColumnKind): boolean {
-  if (value === null || value === undefined) return false;
-  if ((kind === 'number' || kind === 'boolean') && (typeof value !== 'string' || value === '')) {
-    if (typeof value === 'number' || typeof value === 'boolean' || value === '') return false;
-  }
-  const text = typeof value === 'string' && kind !== 'json' ? value : jsonText(value);
-  return text.length > MAX_CELL_CHARS;
+  return encodeCell(value, kind).truncated === true;
 }
 
 function fitCell(text: string): { text: string; truncated: boolean } {
