@@ -336,13 +336,16 @@ function unmarkedPendingCreates(
   if (tokens.length === 0) return [];
   base.ensureLoaded(tokens);
   const records = tokens.map((token) => base.get(token)).filter((record) => record !== undefined);
-  const all: number[] = [];
-  for (let line = 0; line < grid.length; line++) all.push(line);
-  grid.ensureLoaded(all);
+  // The id and status columns are always known (preloaded): only the lines they leave are read whole.
+  const unclaimed: number[] = [];
+  for (let line = 0; line < grid.length; line++) {
+    if (cellText(grid.get(line, idColumn)) === '' && !pendingTokenOf(grid.get(line, statusColumn)))
+      unclaimed.push(line);
+  }
+  grid.ensureLoaded(unclaimed);
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   const candidates: Array<{ line: number; values: LineEdits['values']; digests: LineEdits['digests'] }> = [];
-  for (let line = 0; line < grid.length; line++) {
-    if (cellText(grid.get(line, idColumn)) !== '' || pendingTokenOf(grid.get(line, statusColumn))) continue;
+  for (const line of unclaimed) {
     const edits = newCellValues(cellsByGet(grid, line, at), at, live, decode);
     if (edits.errors.length === 0 && Object.keys(edits.values).length > 0)
       candidates.push({ line, values: edits.values, digests: edits.digests });

@@ -192,13 +192,18 @@ export function editsToHold(
   const { plan, live, layout, base, index } = session;
   if (plan.updates.length < GUARD_MIN_LINES || confirmHeld === true) return null;
   const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
-  let syncedLines = 0;
-  for (const id of index.lineById.keys()) if (base.has(id)) syncedLines++;
+  // The lines in the sheet whose row the base knows: rows no line shows (deleted from the sheet,
+  // pending creates) had no value in it and must not dilute the share a push empties.
+  const synced: BaseRecord[] = [];
+  for (const id of index.lineById.keys()) {
+    const record = base.get(id);
+    if (record) synced.push(record);
+  }
   const verdict = guardPush({
     updates: plan.updates,
     columnIds,
-    syncedLines,
-    valuedLines: countValuedLines(base.all(), columnIds),
+    syncedLines: synced.length,
+    valuedLines: countValuedLines(synced, columnIds),
   });
   if (verdict.held.length === 0) return null;
   const key = heldKey(verdict, plan.updates);

@@ -56,7 +56,7 @@ export interface Resolved {
  * base. Either way the base takes the service's lMod and digests of the conflicting columns and the
  * conflict is gone. Keep mine: the cells stay, so they now read as edits and the status says they
  * are being pushed. Take theirs: the service's values go into the cells and the line is in sync.
- * Columns no longer in the table or the sheet are left alone.
+ * Columns no longer in the table or the sheet are left alone, and so is a row id carried by two lines.
  */
 export function resolveConflictLines(input: ResolveInput): Resolved {
   const { grid, layout, base, keep, rowIds } = input;
@@ -64,6 +64,8 @@ export function resolveConflictLines(input: ResolveInput): Resolved {
   const resolved: Resolved = { lines: 0, pullAfter: false };
   for (const [rowId, line] of input.index.lineById) {
     if (rowIds && !rowIds.has(rowId)) continue;
+    // An id on two lines (a copied line): neither is known to be the row, so neither is settled.
+    if (input.index.duplicates.has(rowId)) continue;
     const record = base.get(rowId);
     if (!record?.conflict) continue;
     const conflict = record.conflict;

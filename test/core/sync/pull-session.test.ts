@@ -320,6 +320,39 @@ describe('pending creates', () => {
     ]);
   });
 
+  it('reads whole only the lines without an id or mark when looking for an unmarked create', () => {
+    const rows = [
+      ['r1', 'Kept', '', 'l1', STATUS.inSync],
+      ['', 'Draft', '', '', ''],
+      ['r2', 'Kept too', '', 'l2', STATUS.inSync],
+      ['', 'Marked', '', '', pendingStatus('pending:zz')],
+    ];
+    const loaded: number[] = [];
+    const loader = (first: number, count: number): unknown[][] => {
+      for (let i = 0; i < count; i++) loaded.push(first + i);
+      return rows.slice(first, first + count).map((row) => [...row]);
+    };
+    const preloadedLines = rows.map((row) =>
+      ['', '', '', '', ''].map((_, c) => (c === 0 || c === 4 ? row[c] : '')),
+    );
+    const grid = new LineGrid(preloadedLines, HEADERS.length, { loader, preloaded: [0, 4] });
+    const base = new BaseTable([], ['title', 'notes']);
+    base.set({ id: 'pending:a1', lMod: '2024-01-01T00:00:00Z', digests: sent('Draft') });
+    const layout = readLayout(HEADERS, live);
+    const state = pullStateOf({
+      grid,
+      layout,
+      live,
+      base,
+      progress: freshProgress(),
+      decode,
+      fresh: new Set(),
+    });
+    const pending = findPendingCreates(state, 'me');
+    expect(pending?.lines.map((each) => [each.line, each.record.id])).toEqual([[1, 'pending:a1']]);
+    expect(loaded.filter((line) => line !== 3)).toEqual([1]);
+  });
+
   it('finds none without pending records', () => {
     const state = stateOf([['', 'Draft', '', '', '']]);
     expect(findPendingCreates(state, 'me')).toBeUndefined();

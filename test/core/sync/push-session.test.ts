@@ -180,6 +180,21 @@ describe('the accident guard in a push', () => {
     expect(heldPushOf(toHold, now, true).message).toMatch(/push by hand/);
   });
 
+  it('counts the values a column had on the lines in the sheet, not on rows no line shows', () => {
+    // 24 lines, 12 with an amount, 11 of them cleared: fewer than half the lines change (no "share"),
+    // but most of the amounts the sheet had go. 20 rows the base still follows are on no line (their
+    // lines were deleted from the sheet): their amounts are not the sheet's and must not dilute it.
+    const onLines = Array.from({ length: 24 }, (_, i) =>
+      agreed(`r${i}`, 't1', `deal ${i}`, i < 12 ? i + 1 : null),
+    );
+    const offSheet = Array.from({ length: 20 }, (_, i) => agreed(`x${i}`, 't1', `gone ${i}`, i + 1));
+    const lines = onLines.map((record, i) =>
+      line(record.id, `deal ${i}`, i < 12 && i !== 0 ? '' : i < 12 ? i + 1 : '', 't1'),
+    );
+    const toHold = editsToHold(sessionOf(lines, [...onLines, ...offSheet]), false);
+    expect(toHold?.verdict.held).toMatchObject([{ columnId: 'amount', reason: 'emptied', lines: 11 }]);
+  });
+
   it('sends a few edits unasked', () => {
     const few = cleared.map((each, i) => (i < 5 ? each : line(`r${i}`, `deal ${i}`, i + 1, 't1')));
     expect(editsToHold(sessionOf(few, records), false)).toBeNull();

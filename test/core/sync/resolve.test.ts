@@ -93,6 +93,19 @@ describe('resolving conflicts', () => {
     expect(sheet.base.get('r1')?.conflict).toBeDefined();
   });
 
+  it('leaves a row id carried by two lines alone: neither line is known to be the row', () => {
+    // A person copied the line, id and all: writing theirs onto either copy is a guess.
+    const copy = line('r1', 'copy of mine 1', 1, 't1', '⚠ conflict');
+    const sheet = sheetOf([...conflictLines(), copy], records());
+    const resolved = resolveConflictLines({ ...sheet, keep: 'theirs', rowIds: null });
+    expect(resolved.lines).toBe(1);
+    expect(sheet.grid.get(0, TITLE)).toBe('mine 1');
+    expect(sheet.grid.get(0, STATUS_COLUMN)).toBe('⚠ conflict');
+    expect(sheet.grid.get(3, TITLE)).toBe('copy of mine 1');
+    expect(sheet.base.get('r1')?.conflict).toBeDefined();
+    expect(sheet.grid.get(1, TITLE)).toBe('theirs 2');
+  });
+
   it('take theirs of a value too large for the base: the cell stays agreed for now and a pull must follow', () => {
     const sheet = sheetOf([line('r1', 'mine 1', 1, 't1', '⚠ conflict')], [inConflict('r1', 'huge', false)]);
     expect(resolveConflictLines({ ...sheet, keep: 'theirs', rowIds: null })).toEqual({
