@@ -49,7 +49,7 @@ import { spreadsheetDecodeContext } from './decode-context';
 import { knownDeletedColumnIds, prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
-import { flushLines, readLinesForPull, type SheetReadOptions } from './sheet-lines';
+import { flushLines, readLinesForPull, relocateBeforeLoading, type SheetReadOptions } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
 import { type LinkRecord, saveLink } from './stores';
 
@@ -127,6 +127,7 @@ function writeChunk(
   assertChunkFits(run, context.progress.linesWritten);
   const started = Date.now();
   const rows = takeChunk(run);
+  relocateBeforeLoading(sheet, state.grid, state.layout);
   applyServiceRows(state, rows);
   const written = flushLines(sheet, state.grid, state.layout, state.live);
   flushBase(link, state.base);
@@ -220,6 +221,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     flushSeen(link, base);
     return unfinishedResult(prepared, progress);
   }
+  relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
   settleRemovedRows(prepared.state, listing);
   return finishPull(link, sheet, prepared, progress);
 }
