@@ -52,6 +52,7 @@ import { asSyncError, type OperationContext, reportProgress } from './operation'
 import { flushLines, readLinesForPull, relocateBeforeLoading, type SheetReadOptions } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
 import { type LinkRecord, saveLink } from './stores';
+import { waitsSoFar } from './url-fetch-port';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -176,12 +177,16 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
   const base = readBase(link, reading);
   const lastRow = asksLastRow(base.size, !!resume) ? sheet.getLastRow() : undefined;
+  const lastRowAtWait = waitsSoFar();
   const progress = startProgress(resume, newPullId);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
   const setUp = (table: Table): void => {
-    prepared = preparePull(context, link, table, sheet, base, lastRow, reading, progress);
+    // The size read before a wait is stale (lines inserted meanwhile would not be read, and their rows
+    // appended again): the lines are then read with the sheet's size as it is now.
+    const sizeNow = waitsSoFar() === lastRowAtWait ? lastRow : undefined;
+    prepared = preparePull(context, link, table, sheet, base, sizeNow, reading, progress);
     schemaArrived(run, prepared.state.layout.width);
     reportProgress(context, { phase: 'fetching rows' });
   };

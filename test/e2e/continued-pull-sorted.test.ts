@@ -1,6 +1,7 @@
-// A pull continuing in a later execution reads whole lines lazily, after page waits: a sort made while
-// it waited must not make it merge one row's page into another row's cells (rule "a write lands on the
-// line it was meant for"). Simulator (dist/Code.js) + table-service emulator over real HTTP.
+// A pull continuing in a later execution reads its lines after waits (the schema's, then whole lines
+// lazily after page waits): lines a person sorted or inserted meanwhile must not make it merge one row's
+// page into another row's cells, nor append a row again (rule "a write lands on the line it was meant
+// for"). Simulator (dist/Code.js) + table-service emulator over real HTTP.
 
 import { afterEach, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../emulators/apps-script';
@@ -91,4 +92,38 @@ it('a continued pull merges each page into its own row after the sheet was sorte
   const writes = (await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
   expect(writes.map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
   expect(push).toMatchObject({ ok: true, updated: 0, created: 0 });
+}, 240_000);
+
+it('a continued pull reads every line after blank lines were inserted while it waited for the schema', async () => {
+  world = await startWorld({
+    emulator: { logLimit: 60_000 },
+    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
+  });
+  const w = world;
+  await w.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows: 5000, columns: 12 });
+  w.connect();
+  w.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const idCol = (w.values()[0] as string[]).indexOf('id');
+  await settle();
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing).toBe(true);
+  let inserted = 0;
+  const sheetName = w.sim.spreadsheet.getActiveSheet().getName();
+  // The continuation asks the sheet's size, then waits for the schema: the person inserts lines.
+  w.sim.person.at({ on: 'fetchAll', nth: 1 }, () => {
+    w.sim.person.insertRows(sheetName, 2, 3);
+    inserted++;
+  });
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  expect(inserted).toBe(1);
+  const ids = w
+    .values()
+    .slice(1)
+    .map((line) => String(line[idCol]))
+    .filter((id) => id !== '');
+  // Every row on exactly one line: none appended again for a line the run did not read.
+  expect(ids).toHaveLength(5000);
+  expect(new Set(ids).size).toBe(5000);
 }, 240_000);
