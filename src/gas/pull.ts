@@ -49,9 +49,10 @@ import { spreadsheetDecodeContext } from './decode-context';
 import { knownDeletedColumnIds, prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
-import { flushLines, readLinesForPull, type SheetReadOptions } from './sheet-lines';
+import { flushLines, readLinesForPull, relocateBeforeLoading, type SheetReadOptions } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
 import { type LinkRecord, saveLink } from './stores';
+import { waitsSoFar } from './url-fetch-port';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -127,6 +128,7 @@ function writeChunk(
   assertChunkFits(run, context.progress.linesWritten);
   const started = Date.now();
   const rows = takeChunk(run);
+  relocateBeforeLoading(sheet, state.grid, state.layout);
   applyServiceRows(state, rows);
   const written = flushLines(sheet, state.grid, state.layout, state.live);
   flushBase(link, state.base);
@@ -175,12 +177,16 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
   const base = readBase(link, reading);
   const lastRow = asksLastRow(base.size, !!resume) ? sheet.getLastRow() : undefined;
+  const lastRowAtWait = waitsSoFar();
   const progress = startProgress(resume, newPullId);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
   const setUp = (table: Table): void => {
-    prepared = preparePull(context, link, table, sheet, base, lastRow, reading, progress);
+    // The size read before a wait is stale (lines inserted meanwhile would not be read, and their rows
+    // appended again): the lines are then read with the sheet's size as it is now.
+    const sizeNow = waitsSoFar() === lastRowAtWait ? lastRow : undefined;
+    prepared = preparePull(context, link, table, sheet, base, sizeNow, reading, progress);
     schemaArrived(run, prepared.state.layout.width);
     reportProgress(context, { phase: 'fetching rows' });
   };
@@ -220,6 +226,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     flushSeen(link, base);
     return unfinishedResult(prepared, progress);
   }
+  relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
   settleRemovedRows(prepared.state, listing);
   return finishPull(link, sheet, prepared, progress);
 }

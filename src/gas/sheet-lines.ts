@@ -107,7 +107,25 @@ export function readLinesForPull(
     sheet.getRange(sheetRowOf(first), 1, rows, lastColumn).getValues() as unknown[][];
   const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
   grid.checkedAtWait = waitsSoFar();
+  lazyGrids.add(grid);
   return { headers, grid };
+}
+
+/** Grids that read whole lines later, by position (readLinesForPull's large sheets and continuations). */
+const lazyGrids = new WeakSet<LineGrid>();
+
+/**
+ * Re-identifies a lazily read grid's lines before it loads more of them: its loader reads whole rows
+ * where the lines stood when last found, and a sort or insert made while the run waited since would
+ * load another row's cells (its id included) into a line, to be merged with this row's page. Eager
+ * grids hold every cell already and are re-identified when written (flushLines).
+ */
+export function relocateBeforeLoading(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  grid: LineGrid,
+  layout: Layout,
+): void {
+  if (lazyGrids.has(grid)) relocateLines(sheet, grid, layout);
 }
 
 /**
