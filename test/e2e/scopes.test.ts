@@ -19,7 +19,7 @@ const HOUR = 3_600_000;
 function sidebarCalls(w: World): Array<[string, unknown[]]> {
   return [
     ['getState', []],
-    ['saveConnection', [{ baseUrl: w.emulator.url, apiKey: 'wrong-key' }]],
+    ['saveConnection', [{ baseUrl: w.emulator.url, apiKey: w.emulator.keys.u_alice }]],
     ['getConnection', [{ refresh: true }]],
     ['listTables', [{ tableAppId: CRM }]],
     ['linkActiveSheet', [{ tableAppId: CRM, tableId: DEALS }]],
