@@ -1,46 +1,35 @@
 // The playground as a person meets the add-on in Sheets (issue 17, point 6): the Extensions menu with
 // every item, alerts and toasts, the simulated clock firing a schedule, a row changed on the service by
 // someone else (a conflict and a merge), the grid's row numbers when scrolled sideways, no 404s.
-import type { Browser, BrowserContext, FrameLocator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { artifact, launchBrowser } from '../harness/browser';
-import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import type { FrameLocator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifact } from '../harness/browser';
+import { type Harness, SAMPLE } from '../harness/index';
 import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+import { usePageSession } from './page-session';
 
 let h: Harness;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let sidebar: FrameLocator;
 let notFound: string[];
 
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness({ prefillBaseUrl: true }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
-
-beforeEach(async () => {
-  await h.reset();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  page = await context.newPage();
-  notFound = [];
-  page.on('response', (response) => {
-    if (response.status() === 404) notFound.push(response.url());
-  });
-  await page.goto(`${h.url}/`);
-  sidebar = page.frameLocator('#sidebar');
-  await idle(sidebar);
-});
-
-afterEach(async () => {
-  await context.close();
-  expect(notFound, 'requests answered 404 (favicon included)').toEqual([]);
-  expect(h.violations).toEqual([]);
-});
+usePageSession(
+  {
+    harness: { prefillBaseUrl: true },
+    viewport: { width: 1280, height: 800 },
+    path: '/',
+    ready: () => idle(sidebar),
+    checks: () => expect(notFound, 'requests answered 404 (favicon included)').toEqual([]),
+  },
+  (session) => {
+    ({ h, page } = session);
+    sidebar = page.frameLocator('#sidebar');
+    notFound = [];
+    page.on('response', (response) => {
+      if (response.status() === 404) notFound.push(response.url());
+    });
+  },
+);
 
 async function connectAndLink(): Promise<void> {
   await connect(sidebar, h.keys[SAMPLE.users.alice] as string);

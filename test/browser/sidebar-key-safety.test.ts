@@ -1,37 +1,16 @@
 // The sidebar's additions of issue 15 in real Chromium: the bound-script warning where a key and a
 // schedule are saved, the schedule picker's daily runtime estimate, whose key runs the schedule,
 // and local times with the spreadsheet's zone.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../harness/browser';
-import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { type Harness, SAMPLE } from '../harness/index';
 import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+import { usePageSession } from './page-session';
 
 let h: Harness;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
-
-beforeEach(async () => {
-  await h.reset();
-  context = await browser.newContext({ viewport: { width: 300, height: 900 } });
-  page = await context.newPage();
-  await page.goto(`${h.url}/sidebar`);
-  await idle(page);
-});
-
-afterEach(async () => {
-  await context.close();
-  expect(h.violations, 'google.script.run rule breaks').toEqual([]);
+usePageSession({}, (session) => {
+  ({ h, page } = session);
 });
 
 describe('sidebar: whose key acts', () => {

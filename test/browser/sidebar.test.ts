@@ -1,44 +1,24 @@
 // The sidebar in real Chromium against the Apps Script simulator and the table service emulator:
 // the journeys of issue 6, each from a fresh spreadsheet and fresh sample data.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { Row } from '../../emulators/table-service/index';
-import { artifact, launchBrowser } from '../harness/browser';
-import { type Harness, SAMPLE, startHarness } from '../harness/index';
+import { artifact } from '../harness/browser';
+import { type Harness, SAMPLE } from '../harness/index';
 import { connect, errorText, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+import { usePageSession } from './page-session';
 
 let h: Harness;
-let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let dialogs: string[];
 
-beforeAll(async () => {
-  [h, browser] = await Promise.all([startHarness(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await h?.close();
-});
-
-beforeEach(async () => {
-  await h.reset();
-  context = await browser.newContext({ viewport: { width: 300, height: 900 } });
-  page = await context.newPage();
+usePageSession({ checks: () => expect(dialogs, 'dialogs opened by the page').toEqual([]) }, (session) => {
+  ({ h, page } = session);
   dialogs = [];
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
-  await page.goto(`${h.url}/sidebar`);
-  await idle(page);
-});
-
-afterEach(async () => {
-  await context.close();
-  expect(h.violations, 'google.script.run rule breaks').toEqual([]);
-  expect(dialogs, 'dialogs opened by the page').toEqual([]);
 });
 
 const aliceKey = (): string => h.keys[SAMPLE.users.alice] as string;

@@ -53,6 +53,17 @@ function permissionErrors(results: Array<[string, ExecutionResult]>): string[] {
     .map(([name, result]) => `${name}: ${result.error?.message ?? JSON.stringify(result.value)}`);
 }
 
+/** Runs that threw or answered `{ ok: false }` or `{ error }`: they proved nothing about scopes. */
+function failures(results: Array<[string, ExecutionResult]>): string[] {
+  return results
+    .filter(([, result]) => {
+      const value = result.value as { ok?: unknown; error?: unknown } | null | undefined;
+      const refused = typeof value === 'object' && value !== null && (value.ok === false || 'error' in value);
+      return !result.ok || refused;
+    })
+    .map(([name, result]) => `${name}: ${result.error?.message ?? JSON.stringify(result.value)}`);
+}
+
 describe('scopes of the built manifest', () => {
   it('the manifest keeps the narrow scope set (no userinfo.email, no full spreadsheets)', () => {
     expect(MANIFEST.oauthScopes).toContain('https://www.googleapis.com/auth/spreadsheets.currentonly');
@@ -72,7 +83,9 @@ describe('scopes of the built manifest', () => {
     record('onOpen', w.sim.run('onOpen'));
     record('onInstall', w.sim.run('onInstall', [{ authMode: 'FULL' }]));
     // Menu items, before connecting (they open the sidebar) ...
-    const menuItems = (w.sim.ui.menus.at(-1)?.items ?? []).map((item) => item.fn);
+    const menuItems = (w.sim.ui.menus.at(-1)?.items ?? [])
+      .filter((item) => item.caption !== '---')
+      .map((item) => item.fn);
     expect(menuItems).toContain('menuSelfCheck');
     for (const fn of new Set(menuItems)) record(fn, w.sim.run(fn));
     // ... every sidebar call in an order that makes each do its work ...
@@ -92,6 +105,8 @@ describe('scopes of the built manifest', () => {
     // Not in the menu today, but a top-level function a menu may name.
     record('menuResolveTheirs', w.sim.run('menuResolveTheirs'));
     expect(permissionErrors(results)).toEqual([]);
+    // A call that failed early (not connected, not linked) never reached its scoped members.
+    expect(failures(results)).toEqual([]);
     expect(covered.has('runScheduledSync')).toBe(true);
     // Every top-level function of the bundle was called by this test.
     const missing = w.sim.functionNames.filter((name) => !covered.has(name));

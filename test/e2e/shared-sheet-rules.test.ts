@@ -285,6 +285,39 @@ describe('a write lands on the line it was meant for, or nowhere', () => {
     expect(writes(await logOf(() => push()))).toEqual([]);
   });
 
+  it('a line deleted during the PATCH gets its lMod and status nowhere else: the line below keeps its own', async () => {
+    const rows = await world.serviceRows();
+    // Every other row: the line that moves up onto the deleted one was not pushed.
+    const edited = [rows[0], rows[2], rows[4]].map((row) => String(row?.id));
+    const idIndex = headers().indexOf('id');
+    const lineOf = (id: string): number =>
+      world.values().findIndex((line) => String(line[idIndex]) === id) + 1;
+    for (const id of edited) sheet().getRange(lineOf(id), column('notes')).setValue(`new note ${id}`);
+    const gone = edited[1] as string;
+    const linesBefore = new Map(world.values().map((line) => [String(line[idIndex]), [...line]]));
+    let deleted = 0;
+    world.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+      world.sim.person.deleteRows(sheet().getName(), lineOf(gone));
+      deleted++;
+    });
+    expect(push().updated).toBe(3);
+    expect(deleted).toBe(1);
+    expect(lineOf(gone)).toBe(0);
+    const service = new Map((await world.serviceRows()).map((row) => [String(row.id), row]));
+    for (const line of world.values().slice(1)) {
+      const id = String(line[idIndex]);
+      const lMod = String(line[headers().indexOf('lMod')]);
+      const status = String(line[headers().indexOf('_sync')]);
+      if (edited.includes(id)) {
+        expect([id, lMod, status]).toEqual([id, String(service.get(id)?.lMod), '✓ pushed']);
+      } else {
+        // Not pushed: the line is exactly as before the push, whatever moved up onto the deleted line.
+        expect(line).toEqual(linesBefore.get(id));
+      }
+    }
+    expect(writes(await logOf(() => push()))).toEqual([]);
+  });
+
   it('a column moved during the PATCH gets no lMods or statuses of the push, and nothing of it is sent later (chaos seed 20240162)', async () => {
     const rows = await world.serviceRows();
     const edited = rows.slice(0, 3).map((row) => String(row.id));

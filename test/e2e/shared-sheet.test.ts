@@ -175,16 +175,24 @@ describe('structure changes: a synced column is its header, exactly once', () =>
   it('a renamed title column is never "kept local edits" and the next push sends no title', async () => {
     const titles = await serviceColumn('title');
     person().renameHeader(sheetName(), 'title', 'Deal');
+    const bobs = String((await world.serviceRows())[0]?.id);
+    await world.emulator.admin.editRow(CRM, DEALS, bobs, { title: 'bob renamed this deal' }, 'u_bob');
     const pulled = pull();
     expect(pulled.keptLocal).toBe(0);
     expect(pulled.message).not.toMatch(/kept local/);
-    if (headers().includes('title')) {
-      const rows = await world.serviceRows();
-      for (const row of rows) expect(cell(lineOf(String(row.id)), 'title')).toBe(row.title);
-    }
+    expect(said(pulled)).toMatch(/\btitle\b/);
+    // The pull writes nothing under the renamed header: the person's cell keeps the old title.
+    expect(cell(lineOf(bobs), 'Deal')).toBe(titles[bobs]);
     const writes = await writesDuring(() => push());
     expect(touching(writes, 'title')).toEqual([]);
-    expect(await serviceColumn('title')).toEqual(titles);
+    expect(await serviceColumn('title')).toEqual({ ...titles, [bobs]: 'bob renamed this deal' });
+    // The header whole again: the next pull fills every line's title with the service's value.
+    person().renameHeader(sheetName(), 'Deal', 'title');
+    expect(pull().keptLocal).toBe(0);
+    const rows = await world.serviceRows();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(cell(lineOf(String(row.id)), 'title')).toBe(row.title);
+    expect(await mismatches(world)).toEqual([]);
   });
 
   it('a person’s own column headed like a synced column id takes nothing over', async () => {

@@ -48,7 +48,10 @@ describe('simulator: trigger runtime quota', () => {
       triggerRuntimeDailyMs: WORKSPACE_TRIGGER_RUNTIME_MS,
     });
     sim.run('install');
-    expect(sim.advanceAndFire(4 * HOUR).every((result) => result.ok)).toBe(true);
+    const fired = sim.advanceAndFire(4 * HOUR);
+    // More runs of 5 minutes than a consumer account's 90 minutes allow, and every one ran.
+    expect(fired.length).toBeGreaterThan(CONSUMER_TRIGGER_RUNTIME_MS / (5 * MINUTE));
+    expect(fired.every((result) => result.ok)).toBe(true);
   });
 });
 
@@ -68,6 +71,9 @@ describe('schedule picker: estimated daily runtime', () => {
     world.call('linkActiveSheet', { tableAppId: 'ta_crm', tableId: 'tbl_deals' });
     const state = world.call<State>('getState');
     expect(state.scheduleOptions.runSeconds).toBeNull();
+    expect(state.scheduleOptions.intervals.map((each) => each.every)).toEqual(
+      expect.arrayContaining(['m1', 'h1']),
+    );
     expect(state.scheduleOptions.intervals.every((each) => each.minutesPerDay === null)).toBe(true);
   });
 
