@@ -70,6 +70,15 @@ describe('Spreadsheet calls', () => {
     expect(sheetCallKind('Range', 'getLastRow')).toBe('deferred');
     expect(sheetCallKind('Sheet', 'insertRowsAfter')).toBe('deferred');
   });
+  it('class unsourced shortcuts as waiting: a parent, a range\'s sheet and ids ask the spreadsheet', () => {
+    // Only a range's own geometry is answered by the object (docs/performance.md "Which calls wait").
+    expect(sheetCallKind('Sheet', 'getParent')).toBe('wait');
+    expect(sheetCallKind('Range', 'getSheet')).toBe('wait');
+    expect(sheetCallKind('Spreadsheet', 'getId')).toBe('wait');
+    expect(sheetCallKind('Range', 'getGridId')).toBe('wait');
+    expect(sheetCallKind('Sheet', 'getSheetId')).toBe('wait');
+    expect(sheetCallKind('Range', 'getNumRows')).toBe('deferred');
+  });
 
   const code = `
     function queuedThenRead() {
