@@ -177,9 +177,22 @@ const DEFERRED_METHODS = new Set([
 ]);
 // Range geometry: a Range knows its own last row and column (a Sheet's must be asked).
 const DEFERRED_RANGE_METHODS = new Set(['getLastRow', 'getLastColumn']);
+// The geometry of a range whose extent is the grid's (open-ended A1): it tells the grid size, which
+// getMaxRows/getMaxColumns wait for, so it waits too.
+const GRID_SIZE_METHODS = new Set([
+  'getLastRow',
+  'getLastColumn',
+  'getNumRows',
+  'getNumColumns',
+  'getA1Notation',
+]);
 
-/** Whether a Spreadsheet-service call waits for the spreadsheet or is queued (see {@link CostModel}). */
-export function sheetCallKind(className: string, method: string): 'wait' | 'deferred' {
+/**
+ * Whether a Spreadsheet-service call waits for the spreadsheet or is queued (see {@link CostModel}).
+ * `sizedByGrid`: the call is on a range whose extent the grid's size set (open-ended A1).
+ */
+export function sheetCallKind(className: string, method: string, sizedByGrid = false): 'wait' | 'deferred' {
+  if (sizedByGrid && className === 'Range' && GRID_SIZE_METHODS.has(method)) return 'wait';
   if (DEFERRED_METHODS.has(method)) return 'deferred';
   if (className === 'Range' && DEFERRED_RANGE_METHODS.has(method)) return 'deferred';
   return DEFERRED_PREFIXES.some((prefix) => method.startsWith(prefix)) ? 'deferred' : 'wait';

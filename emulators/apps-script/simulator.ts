@@ -34,7 +34,7 @@ import type {
 import { assertScope, readManifestScopes } from './scopes';
 import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
-import { type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
+import { RangeImpl, type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
 import { CONSUMER_TRIGGER_RUNTIME_MS, TRIGGER_RUNTIME_MESSAGE, TriggerRuntimeQuota } from './trigger-quota';
 import { type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
 import { UtilitiesService } from './utilities';
@@ -297,7 +297,12 @@ class Execution implements ExecutionInfo {
         this.die();
       if (target._family === 'sheet') {
         this.stats.sheetCalls++;
-        sim._chargeSheetCall(this, String(target), method);
+        sim._chargeSheetCall(
+          this,
+          String(target),
+          method,
+          target instanceof RangeImpl && target._sizedByGrid,
+        );
       }
       this.checkBudget();
       sim._checkScope(target, fn.name);
@@ -536,9 +541,9 @@ export class AppsScriptSimulator {
    * Charges one Spreadsheet call: a queued call waits in the execution's queue; a call that waits for
    * the spreadsheet pays the queue (its writes go first) and one round trip.
    */
-  _chargeSheetCall(exec: Execution, className: string, method: string): void {
+  _chargeSheetCall(exec: Execution, className: string, method: string, sizedByGrid: boolean): void {
     const costs = this._costs;
-    if (sheetCallKind(className, method) === 'deferred') {
+    if (sheetCallKind(className, method, sizedByGrid) === 'deferred') {
       exec.stats.sheetMs += costs.sheetDeferredMs;
       if (costs.deferWrites) exec.queuedMs += costs.sheetDeferredMs;
       else this._spend(costs.sheetDeferredMs);
