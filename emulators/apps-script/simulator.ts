@@ -683,24 +683,17 @@ export class AppsScriptSimulator {
 
   /** Read-only snapshot of a property store. */
   properties(kind: 'user' | 'document' | 'script', user?: string): Record<string, string> {
-    const store =
-      kind === 'user'
-        ? this.propertyStores.userStore(user ?? this.defaultUser)
-        : kind === 'document'
-          ? this.propertyStores.document
-          : this.propertyStores.script;
-    return Object.fromEntries(store);
+    return Object.fromEntries(this.propertyStore(kind, user));
   }
 
   /** Writes a property as an earlier version of the add-on left it (stored-format migration tests). */
   writeProperty(kind: 'user' | 'document' | 'script', key: string, value: string, user?: string): void {
-    const store =
-      kind === 'user'
-        ? this.propertyStores.userStore(user ?? this.defaultUser)
-        : kind === 'document'
-          ? this.propertyStores.document
-          : this.propertyStores.script;
-    store.set(key, value);
+    this.propertyStore(kind, user).set(key, value);
+  }
+
+  private propertyStore(kind: 'user' | 'document' | 'script', user: string | undefined) {
+    if (kind === 'user') return this.propertyStores.userStore(user ?? this.defaultUser);
+    return kind === 'document' ? this.propertyStores.document : this.propertyStores.script;
   }
 
   /** Another process holds the document lock until the given simulated time (contention tests). */
