@@ -631,11 +631,15 @@ export class AppsScriptSimulator {
         results.push(quotaRefusal(now));
         continue;
       }
+      // The quota left bounds the run: whether Google stops a run mid-way when it runs out is
+      // unconfirmed (docs/apps-script-facts.md §2), so the stricter reading stops it once past the
+      // quota (a run that ends exactly as it is used up finishes: +1 ms, as a kill is at the bound).
       const result = this.execute(
         t.fn,
         [timeDrivenEvent(t, at)],
         { user: t.owner, authMode: 'FULL' },
         'trigger',
+        this.triggerRuntime.left(t.owner, now) + 1,
       );
       this.triggerRuntime.charge(t.owner, result.simulatedMs, result.startedAt);
       results.push(result);
@@ -761,10 +765,16 @@ export class AppsScriptSimulator {
     install(globals);
   }
 
-  private execute(fn: string, args: unknown[], opts: RunOptions, kind: ExecutionKind): ExecutionResult {
+  private execute(
+    fn: string,
+    args: unknown[],
+    opts: RunOptions,
+    kind: ExecutionKind,
+    capMs = Number.POSITIVE_INFINITY,
+  ): ExecutionResult {
     const simple = kind === 'simple';
     const authMode = opts.authMode ?? (simple && fn !== 'onInstall' ? 'LIMITED' : 'FULL');
-    const limitMs = simple ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.limitMs) : this.limitMs;
+    const limitMs = Math.min(simple ? SIMPLE_TRIGGER_LIMIT_MS : this.limitMs, this.limitMs, capMs);
     const outerScriptCounting = this.clock.countScript(false);
     const startedAt = this.clock.now();
     const scriptMsBefore = this.clock.scriptMs;
