@@ -1,6 +1,8 @@
 // The limit of each scenario, the targets with PASS/FAIL, and the printed table.
 
 import { type CostModel, httpWaveMs } from '../emulators/apps-script/costs';
+// A first pull's chunk (the limit writes in the same chunks; the census counts them).
+import { PULL_CHUNK_ROWS } from '../src/core/sync/pull-session';
 import type { DiffFigures } from './diff-micro';
 import type { BenchOptions } from './options';
 import type { ScenarioResult } from './scenario';
@@ -22,8 +24,6 @@ export interface Limit {
   readBy?: 'listing' | 'rows';
 }
 
-/** Rows per chunk the pull merges and writes at once (src/gas/pull.ts PULL_CHUNK_ROWS). */
-export const CHUNK_ROWS = 5_000;
 const PAGE = 100;
 const EXECUTION_LIMIT_MS = 360_000;
 /** The add-on's own budget per execution (src/gas: 4.5 minutes of the 6). */
@@ -114,7 +114,7 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
     const httpMs = wavesMs(costs, requests, options.pageWave);
     const lineCells = columns + REQUIRED_LINE_CELLS;
     const written = kind === 'repull' ? Math.ceil(rows / 100) : rows;
-    const writeCalls = 2 * Math.ceil(written / CHUNK_ROWS);
+    const writeCalls = 2 * Math.ceil(written / PULL_CHUNK_ROWS);
     const writtenCells = written * (lineCells + REQUIRED_BASE_CELLS);
     const readCalls = kind === 'repull' ? 2 : 0;
     const readCells = kind === 'repull' ? rows * (lineCells + REQUIRED_BASE_CELLS) : 0;
@@ -225,7 +225,7 @@ export function evaluateTargets(
 
   const chunked = pulls.map((r) => ({
     rows: r.spec.rows,
-    chunks: Math.ceil(r.spec.rows / CHUNK_ROWS),
+    chunks: Math.ceil(r.spec.rows / PULL_CHUNK_ROWS),
     calls: r.sheetCalls,
   }));
   const marginals: number[] = [];

@@ -141,7 +141,9 @@ export function httpWaveMs(model: CostModel, requests: number, fetchAll: boolean
   return full + model.httpLatencyMs * (lastRound > 1 ? model.fetchAllFactor : 1);
 }
 
-// Calls Apps Script answers without asking the spreadsheet (the range or sheet object knows) or queues.
+// Calls Apps Script answers without asking the spreadsheet (a range's own geometry) or queues. A
+// sheet's parent, a range's sheet and ids (getParent, getSheet, getId, getGridId) are not here: no
+// source says they skip the round trip that getSheetName (measured ≈150 ms) takes, so they wait.
 const DEFERRED_PREFIXES = [
   'set',
   'insertRow',
@@ -165,23 +167,32 @@ const DEFERRED_METHODS = new Set([
   'getRanges',
   'offset',
   'getCell',
-  'getParent',
-  'getSheet',
-  'getGridId',
   'getA1Notation',
   'getRow',
   'getColumn',
   'getRowIndex',
   'getNumRows',
   'getNumColumns',
-  'getId',
   'getUi',
 ]);
 // Range geometry: a Range knows its own last row and column (a Sheet's must be asked).
 const DEFERRED_RANGE_METHODS = new Set(['getLastRow', 'getLastColumn']);
+// The geometry of a range whose extent is the grid's (open-ended A1): it tells the grid size, which
+// getMaxRows/getMaxColumns wait for, so it waits too.
+const GRID_SIZE_METHODS = new Set([
+  'getLastRow',
+  'getLastColumn',
+  'getNumRows',
+  'getNumColumns',
+  'getA1Notation',
+]);
 
-/** Whether a Spreadsheet-service call waits for the spreadsheet or is queued (see {@link CostModel}). */
-export function sheetCallKind(className: string, method: string): 'wait' | 'deferred' {
+/**
+ * Whether a Spreadsheet-service call waits for the spreadsheet or is queued (see {@link CostModel}).
+ * `sizedByGrid`: the call is on a range whose extent the grid's size set (open-ended A1).
+ */
+export function sheetCallKind(className: string, method: string, sizedByGrid = false): 'wait' | 'deferred' {
+  if (sizedByGrid && className === 'Range' && GRID_SIZE_METHODS.has(method)) return 'wait';
   if (DEFERRED_METHODS.has(method)) return 'deferred';
   if (className === 'Range' && DEFERRED_RANGE_METHODS.has(method)) return 'deferred';
   return DEFERRED_PREFIXES.some((prefix) => method.startsWith(prefix)) ? 'deferred' : 'wait';

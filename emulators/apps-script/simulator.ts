@@ -34,7 +34,7 @@ import type {
 import { assertScope, readManifestScopes } from './scopes';
 import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
-import { type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
+import { RangeImpl, type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
 import { CONSUMER_TRIGGER_RUNTIME_MS, TRIGGER_RUNTIME_MESSAGE, TriggerRuntimeQuota } from './trigger-quota';
 import { type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
 import { UtilitiesService } from './utilities';
@@ -297,7 +297,12 @@ class Execution implements ExecutionInfo {
         this.die();
       if (target._family === 'sheet') {
         this.stats.sheetCalls++;
-        sim._chargeSheetCall(this, String(target), method);
+        sim._chargeSheetCall(
+          this,
+          String(target),
+          method,
+          target instanceof RangeImpl && target._sizedByGrid,
+        );
       }
       this.checkBudget();
       sim._checkScope(target, fn.name);
@@ -536,9 +541,9 @@ export class AppsScriptSimulator {
    * Charges one Spreadsheet call: a queued call waits in the execution's queue; a call that waits for
    * the spreadsheet pays the queue (its writes go first) and one round trip.
    */
-  _chargeSheetCall(exec: Execution, className: string, method: string): void {
+  _chargeSheetCall(exec: Execution, className: string, method: string, sizedByGrid: boolean): void {
     const costs = this._costs;
-    if (sheetCallKind(className, method) === 'deferred') {
+    if (sheetCallKind(className, method, sizedByGrid) === 'deferred') {
       exec.stats.sheetMs += costs.sheetDeferredMs;
       if (costs.deferWrites) exec.queuedMs += costs.sheetDeferredMs;
       else this._spend(costs.sheetDeferredMs);
@@ -626,11 +631,15 @@ export class AppsScriptSimulator {
         results.push(quotaRefusal(now));
         continue;
       }
+      // The quota left bounds the run: whether Google stops a run mid-way when it runs out is
+      // unconfirmed (docs/apps-script-facts.md §2), so the stricter reading stops it once past the
+      // quota (a run that ends exactly as it is used up finishes: +1 ms, as a kill is at the bound).
       const result = this.execute(
         t.fn,
         [timeDrivenEvent(t, at)],
         { user: t.owner, authMode: 'FULL' },
         'trigger',
+        this.triggerRuntime.left(t.owner, now) + 1,
       );
       this.triggerRuntime.charge(t.owner, result.simulatedMs, result.startedAt);
       results.push(result);
@@ -678,24 +687,17 @@ export class AppsScriptSimulator {
 
   /** Read-only snapshot of a property store. */
   properties(kind: 'user' | 'document' | 'script', user?: string): Record<string, string> {
-    const store =
-      kind === 'user'
-        ? this.propertyStores.userStore(user ?? this.defaultUser)
-        : kind === 'document'
-          ? this.propertyStores.document
-          : this.propertyStores.script;
-    return Object.fromEntries(store);
+    return Object.fromEntries(this.propertyStore(kind, user));
   }
 
   /** Writes a property as an earlier version of the add-on left it (stored-format migration tests). */
   writeProperty(kind: 'user' | 'document' | 'script', key: string, value: string, user?: string): void {
-    const store =
-      kind === 'user'
-        ? this.propertyStores.userStore(user ?? this.defaultUser)
-        : kind === 'document'
-          ? this.propertyStores.document
-          : this.propertyStores.script;
-    store.set(key, value);
+    this.propertyStore(kind, user).set(key, value);
+  }
+
+  private propertyStore(kind: 'user' | 'document' | 'script', user: string | undefined) {
+    if (kind === 'user') return this.propertyStores.userStore(user ?? this.defaultUser);
+    return kind === 'document' ? this.propertyStores.document : this.propertyStores.script;
   }
 
   /** Another process holds the document lock until the given simulated time (contention tests). */
@@ -763,10 +765,16 @@ export class AppsScriptSimulator {
     install(globals);
   }
 
-  private execute(fn: string, args: unknown[], opts: RunOptions, kind: ExecutionKind): ExecutionResult {
+  private execute(
+    fn: string,
+    args: unknown[],
+    opts: RunOptions,
+    kind: ExecutionKind,
+    capMs = Number.POSITIVE_INFINITY,
+  ): ExecutionResult {
     const simple = kind === 'simple';
     const authMode = opts.authMode ?? (simple && fn !== 'onInstall' ? 'LIMITED' : 'FULL');
-    const limitMs = simple ? Math.min(SIMPLE_TRIGGER_LIMIT_MS, this.limitMs) : this.limitMs;
+    const limitMs = Math.min(simple ? SIMPLE_TRIGGER_LIMIT_MS : this.limitMs, this.limitMs, capMs);
     const outerScriptCounting = this.clock.countScript(false);
     const startedAt = this.clock.now();
     const scriptMsBefore = this.clock.scriptMs;

@@ -155,6 +155,11 @@ export class RangeImpl extends GasObject {
   ) {
     super();
   }
+  /**
+   * Whether the grid's size set this range's extent (an open-ended A1 such as `A:C` or `A2:C`): its
+   * geometry then tells the grid size, which only the spreadsheet knows (costs.ts).
+   */
+  _sizedByGrid = false;
 
   private _rt(): Runtime {
     return this._sheet._ss._rt;
@@ -231,12 +236,14 @@ export class RangeImpl extends GasObject {
     return this;
   }
   offset(rowOffset: number, columnOffset: number, numRows?: number, numColumns?: number): RangeImpl {
-    return this._sheet.getRange(
+    const range = this._sheet.getRange(
       this._row + rowOffset,
       this._col + columnOffset,
       numRows ?? this._numRows,
       numColumns ?? this._numCols,
     );
+    range._sizedByGrid = this._sizedByGrid && (numRows === undefined || numColumns === undefined);
+    return range;
   }
   getCell(row: number, column: number): RangeImpl {
     if (row < 1 || row > this._numRows || column < 1 || column > this._numCols)
@@ -748,7 +755,9 @@ export class SheetImpl extends GasObject {
     const nr = Math.abs(endRow - row) + 1;
     const nc = Math.abs(endCol - col) + 1;
     this._checkBounds(r1, c1, nr, nc);
-    return new RangeImpl(this, r1, c1, nr, nc);
+    const range = new RangeImpl(this, r1, c1, nr, nc);
+    range._sizedByGrid = ref.endRow === undefined || ref.endCol === undefined;
+    return range;
   }
 
   // ---- public Sheet API ----

@@ -33,7 +33,12 @@ export class TriggerRuntimeQuota {
     return this.window(user, now).usedMs < this.dailyMs;
   }
 
-  /** Adds a finished trigger execution's runtime (a run that started under the quota finishes). */
+  /** Trigger runtime `user` has left today (ms): a run that starts bounded by it is stopped there. */
+  left(user: string, now: number): number {
+    return Math.max(0, this.dailyMs - this.used(user, now));
+  }
+
+  /** Adds a finished trigger execution's runtime. */
   charge(user: string, ms: number, startedAt: number): void {
     this.window(user, startedAt).usedMs += Math.max(0, ms);
   }

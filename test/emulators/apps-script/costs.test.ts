@@ -70,6 +70,38 @@ describe('Spreadsheet calls', () => {
     expect(sheetCallKind('Range', 'getLastRow')).toBe('deferred');
     expect(sheetCallKind('Sheet', 'insertRowsAfter')).toBe('deferred');
   });
+  it("class unsourced shortcuts as waiting: a parent, a range's sheet and ids ask the spreadsheet", () => {
+    // Only a range's own geometry is answered by the object (docs/performance.md "Which calls wait").
+    expect(sheetCallKind('Sheet', 'getParent')).toBe('wait');
+    expect(sheetCallKind('Range', 'getSheet')).toBe('wait');
+    expect(sheetCallKind('Spreadsheet', 'getId')).toBe('wait');
+    expect(sheetCallKind('Range', 'getGridId')).toBe('wait');
+    expect(sheetCallKind('Sheet', 'getSheetId')).toBe('wait');
+    expect(sheetCallKind('Range', 'getNumRows')).toBe('deferred');
+  });
+
+  it('charge the geometry of an open-ended A1 range as a wait: it tells the grid size', () => {
+    const sim = make(
+      `function geometry() {
+        var sheet = SpreadsheetApp.getActive().getActiveSheet();
+        var t0 = Date.now();
+        var rows = sheet.getRange('A2:C').getNumRows();
+        var t1 = Date.now();
+        var shifted = sheet.getRange('A:C').offset(0, 1).getLastRow();
+        var t2 = Date.now();
+        sheet.getRange('A:C').setNumberFormat('@');
+        sheet.getRange('A1:C5').getNumRows();
+        sheet.getRange('A:C').offset(0, 0, 5, 3).getNumRows();
+        var t3 = Date.now();
+        return [rows, shifted, t1 - t0, t2 - t1, t3 - t2];
+      }`,
+      { costs: 'central' },
+    );
+    const result = sim.run('geometry');
+    expect(result.ok, result.error?.message).toBe(true);
+    // getRange queued (2 ms), then getNumRows waits (150 ms); offset and getRange queued (4 ms).
+    expect(result.value).toEqual([999, 1000, 2 + 150, 2 * 2 + 150, 0]);
+  });
 
   const code = `
     function queuedThenRead() {
