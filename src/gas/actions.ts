@@ -303,8 +303,10 @@ function saveContinuation(
     pullId: pullProgress?.pullId ?? '',
     nextOffset: pullProgress?.nextOffset ?? 0,
     ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
-    // The person's answer covers the edits they saw; the rest of them go out in the next run.
-    ...(confirmHeld && !summary.held ? { confirmHeld: true } : {}),
+    // A key confirms exactly the held edits the person saw, and the next run cannot tell them from
+    // edits made since (a sort in the minute between runs would go out unasked): it asks again for
+    // what is still held. Only a blanket `true` (an API caller's answer for whatever is held) carries.
+    ...(confirmHeld === true && !summary.held ? { confirmHeld: true } : {}),
     startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
     executions: (resuming?.executions ?? 0) + 1,
     // The daily quota does not reset in a minute: no trigger; the next run resumes.

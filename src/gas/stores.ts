@@ -152,8 +152,8 @@ export interface JobRecord {
   nextOffset: number;
   /** Column ids the pull added (back) to the sheet, which take the service's values. */
   freshColumns?: string[];
-  /** The person confirmed held edits ("Push anyway"): the continuation sends them too. */
-  confirmHeld?: boolean | string;
+  /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
+  confirmHeld?: boolean;
   startedAt: string;
   executions: number;
   triggerId: string | null;

@@ -316,6 +316,32 @@ describe('a push of many edited lines', () => {
     expect(lines.slice(0, -1).every((line) => line[LOG.outcome] === 'continuing')).toBe(true);
   }, 120_000);
 
+  it('a push confirmed by its key sends in a continuation no held edit the person did not see', async () => {
+    const ROWS = 5000;
+    const w = await bigWorld(ROWS, { costs: { httpLatencyMs: 500, sheetCellMs: 1 } });
+    summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    const sheet = w.sim.spreadsheet.getActiveSheet();
+    const header = w.values()[0] as string[];
+    const amountCol = header.indexOf('c02_number') + 1;
+    const textCol = header.indexOf('c07_text') + 1;
+    sheet.getRange(2, amountCol, ROWS, 1).setValues(Array.from({ length: ROWS }, (_, i) => [i + 0.5]));
+    const held = summaryOf(w.sim.callFromClient('pushActiveSheet', [])).held;
+    expect(held?.key).toBeTruthy();
+    await settle();
+    await w.emulator.admin.clearLog();
+    const first = summaryOf(w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: held?.key }]));
+    expect(first.continuing, 'one execution cannot send 5,000 PATCHes here').toBe(true);
+    // Between the executions somebody sorts one text column alone: an accident nobody confirmed.
+    const letter = String.fromCharCode(64 + textCol);
+    w.sim.person.sortRange(sheet.getName(), `${letter}2:${letter}${ROWS + 1}`, 'c07_text');
+    runContinuations(w, 10);
+    await settle();
+    const patches = (await w.emulator.admin.requestLog()).filter((entry) => entry.method === 'PATCH');
+    expect(patches.length).toBeGreaterThan(0);
+    expect(patches.filter((entry) => Object.keys(JSON.parse(entry.body)).includes('c07_text'))).toEqual([]);
+    expect(w.call<{ lastSummary: Summary }>('getState').lastSummary.held).toBeDefined();
+  }, 120_000);
+
   it('the final summary of a continued push counts every line it updated', async () => {
     const ROWS = 5000;
     // 500 waves of PATCHes at 500 ms, plus reading the sheet at 1 ms a cell: well over one budget.
