@@ -372,7 +372,12 @@ function linesByRow(grid: LineGrid, dirty: readonly number[]): Map<number, numbe
   return lineAt;
 }
 
-/** The span's rows as the core's write-back reads them: the run's lines, and the rows between them. */
+/**
+ * The span's rows as the core's write-back reads them: the run's lines, and the rows between them.
+ * A row between lines of a lazily read grid is loaded: a pull loads whole spans of the lines it
+ * touches (LineGrid.ensureLoaded, the same SPAN_GAP as these write spans), so its fixed-field cells
+ * written back are the ones read, never the blanks of an unloaded line.
+ */
 function spanRows(
   grid: LineGrid,
   lineAt: ReadonlyMap<number, number>,

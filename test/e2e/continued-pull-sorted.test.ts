@@ -127,3 +127,37 @@ it('a continued pull reads every line after blank lines were inserted while it w
   expect(ids).toHaveLength(5000);
   expect(new Set(ids).size).toBe(5000);
 }, 240_000);
+
+it('a continued re-pull leaves the fixed fields of lines between the rows it updates as they are', async () => {
+  world = await startWorld({
+    emulator: { logLimit: 60_000 },
+    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
+  });
+  const w = world;
+  await w.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows: 5000, columns: 12 });
+  w.connect();
+  w.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const header = w.values()[0] as string[];
+  const idCol = header.indexOf('id');
+  const lModCol = header.indexOf('lMod');
+  const ids = w
+    .values()
+    .slice(1)
+    .map((line) => String(line[idCol]));
+  await settle();
+  // Bob changes every 10th row: the continuation (lines read lazily) updates rows with others between.
+  for (let i = 0; i < ids.length; i += 10)
+    await w.emulator.admin.editRow(CRM, BIG, ids[i] as string, { c07_text: `bob ${ids[i]}` }, 'u_bob');
+  expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  // Every line's lMod is the service's: none of the lines between was written over.
+  const service = new Map((await w.serviceRows(CRM, BIG)).map((row) => [String(row.id), String(row.lMod)]));
+  const wrong = w
+    .values()
+    .slice(1)
+    .filter((line) => String(line[lModCol]) !== service.get(String(line[idCol])))
+    .map((line) => `${String(line[idCol])}: ${String(line[lModCol])}`);
+  expect(wrong.slice(0, 5)).toEqual([]);
+}, 240_000);
