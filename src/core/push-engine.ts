@@ -209,11 +209,3 @@ function editedDeletedColumns(
   }
   return edited;
 }
-
-export {
-  type Candidate,
-  findChangedLostCreate,
-  findLostCreate,
-  pendingRecord,
-  sentDigests,
-} from './recovery';

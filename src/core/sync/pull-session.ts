@@ -28,7 +28,7 @@ import {
   type PullState,
   restoreEditedIds,
 } from '../pull-engine';
-import { matchPendingByContent } from '../recovery';
+import { isPendingToken, matchPendingByContent } from '../recovery';
 import type { BaseTable, LineGrid } from '../sheet-model';
 import { headerProblemText, pendingTokenOf, STATUS } from '../status';
 import { collectIssues, emptyTally, type IssueTally } from './issues';
@@ -332,7 +332,7 @@ function unmarkedPendingCreates(
   const idColumn = layout.fixed.get(ID_HEADER);
   const statusColumn = layout.status;
   if (idColumn === undefined || statusColumn === undefined) return [];
-  const tokens = base.ids().filter((id) => id.startsWith('pending:') && !marked.has(id));
+  const tokens = base.ids().filter((id) => isPendingToken(id) && !marked.has(id));
   if (tokens.length === 0) return [];
   base.ensureLoaded(tokens);
   const records = tokens.map((token) => base.get(token)).filter((record) => record !== undefined);

@@ -12,18 +12,17 @@ import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../layou
 import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../lines';
 import { baseAfterWrite, cellEdits, reconcileEdits } from '../merge';
 import { agreedCounter } from '../pull-engine';
+import { type CreatePlan, type PushPlan, planPush, type UpdatePlan } from '../push-engine';
 import {
+  adoptedBase,
   type Candidate,
-  type CreatePlan,
   findChangedLostCreate,
   findLostCreate,
-  type PushPlan,
+  isPendingRecord,
+  matchPendingByContent,
   pendingRecord,
-  planPush,
   sentDigests,
-  type UpdatePlan,
-} from '../push-engine';
-import { adoptedBase, isPendingRecord, matchPendingByContent } from '../recovery';
+} from '../recovery';
 import type { BaseTable, LineGrid } from '../sheet-model';
 import {
   conflictStatus,
