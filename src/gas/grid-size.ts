@@ -2,8 +2,13 @@
 // growing of sheets. Invariant: every insertion of rows or columns in an execution goes through
 // ensureRows or ensureColumns, so the remembered size stays true without asking again.
 
-/** Blank rows kept below the data when the sheet grows, so a person can type new lines there. */
-const SPARE_ROWS = 100;
+import { GROWTH_SPARE_ROWS } from '../core/capacity';
+
+/**
+ * Blank rows kept below the data when the sheet grows, so a person can type new lines there (the
+ * too-large check counts them: one constant).
+ */
+const SPARE_ROWS = GROWTH_SPARE_ROWS;
 
 /**
  * A sheet's grid size as this execution last saw or made it (asked once, kept up to date), and the
