@@ -12,19 +12,9 @@ export function activeSpreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
 
 let activeSheetOfThisRun: GoogleAppsScript.Spreadsheet.Sheet | null = null;
 
-/**
- * The sheet active when the execution started, asked for once (only the script changes it). Asked
- * first, it comes from SpreadsheetApp in one waiting call and brings its spreadsheet along (a sheet
- * knows its parent without asking), where opening the spreadsheet first would wait twice.
- */
+/** The sheet active when the execution started, asked for once (only the script changes it). */
 export function activeSheet(): GoogleAppsScript.Spreadsheet.Sheet {
-  if (activeSheetOfThisRun) return activeSheetOfThisRun;
-  if (spreadsheetOfThisRun) {
-    activeSheetOfThisRun = spreadsheetOfThisRun.getActiveSheet();
-  } else {
-    activeSheetOfThisRun = SpreadsheetApp.getActiveSheet();
-    spreadsheetOfThisRun = activeSheetOfThisRun.getParent();
-  }
+  if (!activeSheetOfThisRun) activeSheetOfThisRun = activeSpreadsheet().getActiveSheet();
   return activeSheetOfThisRun;
 }
 
