@@ -24,6 +24,15 @@ describe('locateLines', () => {
     expect(located).toEqual({ moved: true, rows: [3, 1, 2, LOST, 5] });
   });
 
+  it('loses a line whose id is gone from the sheet (its line deleted): it is never written elsewhere', () => {
+    const located = locateLines([line(0, 'a'), line(1, 'b'), line(2, 'c')], 3, {
+      // The line of b was deleted: c moved up into its row.
+      ids: ['a', 'c'],
+      markers: [null, null],
+    });
+    expect(located).toEqual({ moved: true, rows: [0, LOST, 1] });
+  });
+
   it('loses a line whose id is now on two lines, and one already lost', () => {
     const located = locateLines([line(0, 'a'), line(LOST, 'b')], 1, {
       ids: ['a', 'a', 'b'],

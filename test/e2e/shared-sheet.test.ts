@@ -27,10 +27,6 @@
 //   sends it. A scheduled sync holds it too: nothing sent, its Sync log line names the column, one
 //   mail (over two runs) names it, and the pull part still brings bob's edit in.
 // New product API used here lives in `heldOf` and `pushAnyway` only.
-//
-// Until r14's rules land, every case but the fill-down fails on today's code; they run as
-// `untilRulesLand` (vitest `it.fails`: green while the case still fails). r14/the integrator: replace
-// `untilRulesLand(` by `it(` for each case the rules make pass (a case that starts passing turns red).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../emulators/table-service';
 import type { SyncSummary } from '../../src/shared/types';
