@@ -1,4 +1,6 @@
+import { appendFileSync } from 'node:fs';
 // Counts Spreadsheet service calls by method name, by wrapping the simulator's sheet classes (bench-only).
+import { sheetCallKind } from '../emulators/apps-script/costs';
 import {
   ProtectionImpl,
   RangeImpl,
@@ -9,6 +11,22 @@ import {
 } from '../emulators/apps-script/spreadsheet';
 
 const counts = new Map<string, number>();
+// BENCH_SHEET_TRACE=<file>: every waiting call, in order, with the add-on's functions that made it.
+const TRACE = process.env.BENCH_SHEET_TRACE;
+
+function traceCall(key: string): void {
+  const frames = (new Error().stack ?? '')
+    .split('\n')
+    .filter((line) => line.includes('Code.gs'))
+    .slice(0, 3)
+    .map((line) =>
+      line
+        .trim()
+        .replace(/^at /, '')
+        .replace(/ \(.*$/, ''),
+    );
+  appendFileSync(TRACE as string, `wait ${key} <- ${frames.join(' <- ')}\n`);
+}
 let depth = 0;
 let counting = false;
 let installed = false;
@@ -37,7 +55,10 @@ export function installSheetCallCensus(): void {
       const original = descriptor.value as (...args: unknown[]) => unknown;
       const key = `${label}.${name}`;
       proto[name] = function counted(this: unknown, ...args: unknown[]): unknown {
-        if (counting && depth === 0) counts.set(key, (counts.get(key) ?? 0) + 1);
+        if (counting && depth === 0) {
+          counts.set(key, (counts.get(key) ?? 0) + 1);
+          if (TRACE !== undefined && sheetCallKind(label, name) === 'wait') traceCall(key);
+        }
         depth++;
         try {
           return original.apply(this, args);

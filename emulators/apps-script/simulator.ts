@@ -120,6 +120,8 @@ export interface ExecutionStats {
   httpRequests: number;
   fetchAllCalls: number;
   sheetCalls: number;
+  /** Spreadsheet calls that waited for the spreadsheet (a round trip), counted under every cost model. */
+  sheetWaits: number;
   cellsRead: number;
   cellsWritten: number;
   serviceCalls: number;
@@ -168,6 +170,7 @@ const newStats = (): ExecutionStats => ({
   httpRequests: 0,
   fetchAllCalls: 0,
   sheetCalls: 0,
+  sheetWaits: 0,
   cellsRead: 0,
   cellsWritten: 0,
   serviceCalls: 0,
@@ -551,6 +554,7 @@ export class AppsScriptSimulator {
     }
     const queued = exec.queuedMs;
     exec.queuedMs = 0;
+    exec.stats.sheetWaits++;
     exec.stats.sheetMs += costs.sheetWaitMs;
     this._spend(queued + costs.sheetWaitMs);
   }

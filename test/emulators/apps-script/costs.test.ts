@@ -130,6 +130,14 @@ describe('Spreadsheet calls', () => {
     expect(readAfterWrites).toBe(Math.floor(20 * 2 + 100 * 0.03 + 150));
     // getRange queued (2 ms) and paid by getValues: 150 ms + 100 cells read at 0.01 ms.
     expect(plainRead).toBe(2 + 150 + 1);
+    // Waiting calls: getActive, getActiveSheet, getLastRow, getValues.
+    expect(result.stats.sheetWaits).toBe(4);
+  });
+  it('count waiting calls with no cost model too (tests assert them without timing)', () => {
+    const result = make(code).run('queuedThenRead');
+    expect(result.ok, result.error?.message).toBe(true);
+    expect(result.stats.sheetWaits).toBe(4);
+    expect(result.stats.sheetCalls).toBe(25);
   });
   it('charge what is still queued when the script returns, inside its execution time', () => {
     const sim = make(code, { costs: 'central' });
