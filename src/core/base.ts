@@ -1,7 +1,8 @@
 // The base: for every row, what was last agreed with the service (its lMod and a digest per column),
 // stored in a hidden sheet per link as three cells per row: [id, record, seen]. The record cell packs
 // lMod, digests, shown fixed fields and conflict, tab-separated: Spreadsheet reads and writes cost per
-// cell, and a pull reads the whole base.
+// cell, and a pull reads the whole base. A record is written as its first two cells only: the seen
+// cell is written apart, and only by a pull that goes on in another execution (see BaseTable).
 import { DIGEST_WIDTH, type Digest, digestText, parseDigestAt } from './digest';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
@@ -93,9 +94,17 @@ export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[
   return record.conflict ? head + conflictText(record.conflict, MAX_BASE_CELL - head.length) : head;
 }
 
+/**
+ * A record's id and record cells. Its seen cell is left as it stands: a seen mark means something only
+ * to the pull that wrote it, every pull has a new id, and base rows never change places, so a mark
+ * left from an older pull is never read as this pull's.
+ */
 export function encodeBaseRow(record: BaseRecord, columnIds: readonly string[]): string[] {
-  return [record.id, encodeBaseRecord(record, columnIds), record.seen ?? ''];
+  return [record.id, encodeBaseRecord(record, columnIds)];
 }
+
+/** Cells a record is written as: id and record (the seen cell is written apart). */
+export const BASE_WRITTEN_WIDTH = BASE_RECORD_COLUMN;
 
 function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
   if (typeof cell !== 'string' || cell === '') return undefined;

@@ -285,8 +285,9 @@ function settleBaseRecord(
     : merged.base;
   record.shown = shown;
   record.seen = state.pullId;
-  if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
-  else base.set(record);
+  if (!before || !sameRecord(before, record)) base.set(record);
+  // The seen cell is not part of a written record: a pull that continues elsewhere writes its marks.
+  base.markSeen(id, state.pullId);
 }
 
 /** Counts the merge's outcome and says it in the line's status. */

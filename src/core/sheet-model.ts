@@ -2,7 +2,7 @@
 // sync reads what it needs once and writes back only spans that changed, in few range calls.
 // Both can be lazy: only a few columns are read up front and whole rows are loaded in spans when
 // a chunk of service rows needs them, so a run continuing a long pull does not re-read it all.
-import { BASE_HEADER_WIDTH, type BaseRecord, decodeBaseRow, encodeBaseRow } from './base';
+import { BASE_WRITTEN_WIDTH, type BaseRecord, decodeBaseRow, encodeBaseRow } from './base';
 import { isDateLike } from './codec';
 
 /** Whether two cell values read the same (dates by their time). */
@@ -458,7 +458,7 @@ export class BaseTable {
         const record = this.records[i] as BaseRecord | null;
         const row = record
           ? encodeBaseRow(record, this.columnIds)
-          : new Array<string>(BASE_HEADER_WIDTH).fill('');
+          : new Array<string>(BASE_WRITTEN_WIDTH).fill('');
         rows.push(withIds ? row : row.slice(1));
       }
       return { start, rows, withIds };

@@ -7,6 +7,7 @@ import {
   BASE_ID_COLUMN,
   BASE_RECORD_COLUMN,
   BASE_SEEN_COLUMN,
+  BASE_WRITTEN_WIDTH,
   baseHeaderRow,
   parseBaseColumnIds,
 } from '../core/base';
@@ -131,7 +132,7 @@ export function flushBase(link: LinkRecord, base: BaseTable): void {
     if (inserted) setPlainText(sheet, [[inserted[0], 1, inserted[1], BASE_HEADER_WIDTH]]);
     const firstColumn = span.withIds ? BASE_ID_COLUMN : BASE_RECORD_COLUMN;
     sheet
-      .getRange(firstRow, firstColumn, span.rows.length, BASE_HEADER_WIDTH - firstColumn + 1)
+      .getRange(firstRow, firstColumn, span.rows.length, BASE_WRITTEN_WIDTH - firstColumn + 1)
       .setValues(span.rows);
   }
 }
