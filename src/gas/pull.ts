@@ -11,6 +11,7 @@ import type { BaseTable } from '../core/sheet-model';
 import { assertIdColumn } from '../core/sync/issues';
 import {
   asksLastRow,
+  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
@@ -176,7 +177,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const reading = readingFor(resume);
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
   const base = readBase(link, reading);
-  const lastRow = asksLastRow(base.size, !!resume) ? sheet.getLastRow() : undefined;
+  const lastRow = asksLastRow(!!resume) ? sheet.getLastRow() : undefined;
   const lastRowAtWait = waitsSoFar();
   const progress = startProgress(resume, newPullId);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);
@@ -185,7 +186,12 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const setUp = (table: Table): void => {
     // The size read before a wait is stale (lines inserted meanwhile would not be read, and their rows
     // appended again): the lines are then read with the sheet's size as it is now.
-    const sizeNow = waitsSoFar() === lastRowAtWait ? lastRow : undefined;
+    const sizeNow =
+      waitsSoFar() === lastRowAtWait
+        ? lastRow
+        : asksLastRowAtSchema(base.size, !!resume)
+          ? sheet.getLastRow()
+          : undefined;
     prepared = preparePull(context, link, table, sheet, base, sizeNow, reading, progress);
     schemaArrived(run, prepared.state.layout.width);
     reportProgress(context, { phase: 'fetching rows' });

@@ -29,14 +29,18 @@ export function readLines(
 ): { headers: unknown[]; grid: LineGrid } {
   let values: unknown[][];
   if (lastRow === undefined || lastColumn === undefined) {
-    values = sheet.getDataRange().getValues() as unknown[][];
-    // An empty sheet's data range is its one blank cell A1.
-    if (values.length === 1 && values[0]?.length === 1 && values[0][0] === '') values = [];
+    values = dataRangeValues(sheet.getDataRange());
   } else {
     if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
     values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   }
   return linesOf(sheet, values);
+}
+
+/** A data range's values; an empty sheet's data range is its one blank cell A1, read as no values. */
+function dataRangeValues(range: GoogleAppsScript.Spreadsheet.Range): unknown[][] {
+  const values = range.getValues() as unknown[][];
+  return values.length === 1 && values[0]?.length === 1 && values[0][0] === '' ? [] : values;
 }
 
 /** The header row and lines of a sheet's values read from A1 (its whole content). */
@@ -81,7 +85,7 @@ export function readLinesForPull(
     const range = sheet.getDataRange();
     lastRow = range.getNumRows();
     lastColumn = range.getNumColumns();
-    if (lastRow === 1 && lastColumn === 1) return readLines(sheet);
+    if (lastRow === 1 && lastColumn === 1) return linesOf(sheet, dataRangeValues(range));
     if (lastRow - 1 <= options.eagerUpTo) return linesOf(sheet, range.getValues() as unknown[][]);
   } else {
     lastRow = knownLastRow;

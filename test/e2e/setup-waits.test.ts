@@ -134,3 +134,40 @@ describe('the header row freeze', () => {
     expect(sheet.getFrozenRows()).toBe(2);
   });
 });
+
+describe('a first pull into an empty sheet', () => {
+  it('asks the sheet its size once, after the schema wait, and reads nothing more of it before writing', async () => {
+    world = await startWorld();
+    world.connect();
+    world.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS });
+    const result = world.sim.callFromClient('pullActiveSheet', []);
+    expect(result.ok).toBe(true);
+    expect((result.value as { ok: boolean; added: number }).added).toBeGreaterThan(0);
+    // Waiting calls, one each: the active spreadsheet, sheet and its id; the base looked for; after the
+    // schema wait the sheet's last row (0: nothing more to read) and its column count; before the
+    // write the re-identification (last row, header row); the base made; the run's flush; the Sync
+    // log looked for, the sheet count and the log made. A size asked before the schema wait, or the
+    // empty sheet's data range read, would each add one.
+    expect(result.stats.sheetWaits).toBe(14);
+  });
+});
+
+describe('the base seen cells', () => {
+  it('are not written by a pull that ends in one execution, changed records included', async () => {
+    world = await startWorld();
+    world.connect();
+    world.linkAndPull();
+    const base = baseSheet(world);
+    const records = base.getLastRow() - 1;
+    expect(records).toBeGreaterThan(1);
+    // Marks of an older pull: they mean nothing to a new pull, which leaves them as they are.
+    base.getRange(2, 3, records, 1).setValues(Array.from({ length: records }, () => ['p-older']));
+    const rows = await world.serviceRows();
+    await world.emulator.admin.editRow(CRM, DEALS, String(rows[0]?.id), { title: 'Changed on the service' });
+    const summary = world.call<{ ok: boolean; updated: number }>('pullActiveSheet');
+    expect(summary).toMatchObject({ ok: true, updated: 1 });
+    expect(base.getRange(2, 3, records, 1).getValues().flat()).toEqual(
+      Array.from({ length: records }, () => 'p-older'),
+    );
+  });
+});

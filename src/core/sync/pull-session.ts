@@ -33,8 +33,19 @@ import type { BaseTable, LineGrid } from '../sheet-model';
 import { headerProblemText, pendingTokenOf, STATUS } from '../status';
 import { collectIssues, emptyTally, type IssueTally } from './issues';
 
-/** Rows merged and written per chunk: the sheet is written a constant number of times per chunk. */
+/**
+ * Rows merged and written per chunk until a chunk's cost is measured: the sheet is written a constant
+ * number of times per chunk, and the first chunk is kept small so the cautious first guess of its
+ * cost is not trusted for long.
+ */
 export const PULL_CHUNK_ROWS = 5000;
+
+/**
+ * Rows per chunk once a chunk's cost is measured. Every chunk costs a re-identification of the lines
+ * and a flush (waiting calls); a larger chunk is as safe, since the stop check before each page wave
+ * counts the rows waiting at the measured cost and writes them before the budget runs out.
+ */
+export const MEASURED_CHUNK_ROWS = 20_000;
 
 /**
  * A fresh pull of a sheet up to this many lines reads the lines and the base whole, one call each:
@@ -104,12 +115,21 @@ export function readingFor(resume: PullProgress | undefined): PullReading {
 }
 
 /**
- * Whether the run asks the sheet's last row up front. With a base, its size plans the waves and the
- * sheet's size comes with reading it (its data range: one waiting call fewer); a first or continuing
- * pull asks.
+ * Whether the run asks the sheet's last row before the schema wait: only a continuing pull, whose
+ * size plans its lazy reads. Any other size asked then is stale after the wait (lines may be added
+ * meanwhile) and would be asked again.
  */
-export function asksLastRow(baseRows: number, resuming: boolean): boolean {
-  return !(baseRows > 0 && !resuming);
+export function asksLastRow(resuming: boolean): boolean {
+  return resuming;
+}
+
+/**
+ * Whether the run asks the sheet's last row right after the schema wait, before reading its lines:
+ * a fresh pull with no base, whose sheet is most often empty (one waiting call, and nothing more to
+ * read). With a base the lines are read through the data range, which says the size with them.
+ */
+export function asksLastRowAtSchema(baseRows: number, resuming: boolean): boolean {
+  return baseRows === 0 && !resuming;
 }
 
 /** The progress a run works on: a copy of the one it resumes (counts included), or a fresh one. */
@@ -124,8 +144,8 @@ export interface PullRun {
   readonly resuming: boolean;
   /** Rows the table had at the last pull (the base), or lines the sheet holds: plans waves and checks. */
   readonly known: number;
-  /** Rows gathered before a chunk is merged and written. */
-  readonly chunkRows: number;
+  /** Rows gathered before a chunk is merged and written (grows once a chunk's cost is measured). */
+  chunkRows: number;
   /** Service rows received and not merged yet, in service order. */
   rows: Array<Readonly<Record<string, unknown>>>;
   pagesFetched: number;
@@ -445,13 +465,15 @@ export function chunkWritten(run: PullRun, started: number, count: number): void
 
 /**
  * The spreadsheet finished the queued writes at `now` (ms): the cost per row of the last chunk
- * replaces the estimate when the chunk was large enough to say.
+ * replaces the estimate when the chunk was large enough to say, and later chunks may be larger.
  */
 export function chunkMeasured(run: PullRun, now: number): void {
   const chunk = run.unmeasured;
   if (!chunk) return;
-  if (chunk.count >= MEASURED_CHUNK_MIN_ROWS)
+  if (chunk.count >= MEASURED_CHUNK_MIN_ROWS) {
     run.msPerRow = Math.max(MIN_MS_PER_ROW, (now - chunk.started) / chunk.count);
+    run.chunkRows = Math.max(run.chunkRows, MEASURED_CHUNK_ROWS);
+  }
   run.unmeasured = null;
 }
 

@@ -11,6 +11,7 @@ import { BaseTable, LineGrid } from '../../../src/core/sheet-model';
 import { conflictStatus, pendingStatus, STATUS } from '../../../src/core/status';
 import {
   asksLastRow,
+  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
@@ -20,6 +21,7 @@ import {
   displayWithEmails,
   EAGER_READ_MAX_LINES,
   FIRST_GUESS_MS_PER_ROW,
+  MEASURED_CHUNK_ROWS,
   fetchProgress,
   findPendingCreates,
   finishedResult,
@@ -84,10 +86,15 @@ describe('starting a run', () => {
     expect(readingFor(freshProgress())).toEqual({ eagerUpTo: 0, withSeen: true });
   });
 
-  it("asks the sheet's last row only when no base plans the waves, or when continuing", () => {
-    expect(asksLastRow(0, false)).toBe(true);
-    expect(asksLastRow(10, false)).toBe(false);
-    expect(asksLastRow(10, true)).toBe(true);
+  it("asks the sheet's last row before the schema wait only when continuing", () => {
+    expect(asksLastRow(false)).toBe(false);
+    expect(asksLastRow(true)).toBe(true);
+  });
+
+  it("asks the sheet's last row right after the schema wait only on a fresh pull with no base", () => {
+    expect(asksLastRowAtSchema(0, false)).toBe(true);
+    expect(asksLastRowAtSchema(10, false)).toBe(false);
+    expect(asksLastRowAtSchema(0, true)).toBe(false);
   });
 
   it('continues on a copy of the progress it resumes, and starts a fresh one otherwise', () => {
@@ -190,9 +197,13 @@ describe('fetching and writing in chunks', () => {
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
+    // Too small to say: the chunks stay small too.
+    expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkWritten(run, 1000, 500);
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(2);
+    // Measured: later chunks gather more rows, bounded by the stop check at the measured cost.
+    expect(run.chunkRows).toBe(MEASURED_CHUNK_ROWS);
     chunkWritten(run, 1000, 5000);
     chunkMeasured(run, 1001);
     expect(run.msPerRow).toBe(0.05);
