@@ -1,8 +1,8 @@
 // The limit of each scenario, the targets with PASS/FAIL, and the printed table.
 
 import { type CostModel, httpWaveMs } from '../emulators/apps-script/costs';
-// A first pull's chunk (the limit writes in the same chunks; the census counts them).
-import { PULL_CHUNK_ROWS } from '../src/core/sync/pull-session';
+// A first pull's chunks (the limit writes in the same chunks; the census counts them).
+import { chunksOfPull } from '../src/core/sync/pull-session';
 import type { DiffFigures } from './diff-micro';
 import type { BenchOptions } from './options';
 import type { ScenarioResult } from './scenario';
@@ -92,7 +92,7 @@ function pushReadsOf(costs: CostModel, rows: number, edits: number, options: Ben
  * of parallel requests full. Every execution opens the spreadsheet (one waiting call).
  * Pull of N rows x C columns: 1 schema read + ceil(N/100) pages, in full waves of `pageWave`. The
  * sheet gets each line once (N x (C + 3) cells) and the base a cell per row, one queued setValues
- * each per 5,000-row chunk. A re-pull must read every line and the base (two waiting reads: a local
+ * each per chunk (the add-on's chunks: 5,000 rows, then 20,000). A re-pull must read every line and the base (two waiting reads: a local
  * edit can be anywhere, and only the base tells it from a service change) and write the lines and
  * base rows of the 1% of rows that changed. Push of E edited + K new lines on N rows: the least
  * reads of the edited rows' current lMod ({@link pushReadsOf}; new lines fill the last read wave's
@@ -114,7 +114,7 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
     const httpMs = wavesMs(costs, requests, options.pageWave);
     const lineCells = columns + REQUIRED_LINE_CELLS;
     const written = kind === 'repull' ? Math.ceil(rows / 100) : rows;
-    const writeCalls = 2 * Math.ceil(written / PULL_CHUNK_ROWS);
+    const writeCalls = 2 * chunksOfPull(written);
     const writtenCells = written * (lineCells + REQUIRED_BASE_CELLS);
     const readCalls = kind === 'repull' ? 2 : 0;
     const readCells = kind === 'repull' ? rows * (lineCells + REQUIRED_BASE_CELLS) : 0;
@@ -225,7 +225,7 @@ export function evaluateTargets(
 
   const chunked = pulls.map((r) => ({
     rows: r.spec.rows,
-    chunks: Math.ceil(r.spec.rows / PULL_CHUNK_ROWS),
+    chunks: chunksOfPull(r.spec.rows),
     calls: r.sheetCalls,
   }));
   const marginals: number[] = [];
@@ -236,14 +236,14 @@ export function evaluateTargets(
   }
   if (marginals.length === 0) {
     targets.push({
-      target: 'pull: constant Spreadsheet calls per 5,000-row chunk',
+      target: 'pull: constant Spreadsheet calls per chunk',
       verdict: 'NOT RUN',
       evidence: 'needs two sizes with different chunk counts',
     });
   } else {
     const spread = Math.max(...marginals) - Math.min(...marginals);
     targets.push({
-      target: 'pull: constant Spreadsheet calls per 5,000-row chunk',
+      target: 'pull: constant Spreadsheet calls per chunk',
       verdict: spread <= 1 ? 'PASS' : 'FAIL',
       evidence: `${chunked.map((c) => `${c.rows} rows: ${c.calls} calls / ${c.chunks} chunk(s)`).join('; ')}; each extra chunk costs ${marginals.map((m) => m.toFixed(1)).join(', ')} calls`,
     });

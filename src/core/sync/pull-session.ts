@@ -53,6 +53,16 @@ export const MEASURED_CHUNK_ROWS = 20_000;
  */
 export const EAGER_READ_MAX_LINES = 20_000;
 
+/**
+ * Chunks a pull of `rows` rows forms in one execution when no whole sheet is read at once: the first
+ * of PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
+ */
+export function chunksOfPull(rows: number): number {
+  if (rows <= 0) return 0;
+  if (rows <= PULL_CHUNK_ROWS) return 1;
+  return 1 + Math.ceil((rows - PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
+}
+
 /** A fresh pull of a sheet up to this many lines merges and writes them in one chunk. */
 export const ONE_CHUNK_MAX_LINES = 2 * PULL_CHUNK_ROWS;
 

@@ -15,6 +15,7 @@ import {
   assertChunkFits,
   chunkMeasured,
   chunkPending,
+  chunksOfPull,
   chunkWritten,
   columnsToFill,
   deletedColumnIdsAfter,
@@ -115,6 +116,14 @@ describe('starting a run', () => {
     expect(runOf(100).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(10_001).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(9000, true).chunkRows).toBe(PULL_CHUNK_ROWS);
+  });
+
+  it('counts the chunks of a pull: the first of PULL_CHUNK_ROWS, then MEASURED_CHUNK_ROWS each', () => {
+    expect(chunksOfPull(0)).toBe(0);
+    expect(chunksOfPull(PULL_CHUNK_ROWS)).toBe(1);
+    expect(chunksOfPull(PULL_CHUNK_ROWS + 1)).toBe(2);
+    expect(chunksOfPull(PULL_CHUNK_ROWS + MEASURED_CHUNK_ROWS)).toBe(2);
+    expect(chunksOfPull(100_000)).toBe(6);
   });
 
   it('knows the larger of the base size and the lines below the header', () => {
