@@ -171,3 +171,25 @@ describe('the base seen cells', () => {
     );
   });
 });
+
+describe('a long first pull', () => {
+  it('writes its rows in chunks that grow once the first is measured', async () => {
+    world = await startWorld();
+    // 25,000 rows: 5,000 in the first chunk, the other 20,000 in one (5 chunks of 5,000 otherwise).
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_long',
+      name: 'Long',
+      rows: 25_000,
+      columns: 4,
+    });
+    world.connect();
+    world.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_long' });
+    const result = world.sim.callFromClient('pullActiveSheet', []);
+    expect(result.ok, result.error?.message).toBe(true);
+    expect(result.value).toMatchObject({ ok: true, added: 25_000, continuing: false });
+    // The first pull's 14 waiting calls, the base's row count as it grows past 2,000 rows, and for the
+    // second chunk a measuring flush and a re-identification (3): 18. In 5,000-row chunks, 27.
+    expect(result.stats.sheetWaits).toBe(18);
+  }, 60_000);
+});
