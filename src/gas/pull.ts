@@ -33,13 +33,16 @@ import {
   readingFor,
   receivePage,
   renamedSyncedColumns,
+  rowsToConfirmRemoved,
   type SheetShape,
   schemaArrived,
   settleRemovedRows,
+  shouldStopConfirming,
   shouldStopListing,
   showsMemberEmails,
   startProgress,
   startRun,
+  stillOnService,
   takeChunk,
   unfinishedResult,
   workbookFootprint,
@@ -144,6 +147,24 @@ function measureChunk(run: PullRun): void {
   chunkMeasured(run, Date.now());
 }
 
+/**
+ * Reads each row the listing did not show (one request each, in parallel waves, while the writes left
+ * fit the time): the rows the service still holds, which a shifting listing skipped.
+ */
+function confirmRemoved(
+  context: OperationContext,
+  link: LinkRecord,
+  run: PullRun,
+  ids: readonly string[],
+): Set<string> {
+  if (ids.length === 0) return new Set();
+  reportProgress(context, { phase: 'checking rows gone from the listing' });
+  const answers = context.client.rowsByIds(link.tableAppId, link.tableId, ids, {
+    shouldStop: () => shouldStopConfirming(run, ids.length, context.deadline.left()),
+  });
+  return stillOnService(ids, answers);
+}
+
 /** After a complete listing: marks removed rows, writes the rest, and records the link as synced. */
 function finishPull(
   link: LinkRecord,
@@ -233,6 +254,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     return unfinishedResult(prepared, progress);
   }
   relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
-  settleRemovedRows(prepared.state, listing);
+  const stillThere = confirmRemoved(context, link, run, rowsToConfirmRemoved(prepared.state, listing));
+  settleRemovedRows(prepared.state, listing, stillThere);
   return finishPull(link, sheet, prepared, progress);
 }

@@ -22,11 +22,13 @@ import {
   agreedCounter,
   emptyPullCounts,
   fixedFieldText,
+  markedRemoved,
   markRemovedRows,
   type PendingCreates,
   type PullCounts,
   type PullState,
   restoreEditedIds,
+  unseenRowIds,
 } from '../pull-engine';
 import { isPendingToken, matchPendingByContent } from '../recovery';
 import type { BaseTable, LineGrid } from '../sheet-model';
@@ -510,11 +512,52 @@ export function shouldStopListing(run: PullRun, msLeft: number): boolean {
 export function settleRemovedRows(
   state: PullState,
   listing: { rowCount: number; nextOffset: number },
+  stillThere: ReadonlySet<string> = new Set(),
 ): boolean {
-  const suspiciousEmpty = listing.rowCount === 0 && listing.nextOffset === 0 && state.index.lineById.size > 0;
-  if (suspiciousEmpty) return false;
-  markRemovedRows(state);
+  if (suspiciousEmpty(state, listing)) return false;
+  markRemovedRows(state, stillThere);
   return true;
+}
+
+function suspiciousEmpty(state: PullState, listing: { rowCount: number; nextOffset: number }): boolean {
+  return listing.rowCount === 0 && listing.nextOffset === 0 && state.index.lineById.size > 0;
+}
+
+/**
+ * After a complete listing: the rows to ask the service for one by one before their lines are marked
+ * removed. A listing by offset skips rows when rows before them are deleted or moved while it goes on
+ * (between page waves, or between the executions of a continuing pull): a row it did not list may
+ * still be on the service. None when nothing will be marked, nor for lines already marked removed.
+ */
+export function rowsToConfirmRemoved(
+  state: PullState,
+  listing: { rowCount: number; nextOffset: number },
+): string[] {
+  if (suspiciousEmpty(state, listing)) return [];
+  // A line kept after its row was confirmed gone is not asked about again at every pull.
+  return unseenRowIds(state).filter((id) => !markedRemoved(state, id));
+}
+
+/**
+ * The rows among `ids` the service still holds, from its answers to reading each (in order): only a
+ * row it answered "not found" for is taken for removed; any other answer, or none (out of time), keeps
+ * the line unmarked until a later pull sees the row or confirms it gone.
+ */
+export function stillOnService(
+  ids: readonly string[],
+  answers: ReadonlyArray<{ ok: true } | { ok: false; error: SyncError }>,
+): Set<string> {
+  const still = new Set<string>();
+  ids.forEach((id, i) => {
+    const answer = answers[i];
+    if (!answer || answer.ok || answer.error.code !== 'NOT_FOUND') still.add(id);
+  });
+  return still;
+}
+
+/** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */
+export function shouldStopConfirming(run: PullRun, lines: number, msLeft: number): boolean {
+  return msLeft < timeToWrite(run, lines + WAVE_ROWS);
 }
 
 /** The link's deleted column ids with those this pull found; undefined when nothing is new. */
