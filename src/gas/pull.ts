@@ -22,6 +22,7 @@ import {
   fetchProgress,
   findPendingCreates,
   finishedResult,
+  MAX_REMOVED_CHECKS,
   needsExactFootprint,
   type PreparedPull,
   type PullProgress,
@@ -149,7 +150,8 @@ function measureChunk(run: PullRun): void {
 
 /**
  * Reads each row the listing did not show (one request each, in parallel waves, while the writes left
- * fit the time): the rows the service still holds, which a shifting listing skipped.
+ * fit the time, at most MAX_REMOVED_CHECKS): the rows not found gone, which a shifting listing may
+ * have skipped.
  */
 function confirmRemoved(
   context: OperationContext,
@@ -159,7 +161,8 @@ function confirmRemoved(
 ): Set<string> {
   if (ids.length === 0) return new Set();
   reportProgress(context, { phase: 'checking rows gone from the listing' });
-  const answers = context.client.rowsByIds(link.tableAppId, link.tableId, ids, {
+  const asked = ids.slice(0, MAX_REMOVED_CHECKS);
+  const answers = context.client.rowsByIds(link.tableAppId, link.tableId, asked, {
     shouldStop: () => shouldStopConfirming(run, ids.length, context.deadline.left()),
   });
   return stillOnService(ids, answers);

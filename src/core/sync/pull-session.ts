@@ -541,7 +541,8 @@ export function rowsToConfirmRemoved(
 /**
  * The rows among `ids` the service still holds, from its answers to reading each (in order): only a
  * row it answered "not found" for is taken for removed; any other answer, or none (out of time), keeps
- * the line unmarked until a later pull sees the row or confirms it gone.
+ * the line unmarked until a later pull sees the row or confirms it gone. `answers` may be shorter than
+ * `ids` (at most MAX_REMOVED_CHECKS are asked).
  */
 export function stillOnService(
   ids: readonly string[],
@@ -554,6 +555,13 @@ export function stillOnService(
   });
   return still;
 }
+
+/**
+ * Rows read by id per pull to confirm their removal: a sheet relinked from another table holds
+ * thousands of lines no listing shows, and each costs a request of the daily quota; the rest are
+ * confirmed by the next pulls (a line once marked is not asked about again).
+ */
+export const MAX_REMOVED_CHECKS = 500;
 
 /** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */
 export function shouldStopConfirming(run: PullRun, lines: number, msLeft: number): boolean {

@@ -433,8 +433,9 @@ describe('ending a run', () => {
       { ok: false, error: failed },
     ]);
     expect([...still]).toEqual(['r2', 'r5']);
-    // No answer at all (out of time): kept unmarked.
+    // No answer (out of time, or past MAX_REMOVED_CHECKS): kept unmarked.
     expect([...stillOnService(ids, [])]).toEqual(ids);
+    expect([...stillOnService(ids, [{ ok: false, error: gone }])]).toEqual(['r4', 'r5']);
     expect(settleRemovedRows(state, listing, still)).toBe(true);
     expect(state.grid.lines.map((line) => line[4])).toEqual(['', '', STATUS.removed, STATUS.removed, '']);
     expect(state.counts.removedOnService).toBe(2);
