@@ -113,3 +113,55 @@ it('rows deleted or moved on the service between two executions of a pull: no li
   expect(rowReads).toEqual([]);
   expect(sheetState(w).removed.sort()).toEqual([...deleted].sort());
 }, 180_000);
+
+it('a push (edits and a new line) between two executions of a pull: nothing lost, doubled or taken for removed', async () => {
+  const w = await bigWorld(3000);
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the second pull needs another execution').toBe(true);
+  // Between its executions alice edits a line it has pulled and one it has not, adds a line, pushes.
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const header = w.values()[0] as string[];
+  const textCol = header.indexOf('c01_text') + 1;
+  const idCol = header.indexOf('id');
+  const lastLine = w.values().length;
+  w.sim.person.edit(sheet.getName(), 2, textCol, 'alice early');
+  w.sim.person.edit(sheet.getName(), lastLine, textCol, 'alice late');
+  w.sim.person.edit(sheet.getName(), lastLine + 1, textCol, 'alice new');
+  // The push is quick (a fast moment of the service), so the pull goes on after it, as it said.
+  const costs = (w.sim as unknown as { _costs: { httpLatencyMs: number } })._costs;
+  costs.httpLatencyMs = 250;
+  const pushed = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  expect(pushed).toMatchObject({ ok: true, continuing: false, created: 1, updated: 2 });
+  costs.httpLatencyMs = 90_000;
+  const rest = runContinuations(w, 10);
+  expect(rest.length).toBeGreaterThan(0);
+  for (const result of rest) summaryOf(result);
+  expect(w.sim.triggers()).toEqual([]);
+  expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
+    operation: 'pull',
+    continuing: false,
+    removedOnService: 0,
+  });
+  const present = await serviceIds(w);
+  expect(present.length).toBe(3001);
+  const after = sheetState(w);
+  expect(after.removed).toEqual([]);
+  for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
+  const rows = await w.serviceRows(CRM, BIG);
+  const texts = rows.map((row) => row.c01_text);
+  expect(texts).toEqual(expect.arrayContaining(['alice early', 'alice late', 'alice new']));
+  const lines = w.values().slice(1);
+  for (const row of rows) {
+    const line = lines.find((each) => each[idCol] === row.id) as unknown[];
+    expect(line[textCol - 1], `row ${row.id}`).toBe(row.c01_text ?? '');
+  }
+  // A pull afterwards finds nothing to change and a push nothing to send.
+  await settle();
+  await w.emulator.admin.clearLog();
+  summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  await settle();
+  expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
+}, 180_000);
