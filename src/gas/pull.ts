@@ -135,9 +135,10 @@ function writeChunk(
   const rows = takeChunk(run);
   relocateBeforeLoading(sheet, state.grid, state.layout);
   applyServiceRows(state, rows);
+  const cells = state.grid.dirtyCount * state.grid.dirtyColumnCount;
   const written = flushLines(sheet, state.grid, state.layout, state.live);
   flushBase(link, state.base);
-  chunkWritten(run, started, rows.length);
+  chunkWritten(run, started, rows.length, cells, state.layout.width);
   reportProgress(context, { phase: 'writing lines', linesWritten: context.progress.linesWritten + written });
 }
 

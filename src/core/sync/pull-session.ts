@@ -43,9 +43,10 @@ import { collectIssues, emptyTally, type IssueTally } from './issues';
 export const PULL_CHUNK_ROWS = 5000;
 
 /**
- * Rows per chunk once a chunk's cost is measured. Every chunk costs a re-identification of the lines
- * and a flush (waiting calls); a larger chunk is as safe, since the stop check before each page wave
- * counts the rows waiting at the measured cost and writes them before the budget runs out.
+ * Rows per chunk once a chunk that wrote whole lines is measured. Every chunk costs a
+ * re-identification of the lines and a flush (waiting calls); a larger chunk is as safe, since the
+ * stop check before each page wave counts the rows waiting at the measured cost, which no row costs
+ * more than when the measured chunk wrote whole lines (see chunkMeasured).
  */
 export const MEASURED_CHUNK_ROWS = 20_000;
 
@@ -173,7 +174,7 @@ export interface PullRun {
    * the end of the run, past the budget the stop check keeps). After the last chunk nothing is
    * decided on its cost and the run's own flush charges it.
    */
-  unmeasured: { started: number; count: number } | null;
+  unmeasured: { started: number; count: number; wholeLines: boolean } | null;
   /** Offset of the probe read riding in the page waves (undefined: none). */
   probeAt: number | undefined;
   /** The table's footprint as its layout says (set when the schema arrived). */
@@ -470,21 +471,36 @@ export function takeChunk(run: PullRun): Array<Readonly<Record<string, unknown>>
   return rows;
 }
 
-/** A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check. */
-export function chunkWritten(run: PullRun, started: number, count: number): void {
-  run.unmeasured = { started, count };
+/**
+ * A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check.
+ * `cellsWritten` of a sheet `width` columns wide says whether it wrote about whole lines (rows added,
+ * or changed in most columns): only such a chunk's cost is what any later row may cost.
+ */
+export function chunkWritten(
+  run: PullRun,
+  started: number,
+  count: number,
+  cellsWritten: number,
+  width: number,
+): void {
+  run.unmeasured = { started, count, wholeLines: cellsWritten * 2 >= count * width };
 }
 
 /**
  * The spreadsheet finished the queued writes at `now` (ms): the cost per row of the last chunk
- * replaces the estimate when the chunk was large enough to say, and later chunks may be larger.
+ * replaces the estimate when the chunk was large enough to say. Later chunks may be larger only when
+ * it wrote about whole lines: a chunk of rows unchanged (or changed in a column or two) costs little,
+ * and a chunk four times larger of rows all changed would cost far more than its estimate, past the
+ * time the stop check keeps (killed at the 6-minute limit).
  */
 export function chunkMeasured(run: PullRun, now: number): void {
   const chunk = run.unmeasured;
   if (!chunk) return;
   if (chunk.count >= MEASURED_CHUNK_MIN_ROWS) {
     run.msPerRow = Math.max(MIN_MS_PER_ROW, (now - chunk.started) / chunk.count);
-    run.chunkRows = Math.max(run.chunkRows, MEASURED_CHUNK_ROWS);
+    run.chunkRows = chunk.wholeLines
+      ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
+      : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
   }
   run.unmeasured = null;
 }

@@ -205,20 +205,23 @@ describe('fetching and writing in chunks', () => {
   it('replaces the first guess by the measured cost of a chunk of at least 100 rows, with a floor', () => {
     const run = runOf(0);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
-    chunkWritten(run, 1000, 99);
+    chunkWritten(run, 1000, 99, 99 * 10, 10);
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
     // Too small to say: the chunks stay small too.
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
-    chunkWritten(run, 1000, 500);
+    chunkWritten(run, 1000, 500, 500 * 10, 10);
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(2);
-    // Measured: later chunks gather more rows, bounded by the stop check at the measured cost.
+    // Measured writing whole lines: later chunks gather more rows, bounded by the stop check.
     expect(run.chunkRows).toBe(MEASURED_CHUNK_ROWS);
-    chunkWritten(run, 1000, 5000);
+    // A chunk of rows unchanged (one status cell written each) is cheap: the next chunk of rows all
+    // changed could cost four times its estimate, so chunks are small again.
+    chunkWritten(run, 1000, 5000, 5000, 10);
     chunkMeasured(run, 1001);
     expect(run.msPerRow).toBe(0.05);
+    expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkMeasured(run, 99_999); // nothing unmeasured: the estimate stays
     expect(run.msPerRow).toBe(0.05);
   });
