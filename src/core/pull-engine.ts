@@ -384,14 +384,36 @@ function adoptLostCreate(
   return undefined;
 }
 
-/** After a complete listing: lines whose row the service no longer has are marked, never deleted. */
-export function markRemovedRows(state: PullState): number[] {
-  const removedLines: number[] = [];
+/**
+ * After a complete listing: the row ids of lines this pull did not see (duplicates and pending creates
+ * aside). Removed on the service, or skipped: a listing by offset skips a row when rows before it are
+ * deleted or moved while it goes on (between page waves or executions).
+ */
+export function unseenRowIds(state: PullState): string[] {
+  const ids: string[] = [];
   for (const [id, line] of state.index.lineById) {
     if (state.index.duplicates.has(id)) continue;
     if (state.base.seenOf(id) === state.pullId) continue;
     if (pendingTokenOf(statusOf(state, line)) !== null) continue;
-    removedLines.push(line);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Whether the row's line already says it was removed on the service (an earlier pull confirmed it). */
+export function markedRemoved(state: PullState, id: string): boolean {
+  const line = state.index.lineById.get(id);
+  return line !== undefined && statusOf(state, line) === STATUS.removed;
+}
+
+/**
+ * After a complete listing: lines whose row the service no longer has are marked, never deleted.
+ * `stillThere`: unseen rows the service was found to still hold (skipped by the listing), not marked.
+ */
+export function markRemovedRows(state: PullState, stillThere: ReadonlySet<string> = new Set()): number[] {
+  const removedLines: number[] = [];
+  for (const id of unseenRowIds(state)) {
+    if (!stillThere.has(id)) removedLines.push(state.index.lineById.get(id) as number);
   }
   state.grid.ensureLoaded(removedLines);
   for (const line of removedLines) setStatus(state, line, STATUS.removed);

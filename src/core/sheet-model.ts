@@ -273,6 +273,11 @@ export class LineGrid {
   get dirtyCount(): number {
     return this.dirty.size;
   }
+
+  /** Columns changed since the last takeDirtyColumns (the write spans them on every dirty line). */
+  get dirtyColumnCount(): number {
+    return this.dirtyColumns.size;
+  }
 }
 
 interface PartialBase {

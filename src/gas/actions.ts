@@ -116,8 +116,11 @@ export function runOperation(
       // The counts say what "Lines to check" lists: every line whose status shows a problem.
       if (step.tally) applyTally(summary, step.tally);
       if (start.resuming) deleteTriggerById(start.resuming.triggerId);
-      if (step.finished) clearJob(link.sheetId);
-      else continuation = saveContinuation(link, operation, options, start, step, summary, started);
+      // A run that finished leaves another operation's continuation pending (a push made while a
+      // pull goes on in later executions): that one clears its own job when it finishes.
+      if (step.finished) {
+        if (!start.otherJobPending) clearJob(link.sheetId);
+      } else continuation = saveContinuation(link, operation, options, start, step, summary, started);
       headerWarnings = step.warnings;
     });
   } catch (error) {
@@ -153,6 +156,8 @@ interface RunStart {
   phase: 'push' | 'pull';
   pullProgress: PullProgress | undefined;
   confirmHeld: boolean | string;
+  /** Another operation of this sheet continues in a later execution (its job is not this run's). */
+  otherJobPending: boolean;
   /** Lines created or updated by earlier executions of this operation: they count in its summary. */
   pushCreated: number;
   pushUpdated: number;
@@ -170,6 +175,7 @@ function runStartOf(
   const prior = resuming ? resuming.totals : {};
   return {
     resuming,
+    otherJobPending: job !== null && !resuming,
     // A continuation belongs to the run it continues: a manual pull stays manual in the log.
     origin: (resuming ? resuming.scheduled : options.scheduled) ? 'scheduled' : 'manual',
     phase: resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push',

@@ -22,6 +22,7 @@ import {
   fetchProgress,
   findPendingCreates,
   finishedResult,
+  MAX_REMOVED_CHECKS,
   needsExactFootprint,
   type PreparedPull,
   type PullProgress,
@@ -33,13 +34,16 @@ import {
   readingFor,
   receivePage,
   renamedSyncedColumns,
+  rowsToConfirmRemoved,
   type SheetShape,
   schemaArrived,
   settleRemovedRows,
+  shouldStopConfirming,
   shouldStopListing,
   showsMemberEmails,
   startProgress,
   startRun,
+  stillOnService,
   takeChunk,
   unfinishedResult,
   workbookFootprint,
@@ -131,9 +135,10 @@ function writeChunk(
   const rows = takeChunk(run);
   relocateBeforeLoading(sheet, state.grid, state.layout);
   applyServiceRows(state, rows);
+  const cells = state.grid.dirtyCount * state.grid.dirtyColumnCount;
   const written = flushLines(sheet, state.grid, state.layout, state.live);
   flushBase(link, state.base);
-  chunkWritten(run, started, rows.length);
+  chunkWritten(run, started, rows.length, cells, state.layout.width);
   reportProgress(context, { phase: 'writing lines', linesWritten: context.progress.linesWritten + written });
 }
 
@@ -142,6 +147,26 @@ function measureChunk(run: PullRun): void {
   if (!run.unmeasured) return;
   SpreadsheetApp.flush();
   chunkMeasured(run, Date.now());
+}
+
+/**
+ * Reads each row the listing did not show (one request each, in parallel waves, while the writes left
+ * fit the time, at most MAX_REMOVED_CHECKS): the rows not found gone, which a shifting listing may
+ * have skipped.
+ */
+function confirmRemoved(
+  context: OperationContext,
+  link: LinkRecord,
+  run: PullRun,
+  ids: readonly string[],
+): Set<string> {
+  if (ids.length === 0) return new Set();
+  reportProgress(context, { phase: 'checking rows gone from the listing' });
+  const asked = ids.slice(0, MAX_REMOVED_CHECKS);
+  const answers = context.client.rowsByIds(link.tableAppId, link.tableId, asked, {
+    shouldStop: () => shouldStopConfirming(run, ids.length, context.deadline.left()),
+  });
+  return stillOnService(ids, answers);
 }
 
 /** After a complete listing: marks removed rows, writes the rest, and records the link as synced. */
@@ -233,6 +258,7 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     return unfinishedResult(prepared, progress);
   }
   relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
-  settleRemovedRows(prepared.state, listing);
+  const stillThere = confirmRemoved(context, link, run, rowsToConfirmRemoved(prepared.state, listing));
+  settleRemovedRows(prepared.state, listing, stillThere);
   return finishPull(link, sheet, prepared, progress);
 }

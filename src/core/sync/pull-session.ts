@@ -22,11 +22,13 @@ import {
   agreedCounter,
   emptyPullCounts,
   fixedFieldText,
+  markedRemoved,
   markRemovedRows,
   type PendingCreates,
   type PullCounts,
   type PullState,
   restoreEditedIds,
+  unseenRowIds,
 } from '../pull-engine';
 import { isPendingToken, matchPendingByContent } from '../recovery';
 import type { BaseTable, LineGrid } from '../sheet-model';
@@ -41,9 +43,10 @@ import { collectIssues, emptyTally, type IssueTally } from './issues';
 export const PULL_CHUNK_ROWS = 5000;
 
 /**
- * Rows per chunk once a chunk's cost is measured. Every chunk costs a re-identification of the lines
- * and a flush (waiting calls); a larger chunk is as safe, since the stop check before each page wave
- * counts the rows waiting at the measured cost and writes them before the budget runs out.
+ * Rows per chunk once a chunk that wrote whole lines is measured. Every chunk costs a
+ * re-identification of the lines and a flush (waiting calls); a larger chunk is as safe, since the
+ * stop check before each page wave counts the rows waiting at the measured cost, which no row costs
+ * more than when the measured chunk wrote whole lines (see chunkMeasured).
  */
 export const MEASURED_CHUNK_ROWS = 20_000;
 
@@ -171,7 +174,7 @@ export interface PullRun {
    * the end of the run, past the budget the stop check keeps). After the last chunk nothing is
    * decided on its cost and the run's own flush charges it.
    */
-  unmeasured: { started: number; count: number } | null;
+  unmeasured: { started: number; count: number; wholeLines: boolean } | null;
   /** Offset of the probe read riding in the page waves (undefined: none). */
   probeAt: number | undefined;
   /** The table's footprint as its layout says (set when the schema arrived). */
@@ -468,21 +471,36 @@ export function takeChunk(run: PullRun): Array<Readonly<Record<string, unknown>>
   return rows;
 }
 
-/** A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check. */
-export function chunkWritten(run: PullRun, started: number, count: number): void {
-  run.unmeasured = { started, count };
+/**
+ * A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check.
+ * `cellsWritten` of a sheet `width` columns wide says whether it wrote about whole lines (rows added,
+ * or changed in most columns): only such a chunk's cost is what any later row may cost.
+ */
+export function chunkWritten(
+  run: PullRun,
+  started: number,
+  count: number,
+  cellsWritten: number,
+  width: number,
+): void {
+  run.unmeasured = { started, count, wholeLines: cellsWritten * 2 >= count * width };
 }
 
 /**
  * The spreadsheet finished the queued writes at `now` (ms): the cost per row of the last chunk
- * replaces the estimate when the chunk was large enough to say, and later chunks may be larger.
+ * replaces the estimate when the chunk was large enough to say. Later chunks may be larger only when
+ * it wrote about whole lines: a chunk of rows unchanged (or changed in a column or two) costs little,
+ * and a chunk four times larger of rows all changed would cost far more than its estimate, past the
+ * time the stop check keeps (killed at the 6-minute limit).
  */
 export function chunkMeasured(run: PullRun, now: number): void {
   const chunk = run.unmeasured;
   if (!chunk) return;
   if (chunk.count >= MEASURED_CHUNK_MIN_ROWS) {
     run.msPerRow = Math.max(MIN_MS_PER_ROW, (now - chunk.started) / chunk.count);
-    run.chunkRows = Math.max(run.chunkRows, MEASURED_CHUNK_ROWS);
+    run.chunkRows = chunk.wholeLines
+      ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
+      : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
   }
   run.unmeasured = null;
 }
@@ -510,11 +528,60 @@ export function shouldStopListing(run: PullRun, msLeft: number): boolean {
 export function settleRemovedRows(
   state: PullState,
   listing: { rowCount: number; nextOffset: number },
+  stillThere: ReadonlySet<string> = new Set(),
 ): boolean {
-  const suspiciousEmpty = listing.rowCount === 0 && listing.nextOffset === 0 && state.index.lineById.size > 0;
-  if (suspiciousEmpty) return false;
-  markRemovedRows(state);
+  if (suspiciousEmpty(state, listing)) return false;
+  markRemovedRows(state, stillThere);
   return true;
+}
+
+function suspiciousEmpty(state: PullState, listing: { rowCount: number; nextOffset: number }): boolean {
+  return listing.rowCount === 0 && listing.nextOffset === 0 && state.index.lineById.size > 0;
+}
+
+/**
+ * After a complete listing: the rows to ask the service for one by one before their lines are marked
+ * removed. A listing by offset skips rows when rows before them are deleted or moved while it goes on
+ * (between page waves, or between the executions of a continuing pull): a row it did not list may
+ * still be on the service. None when nothing will be marked, nor for lines already marked removed.
+ */
+export function rowsToConfirmRemoved(
+  state: PullState,
+  listing: { rowCount: number; nextOffset: number },
+): string[] {
+  if (suspiciousEmpty(state, listing)) return [];
+  // A line kept after its row was confirmed gone is not asked about again at every pull.
+  return unseenRowIds(state).filter((id) => !markedRemoved(state, id));
+}
+
+/**
+ * The rows among `ids` the service still holds, from its answers to reading each (in order): only a
+ * row it answered "not found" for is taken for removed; any other answer, or none (out of time), keeps
+ * the line unmarked until a later pull sees the row or confirms it gone. `answers` may be shorter than
+ * `ids` (at most MAX_REMOVED_CHECKS are asked).
+ */
+export function stillOnService(
+  ids: readonly string[],
+  answers: ReadonlyArray<{ ok: true } | { ok: false; error: SyncError }>,
+): Set<string> {
+  const still = new Set<string>();
+  ids.forEach((id, i) => {
+    const answer = answers[i];
+    if (!answer || answer.ok || answer.error.code !== 'NOT_FOUND') still.add(id);
+  });
+  return still;
+}
+
+/**
+ * Rows read by id per pull to confirm their removal: a sheet relinked from another table holds
+ * thousands of lines no listing shows, and each costs a request of the daily quota; the rest are
+ * confirmed by the next pulls (a line once marked is not asked about again).
+ */
+export const MAX_REMOVED_CHECKS = 500;
+
+/** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */
+export function shouldStopConfirming(run: PullRun, lines: number, msLeft: number): boolean {
+  return msLeft < timeToWrite(run, lines + WAVE_ROWS);
 }
 
 /** The link's deleted column ids with those this pull found; undefined when nothing is new. */

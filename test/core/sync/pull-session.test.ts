@@ -22,10 +22,10 @@ import {
   displayWithEmails,
   EAGER_READ_MAX_LINES,
   FIRST_GUESS_MS_PER_ROW,
-  MEASURED_CHUNK_ROWS,
   fetchProgress,
   findPendingCreates,
   finishedResult,
+  MEASURED_CHUNK_ROWS,
   needsExactFootprint,
   PULL_CHUNK_ROWS,
   type PullProgress,
@@ -35,13 +35,16 @@ import {
   readingFor,
   receivePage,
   renamedSyncedColumns,
+  rowsToConfirmRemoved,
   SAFETY_MS,
   schemaArrived,
   settleRemovedRows,
+  shouldStopConfirming,
   shouldStopListing,
   showsMemberEmails,
   startProgress,
   startRun,
+  stillOnService,
   takeChunk,
   timeToWrite,
   unfinishedResult,
@@ -202,20 +205,23 @@ describe('fetching and writing in chunks', () => {
   it('replaces the first guess by the measured cost of a chunk of at least 100 rows, with a floor', () => {
     const run = runOf(0);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
-    chunkWritten(run, 1000, 99);
+    chunkWritten(run, 1000, 99, 99 * 10, 10);
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
     // Too small to say: the chunks stay small too.
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
-    chunkWritten(run, 1000, 500);
+    chunkWritten(run, 1000, 500, 500 * 10, 10);
     chunkMeasured(run, 2000);
     expect(run.msPerRow).toBe(2);
-    // Measured: later chunks gather more rows, bounded by the stop check at the measured cost.
+    // Measured writing whole lines: later chunks gather more rows, bounded by the stop check.
     expect(run.chunkRows).toBe(MEASURED_CHUNK_ROWS);
-    chunkWritten(run, 1000, 5000);
+    // A chunk of rows unchanged (one status cell written each) is cheap: the next chunk of rows all
+    // changed could cost four times its estimate, so chunks are small again.
+    chunkWritten(run, 1000, 5000, 5000, 10);
     chunkMeasured(run, 1001);
     expect(run.msPerRow).toBe(0.05);
+    expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkMeasured(run, 99_999); // nothing unmeasured: the estimate stays
     expect(run.msPerRow).toBe(0.05);
   });
@@ -396,6 +402,64 @@ describe('ending a run', () => {
     expect(state.grid.get(0, 4)).toBe('');
     expect(state.grid.get(1, 4)).toBe(STATUS.removed);
     expect(state.counts.removedOnService).toBe(1);
+  });
+
+  it('asks about rows the listing did not show before marking them: one still there is not marked', () => {
+    // A listing by offset skips rows when rows before them go while it goes on (issue 18 review).
+    const state = stateOf(
+      [
+        ['r1', 'One', '', 'l', ''],
+        ['r2', 'Two', '', 'l', ''],
+        ['r3', 'Three', '', 'l', STATUS.removed],
+        ['r4', 'Four', '', 'l', ''],
+        ['r5', 'Five', '', 'l', ''],
+      ],
+      [
+        ['r1', 'One', ''],
+        ['r2', 'Two', ''],
+        ['r3', 'Three', ''],
+        ['r4', 'Four', ''],
+        ['r5', 'Five', ''],
+      ],
+    );
+    state.base.markSeen('r1', state.pullId);
+    const listing = { rowCount: 1, nextOffset: 1 };
+    // r3's line was confirmed removed by an earlier pull: not asked about again.
+    const ids = rowsToConfirmRemoved(state, listing);
+    expect(ids).toEqual(['r2', 'r4', 'r5']);
+    const gone = new SyncError('NOT_FOUND', 'no such row', { status: 404 });
+    const failed = new SyncError('NETWORK', 'timed out');
+    // r2 is found (skipped by the listing), r4 is gone, r5's read failed: only r4 is taken for removed.
+    const still = stillOnService(ids, [
+      { ok: true },
+      { ok: false, error: gone },
+      { ok: false, error: failed },
+    ]);
+    expect([...still]).toEqual(['r2', 'r5']);
+    // No answer (out of time, or past MAX_REMOVED_CHECKS): kept unmarked.
+    expect([...stillOnService(ids, [])]).toEqual(ids);
+    expect([...stillOnService(ids, [{ ok: false, error: gone }])]).toEqual(['r4', 'r5']);
+    expect(settleRemovedRows(state, listing, still)).toBe(true);
+    expect(state.grid.lines.map((line) => line[4])).toEqual(['', '', STATUS.removed, STATUS.removed, '']);
+    expect(state.counts.removedOnService).toBe(2);
+  });
+
+  it('asks about nothing when a suspicious empty listing marks nothing', () => {
+    const state = stateOf([['r1', 'One', '', 'l', '']], [['r1', 'One', '']]);
+    expect(rowsToConfirmRemoved(state, { rowCount: 0, nextOffset: 0 })).toEqual([]);
+    expect(rowsToConfirmRemoved(state, { rowCount: 0, nextOffset: 5000 })).toEqual(['r1']);
+  });
+
+  it('stops asking while the writes left still fit the time', () => {
+    const run = startRun(
+      startProgress(undefined, () => 'p1'),
+      false,
+      0,
+      undefined,
+      readingFor(undefined),
+    );
+    expect(shouldStopConfirming(run, 100, timeToWrite(run, 100 + WAVE_ROWS) + 1)).toBe(false);
+    expect(shouldStopConfirming(run, 100, timeToWrite(run, 100 + WAVE_ROWS) - 1)).toBe(true);
   });
 
   it('marks nothing on the word of a listing empty from the start while the sheet holds rows', () => {

@@ -1,0 +1,167 @@
+// Review of issue 18 (seen marks written apart, chunks that grow): a pull that continues over several
+// executions while the service, a push or a person changes things between them must not take a row
+// for removed on the service that is not, lose a row, or put one on two lines.
+// Simulator (dist/Code.js) + table-service emulator over real HTTP.
+
+import { afterEach, expect, it } from 'vitest';
+import type { ExecutionResult } from '../../emulators/apps-script';
+import { STATUS } from '../../src/core/status';
+import type { SyncSummary } from '../../src/shared/types';
+import { CRM, startWorld, type World } from './world';
+
+const BIG = 'tbl_big';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+async function settle(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+function summaryOf(result: ExecutionResult): SyncSummary {
+  expect(result.ok, result.error?.message).toBe(true);
+  return result.value as SyncSummary;
+}
+
+function runContinuations(w: World, max: number): ExecutionResult[] {
+  const executions: ExecutionResult[] = [];
+  while (executions.length < max) {
+    const pending = w.sim
+      .triggers()
+      .filter((t) => t.source === 'CLOCK' && !t.fired && t.everyMs === undefined);
+    if (pending.length === 0) break;
+    executions.push(
+      ...w.sim.advanceAndFire(
+        Math.max(0, Math.min(...pending.map((t) => t.nextAt ?? 0)) - w.sim.clock.now()) + 1,
+      ),
+    );
+  }
+  return executions;
+}
+
+async function bigWorld(rows: number): Promise<World> {
+  world = await startWorld({
+    emulator: { logLimit: 60_000 },
+    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
+  });
+  await world.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows, columns: 8 });
+  world.connect();
+  world.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  return world;
+}
+
+/** Lines by id, and the ids of lines whose status says removed on the service. */
+function sheetState(w: World): { lines: Map<string, number>; removed: string[] } {
+  const values = w.values();
+  const header = values[0] as string[];
+  const idCol = header.indexOf('id');
+  const statusCol = header.indexOf('_sync');
+  const lines = new Map<string, number>();
+  const removed: string[] = [];
+  for (const line of values.slice(1)) {
+    const id = String(line[idCol]);
+    lines.set(id, (lines.get(id) ?? 0) + 1);
+    if (line[statusCol] === STATUS.removed) removed.push(id);
+  }
+  return { lines, removed };
+}
+
+async function serviceIds(w: World): Promise<string[]> {
+  await settle();
+  return (await w.serviceRows(CRM, BIG)).map((row) => String(row.id));
+}
+
+it('rows deleted or moved on the service between two executions of a pull: no line says removed that is not', async () => {
+  const w = await bigWorld(3000);
+  // A first pull, complete, so the sheet and the base hold every row.
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  expect(sheetState(w).removed).toEqual([]);
+  // A second pull that continues; between its executions bob deletes 50 rows it has already listed
+  // (the 50 rows after its offset move down into what it listed) and moves the last row to the top.
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the second pull needs another execution').toBe(true);
+  const ids = await serviceIds(w);
+  const deleted = ids.slice(10, 60);
+  for (const id of deleted) await w.emulator.admin.deleteRow(CRM, BIG, id);
+  await w.emulator.admin.moveRow(CRM, BIG, ids.at(-1) as string, ids[0] as string);
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const present = await serviceIds(w);
+  const after = sheetState(w);
+  // This pull listed the deleted rows before they went: the next one marks them. None still there is.
+  expect(after.removed.filter((id) => present.includes(id))).toEqual([]);
+  for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
+  // Later pulls mark the deleted rows, each asked about while time allows (90 s a request wave here).
+  for (let pull = 0; pull < 4 && sheetState(w).removed.length < deleted.length; pull++) {
+    summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    for (const result of runContinuations(w, 10)) summaryOf(result);
+    expect(deleted).toEqual(expect.arrayContaining(sheetState(w).removed));
+  }
+  expect(sheetState(w).removed.sort()).toEqual([...deleted].sort());
+  // A line confirmed removed is not asked about again.
+  await settle();
+  await w.emulator.admin.clearLog();
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  await settle();
+  const rowReads = (await w.emulator.admin.requestLog()).filter((entry) =>
+    /\/rows\/[^/?]+$/.test(entry.path),
+  );
+  expect(rowReads).toEqual([]);
+  expect(sheetState(w).removed.sort()).toEqual([...deleted].sort());
+}, 180_000);
+
+it('a push (edits and a new line) between two executions of a pull: nothing lost, doubled or taken for removed', async () => {
+  const w = await bigWorld(3000);
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the second pull needs another execution').toBe(true);
+  // Between its executions alice edits a line it has pulled and one it has not, adds a line, pushes.
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const header = w.values()[0] as string[];
+  const textCol = header.indexOf('c01_text') + 1;
+  const idCol = header.indexOf('id');
+  const lastLine = w.values().length;
+  w.sim.person.edit(sheet.getName(), 2, textCol, 'alice early');
+  w.sim.person.edit(sheet.getName(), lastLine, textCol, 'alice late');
+  w.sim.person.edit(sheet.getName(), lastLine + 1, textCol, 'alice new');
+  // The push is quick (a fast moment of the service), so the pull goes on after it, as it said.
+  const costs = (w.sim as unknown as { _costs: { httpLatencyMs: number } })._costs;
+  costs.httpLatencyMs = 250;
+  const pushed = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  expect(pushed).toMatchObject({ ok: true, continuing: false, created: 1, updated: 2 });
+  costs.httpLatencyMs = 90_000;
+  const rest = runContinuations(w, 10);
+  expect(rest.length).toBeGreaterThan(0);
+  for (const result of rest) summaryOf(result);
+  expect(w.sim.triggers()).toEqual([]);
+  expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
+    operation: 'pull',
+    continuing: false,
+    removedOnService: 0,
+  });
+  const present = await serviceIds(w);
+  expect(present.length).toBe(3001);
+  const after = sheetState(w);
+  expect(after.removed).toEqual([]);
+  for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
+  const rows = await w.serviceRows(CRM, BIG);
+  const texts = rows.map((row) => row.c01_text);
+  expect(texts).toEqual(expect.arrayContaining(['alice early', 'alice late', 'alice new']));
+  const lines = w.values().slice(1);
+  for (const row of rows) {
+    const line = lines.find((each) => each[idCol] === row.id) as unknown[];
+    expect(line[textCol - 1], `row ${row.id}`).toBe(row.c01_text ?? '');
+  }
+  // A pull afterwards finds nothing to change and a push nothing to send.
+  await settle();
+  await w.emulator.admin.clearLog();
+  summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  await settle();
+  expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
+}, 180_000);
