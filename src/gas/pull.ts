@@ -257,8 +257,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
     flushSeen(link, base);
     return unfinishedResult(prepared, progress);
   }
-  relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
   const stillThere = confirmRemoved(context, link, run, rowsToConfirmRemoved(prepared.state, listing));
+  // After the last wait (the listing's or the reads by id): marking loads the lines it marks.
+  relocateBeforeLoading(sheet, prepared.state.grid, prepared.state.layout);
   settleRemovedRows(prepared.state, listing, stillThere);
   return finishPull(link, sheet, prepared, progress);
 }

@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import type { ExecutionResult } from '../../emulators/apps-script';
 import { STATUS } from '../../src/core/status';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, startWorld, type World } from './world';
+import { CRM, mismatches, startWorld, type World } from './world';
 
 const BIG = 'tbl_big';
 
@@ -164,4 +164,40 @@ it('a push (edits and a new line) between two executions of a pull: nothing lost
   for (const result of runContinuations(w, 10)) summaryOf(result);
   await settle();
   expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
+}, 180_000);
+
+it('a sort while a continuing pull asks the service about rows it did not list: the marks land on their own lines', async () => {
+  const w = await bigWorld(3000);
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  // Bob deletes 30 rows before the next pull: its listing does not show them, so it asks for each.
+  const ids = await serviceIds(w);
+  const deleted = ids.filter((_, i) => i % 100 === 7);
+  for (const id of deleted) await w.emulator.admin.deleteRow(CRM, BIG, id);
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the pull needs another execution').toBe(true);
+  // While those reads are out (lines read lazily in the continuation), the person sorts the sheet.
+  const sheetName = w.sim.spreadsheet.getActiveSheet().getName();
+  let sorted = 0;
+  w.sim.person.at(
+    {
+      on: 'fetchAll',
+      when: (point) => point.requests.some((request) => /\/rows\/[^/?]+$/.test(request.url)),
+    },
+    () => {
+      w.sim.person.sortSheet(sheetName, 'c02_number', false);
+      sorted++;
+    },
+  );
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  expect(sorted).toBe(1);
+  const after = sheetState(w);
+  // Each mark on the line of a deleted row (asked about while time allowed: 90 s a request wave here).
+  expect(after.removed.length).toBeGreaterThan(0);
+  expect(deleted).toEqual(expect.arrayContaining(after.removed));
+  const present = await serviceIds(w);
+  for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
+  // Lines of removed rows keep their last values; every other line equals its row on the service.
+  await settle();
+  expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
