@@ -651,6 +651,14 @@ export class AppsScriptSimulator {
     return results;
   }
 
+  /**
+   * Changes cost figures from the next Spreadsheet call or request on (a slow or a quick moment of the
+   * service between two executions). The script-time factor is fixed when the simulator is made.
+   */
+  setCosts(changes: Partial<Omit<CostModel, 'cpuFactor'>>): void {
+    Object.assign(this._costs, changes);
+  }
+
   /** Advances the clock by `ms`, stopping at each trigger due time to fire it. */
   advanceAndFire(ms: number): ExecutionResult[] {
     const target = this.clock.now() + ms;

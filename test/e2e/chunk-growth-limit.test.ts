@@ -75,7 +75,7 @@ it('a re-pull whose first 5,000 rows are unchanged and the rest all changed stay
   for (const result of first) expect(result.ok, result.error?.message).toBe(true);
   expect(w.sim.triggers()).toEqual([]);
   const changed = await changeRowsFrom(w, 5000);
-  Object.assign((w.sim as unknown as { _costs: Record<string, number> })._costs, {
+  w.sim.setCosts({
     httpLatencyMs: 250,
     cellWriteMs: 1,
     cellReadMs: 0.01,

@@ -130,11 +130,10 @@ it('a push (edits and a new line) between two executions of a pull: nothing lost
   w.sim.person.edit(sheet.getName(), lastLine, textCol, 'alice late');
   w.sim.person.edit(sheet.getName(), lastLine + 1, textCol, 'alice new');
   // The push is quick (a fast moment of the service), so the pull goes on after it, as it said.
-  const costs = (w.sim as unknown as { _costs: { httpLatencyMs: number } })._costs;
-  costs.httpLatencyMs = 250;
+  w.sim.setCosts({ httpLatencyMs: 250 });
   const pushed = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
   expect(pushed).toMatchObject({ ok: true, continuing: false, created: 1, updated: 2 });
-  costs.httpLatencyMs = 90_000;
+  w.sim.setCosts({ httpLatencyMs: 90_000 });
   const rest = runContinuations(w, 10);
   expect(rest.length).toBeGreaterThan(0);
   for (const result of rest) summaryOf(result);

@@ -133,6 +133,14 @@ describe('Spreadsheet calls', () => {
     // Waiting calls: getActive, getActiveSheet, getLastRow, getValues.
     expect(result.stats.sheetWaits).toBe(4);
   });
+  it('change between executions with setCosts (a slow or quick moment)', () => {
+    const sim = make(code, { costs: 'central' });
+    sim.setCosts({ sheetWaitMs: 1000 });
+    const result = sim.run('queuedThenRead');
+    expect(result.ok, result.error?.message).toBe(true);
+    // As above, with a wait of 1,000 ms.
+    expect(result.value).toEqual([0, Math.floor(20 * 2 + 100 * 0.03 + 1000), 2 + 1000 + 1]);
+  });
   it('count waiting calls with no cost model too (tests assert them without timing)', () => {
     const result = make(code).run('queuedThenRead');
     expect(result.ok, result.error?.message).toBe(true);
