@@ -148,6 +148,12 @@ export function headerProblemText(problem: HeaderProblem): string {
   return `The header "${problem.columnId}" is missing from row 1: type "${problem.columnId}" back as the column's header (or pull to add the column again). Until then nothing of that column is sent.`;
 }
 
+/** Columns a pull that goes on in later executions is still filling: a push sends no edit of them yet. */
+export function freshColumnsText(columnIds: readonly string[]): string {
+  const names = columnIds.map((id) => `"${id}"`).join(', ');
+  return `A pull is still filling ${names} and goes on by itself: edits in ${columnIds.length === 1 ? 'that column' : 'those columns'} are kept and sent by the first push after it has finished.`;
+}
+
 /** A line whose edits of these columns a push held as a likely accident (nothing of them sent). */
 export function heldStatus(columnIds: readonly string[]): string {
   return `⏸ not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Undo it, or push again and choose Push anyway.`;

@@ -27,6 +27,7 @@ import type { BaseTable, LineGrid } from '../sheet-model';
 import {
   conflictStatus,
   cutNotSentReason,
+  freshColumnsText,
   headerProblemText,
   heldMessage,
   heldReasonText,
@@ -107,8 +108,11 @@ export interface PushLayoutInput {
  * is read as an edit, and the run says why.
  */
 export function pushLayoutWarnings(input: PushLayoutInput): string[] {
-  const { grid, layout, live, base, syncedBefore } = input;
-  for (const id of input.freshColumns) layout.columns.delete(id);
+  const { grid, layout, live, base } = input;
+  // A column a pull is still filling is not a missing header: it is said apart.
+  const fresh = input.freshColumns.filter((id) => layout.columns.has(id));
+  for (const id of fresh) layout.columns.delete(id);
+  const syncedBefore = input.syncedBefore.filter((id) => !fresh.includes(id));
   if (!layout.fixed.has(ID_HEADER) || layout.status === undefined) {
     throw new SyncError(
       'SHEET',
@@ -118,7 +122,8 @@ export function pushLayoutWarnings(input: PushLayoutInput): string[] {
   const renamed = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id))
     ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
     : new Map<string, number>();
-  return headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
+  const warnings = headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
+  return fresh.length > 0 ? [freshColumnsText(fresh), ...warnings] : warnings;
 }
 
 export interface PushInput {

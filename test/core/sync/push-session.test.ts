@@ -8,6 +8,7 @@ import { pendingRecord, sentDigests } from '../../../src/core/recovery';
 import {
   conflictStatus,
   cutNotSentReason,
+  freshColumnsText,
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
@@ -133,6 +134,23 @@ describe('starting a push', () => {
     const fresh = sessionOf(lines, records, { freshColumns: ['amount'] });
     expect(fresh.plan.updates).toHaveLength(0);
     expect(fresh.counts.unchanged).toBe(1);
+  });
+
+  it('says a column a pull is still filling apart, not as a missing header', () => {
+    const input = () => ({
+      grid: gridOf([line('r1', 'a', 1, 't1')]),
+      layout: layoutOf(HEADERS),
+      live,
+      base: baseOf([agreed('r1', 't1', 'a', 1)]),
+      syncedBefore: ['title', 'amount'],
+      freshColumns: ['amount'],
+    });
+    const warnings = pushLayoutWarnings(input());
+    expect(warnings).toEqual([freshColumnsText(['amount'])]);
+    expect(warnings[0]).toMatch(/still filling "amount".*sent by the first push after it has finished/);
+    // A fresh column whose header is gone is missing all the same.
+    const gone = { ...input(), layout: layoutOf(HEADERS.filter((header) => header !== 'amount')) };
+    expect(pushLayoutWarnings(gone)).toEqual([expect.stringMatching(/"amount" is missing/)]);
   });
 });
 
