@@ -24,7 +24,7 @@ import {
 import { pullLink } from './pull';
 import { pushLink } from './push';
 import { appendRunLog } from './run-log';
-import { createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
+import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
 import { flushLines, readLines } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
 import {
@@ -38,7 +38,6 @@ import {
   saveSummary,
 } from './stores';
 
-const CONTINUE_AFTER_MS = 60 * 1000;
 export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
 export function emptySummary(operation: Operation): SyncSummary {

@@ -152,6 +152,9 @@ export function createScheduleTrigger(every: string): string {
   }
 }
 
+/** How long after an execution stops its continuation runs. */
+export const CONTINUE_AFTER_MS = 60 * 1000;
+
 /** A one-shot trigger that continues an operation; null where the platform refuses one. */
 export function createContinuationTrigger(delayMs: number): string | null {
   try {

@@ -9,6 +9,8 @@ import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { appendRunLog, notifyHeld, notifyOwner, notifyPaused } from './run-log';
 import {
+  CONTINUE_AFTER_MS,
+  createContinuationTrigger,
   createScheduleTrigger,
   dailyMinutes,
   deleteTriggerById,
@@ -20,14 +22,18 @@ import {
 import { findSheetById } from './sheets';
 import {
   allLinks,
+  clearRetry,
   deleteLink,
   displayName,
   type LinkRecord,
   loadConnection,
+  type JobRecord,
   loadJob,
   loadLink,
+  loadRetry,
   type StoredSchedule,
   saveLink,
+  saveRetry,
 } from './stores';
 
 const QUARTER_HOUR = 15 * 60_000;
@@ -172,6 +178,25 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
 }
 
 /**
+ * A continuation trigger after its run. One that found another run holding the document lock is
+ * tried again by a new trigger a minute later (else the operation that said it continues by itself
+ * would wait for a person); the fired trigger is deleted, as one-shot triggers may stay listed. The
+ * retry is recorded apart from the job, which only runs under the lock write: should that run take
+ * the job over (resume or end it), the retry no longer matches and deletes itself when it fires.
+ */
+function afterContinuation(sheetId: number, job: JobRecord, uid: string, skipped: boolean): void {
+  const isRetry = uid !== job.triggerId;
+  // The job's own trigger is deleted by the run that resumes it; a retry's is not the job's.
+  if (isRetry || skipped) deleteTriggerById(uid);
+  if (!skipped) {
+    if (isRetry) clearRetry(sheetId);
+    return;
+  }
+  const next = createContinuationTrigger(CONTINUE_AFTER_MS);
+  if (next && job.triggerId) saveRetry(sheetId, { forTrigger: job.triggerId, triggerId: next });
+}
+
+/**
  * The one trigger handler. Finds what the trigger serves by e.triggerUid: a continuation of an
  * operation that ran out of time, or the schedules of links. Orphan triggers are deleted.
  */
@@ -182,7 +207,12 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
   let served = false;
   for (const link of allLinks()) {
     const job = loadJob(link.sheetId);
-    const isContinuation = job !== null && job.triggerId === uid;
+    const retry = loadRetry(link.sheetId);
+    const isRetry =
+      job !== null && retry !== null && retry.triggerId === uid && retry.forTrigger === job.triggerId;
+    // A retry for a job taken over meanwhile (resumed or ended by the run that held the lock) is done.
+    if (retry && retry.triggerId === uid && !isRetry) clearRetry(link.sheetId);
+    const isContinuation = job !== null && (job.triggerId === uid || isRetry);
     const isSchedule = link.schedule !== null && link.schedule.triggerId === uid;
     if (!isContinuation && !isSchedule) continue;
     served = true;
@@ -217,6 +247,7 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
         beforeLog: notePause,
       });
     }
+    if (isContinuation && job) afterContinuation(link.sheetId, job, uid, summary.skipped === true);
     summaries.push(summary);
     if (isSchedule || (job?.scheduled && !summary.continuing)) recordScheduledRun(link, summary);
   }

@@ -6,6 +6,7 @@ const CONNECTION_KEY = 'tas.connection';
 const API_KEY_KEY = 'tas.apiKey';
 const LINK_PREFIX = 'tas.link.';
 const JOB_PREFIX = 'tas.job.';
+const RETRY_PREFIX = 'tas.retry.';
 const SUMMARY_PREFIX = 'tas.summary.';
 const PROGRESS_PREFIX = 'tas.progress.';
 const RUNTIMES_PREFIX = 'tas.runtimes.';
@@ -125,6 +126,7 @@ export function deleteLink(sheetId: number): void {
   const properties = documentProperties();
   properties.deleteProperty(LINK_PREFIX + sheetId);
   properties.deleteProperty(JOB_PREFIX + sheetId);
+  properties.deleteProperty(RETRY_PREFIX + sheetId);
   properties.deleteProperty(SUMMARY_PREFIX + sheetId);
   properties.deleteProperty(RUNTIMES_PREFIX + sheetId);
 }
@@ -172,6 +174,28 @@ export function saveJob(sheetId: number, job: JobRecord): void {
 
 export function clearJob(sheetId: number): void {
   documentProperties().deleteProperty(JOB_PREFIX + sheetId);
+}
+
+/**
+ * A continuation fired while another run held the document lock, tried again by a new trigger.
+ * Written without the lock, so the job itself (written only under it) is left alone: the retry
+ * stands for the job's trigger `forTrigger`, and serves only while the job still names it.
+ */
+export interface RetryRecord {
+  forTrigger: string;
+  triggerId: string;
+}
+
+export function loadRetry(sheetId: number): RetryRecord | null {
+  return readJson<RetryRecord>(documentProperties(), RETRY_PREFIX + sheetId);
+}
+
+export function saveRetry(sheetId: number, retry: RetryRecord): void {
+  documentProperties().setProperty(RETRY_PREFIX + sheetId, JSON.stringify(retry));
+}
+
+export function clearRetry(sheetId: number): void {
+  documentProperties().deleteProperty(RETRY_PREFIX + sheetId);
 }
 
 /** Seconds of the link's last runs (newest last), for the schedule picker's daily runtime estimate. */

@@ -200,3 +200,38 @@ it('a sort while a continuing pull asks the service about rows it did not list: 
   await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
+
+it('a continuation that fires while a push holds the lock is tried again later: the pull finishes, no trigger is left', async () => {
+  const w = await bigWorld(3000);
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the pull needs another execution').toBe(true);
+  // A slow push (90 s a request) runs past the minute after which the pull's continuation fires.
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const header = w.values()[0] as string[];
+  w.sim.person.edit(sheet.getName(), 2, header.indexOf('c01_text') + 1, 'alice');
+  const pushed = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  // The pull is still filling every column: the edit waits for it to finish (and is said so).
+  expect(pushed, pushed.message).toMatchObject({ ok: true, updated: 0 });
+  expect(pushed.message).toMatch(
+    /A pull is still filling "title", .* sent by the first push after it has finished/,
+  );
+  expect(pushed.message).not.toMatch(/missing from row 1/);
+  const skipped = w.sim.overlappedRuns.flatMap((run) => run.value as SyncSummary[]);
+  expect(
+    skipped.some((summary) => summary.skipped),
+    'the continuation fired during the push',
+  ).toBe(true);
+  // The pull goes on by itself, as it said, and leaves no trigger behind.
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
+    operation: 'pull',
+    continuing: false,
+    added: 3000,
+  });
+  expect(w.sim.triggers()).toEqual([]);
+  // The pull kept alice's edit, and the push after it sends it.
+  w.sim.setCosts({ httpLatencyMs: 250 });
+  expect(summaryOf(w.sim.callFromClient('pushActiveSheet', []))).toMatchObject({ ok: true, updated: 1 });
+  await settle();
+  expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
+}, 180_000);
