@@ -118,7 +118,10 @@ export function runOperation(
       // A run that finished leaves another operation's continuation pending (a push made while a
       // pull goes on in later executions): that one clears its own job when it finishes.
       if (step.finished) {
-        if (!start.otherJobPending) clearJob(link.sheetId);
+        if (start.otherJob) {
+          // Left for that operation, which clears its own job when it finishes.
+        } else if (start.resuming?.then) resumeDisplaced(link.sheetId, start.resuming.then);
+        else clearJob(link.sheetId);
       } else continuation = saveContinuation(link, operation, options, start, step, summary, started);
       headerWarnings = step.warnings;
     });
@@ -155,8 +158,8 @@ interface RunStart {
   phase: 'push' | 'pull';
   pullProgress: PullProgress | undefined;
   confirmHeld: boolean | string;
-  /** Another operation of this sheet continues in a later execution (its job is not this run's). */
-  otherJobPending: boolean;
+  /** Another operation of this sheet that continues in a later execution (its job is not this run's). */
+  otherJob: JobRecord | null;
   /** Lines created or updated by earlier executions of this operation: they count in its summary. */
   pushCreated: number;
   pushUpdated: number;
@@ -174,7 +177,7 @@ function runStartOf(
   const prior = resuming ? resuming.totals : {};
   return {
     resuming,
-    otherJobPending: job !== null && !resuming,
+    otherJob: resuming ? null : job,
     // A continuation belongs to the run it continues: a manual pull stays manual in the log.
     origin: (resuming ? resuming.scheduled : options.scheduled) ? 'scheduled' : 'manual',
     phase: resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push',
@@ -324,10 +327,21 @@ function saveContinuation(
       pushUpdated: step.pushUpdated,
     },
   };
+  // One job a sheet: the operation this one displaces waits in it and resumes after it.
+  const displaced = start.otherJob ?? resuming?.then;
+  if (displaced) next.then = displaced;
   saveJob(link.sheetId, next);
   if (step.halted) throw step.halted;
   summary.continuing = true;
   return next.triggerId ? 'trigger' : 'manual';
+}
+
+/**
+ * The job a finished operation displaced resumes a minute later with a trigger of its own (its old
+ * trigger, if it fires meanwhile, finds no job naming it and deletes itself).
+ */
+function resumeDisplaced(sheetId: number, job: JobRecord): void {
+  saveJob(sheetId, { ...job, triggerId: createContinuationTrigger(CONTINUE_AFTER_MS) });
 }
 
 function applyTally(summary: SyncSummary, tally: IssueTally): void {

@@ -162,6 +162,11 @@ export interface JobRecord {
   scheduled: boolean;
   owner: string;
   totals: Record<string, number>;
+  /**
+   * Another operation's job this one displaced (a push that must continue while a pull goes on):
+   * it resumes, with a new trigger, once this one finishes.
+   */
+  then?: JobRecord;
 }
 
 export function loadJob(sheetId: number): JobRecord | null {

@@ -235,3 +235,32 @@ it('a continuation that fires while a push holds the lock is tried again later: 
   await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
+
+it('a push that itself continues while a pull goes on: both finish, the pull after the push', async () => {
+  const w = await bigWorld(3000);
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  expect(first.continuing, 'the second pull needs another execution').toBe(true);
+  // Alice edits 40 lines and pushes: at 90 s a request wave, the push needs executions of its own.
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const header = w.values()[0] as string[];
+  const textCol = header.indexOf('c01_text') + 1;
+  for (let line = 2; line < 2 + 40; line++)
+    w.sim.person.edit(sheet.getName(), line, textCol, `alice ${line}`);
+  w.sim.setCosts({ httpLatencyMs: 60_000 });
+  const pushed = summaryOf(w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: true }]));
+  expect(pushed.continuing, pushed.message).toBe(true);
+  for (const result of runContinuations(w, 20)) summaryOf(result);
+  expect(w.sim.triggers()).toEqual([]);
+  // The pull went on after the push and finished; the push's edits are on the service.
+  expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
+    operation: 'pull',
+    continuing: false,
+    removedOnService: 0,
+  });
+  const rows = await w.serviceRows(CRM, BIG);
+  expect(rows.filter((row) => String(row.c01_text).startsWith('alice '))).toHaveLength(40);
+  await settle();
+  expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
+}, 240_000);
