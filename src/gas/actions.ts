@@ -115,13 +115,11 @@ export function runOperation(
       // The counts say what "Lines to check" lists: every line whose status shows a problem.
       if (step.tally) applyTally(summary, step.tally);
       if (start.resuming) deleteTriggerById(start.resuming.triggerId);
-      // A run that finished leaves another operation's continuation pending (a push made while a
-      // pull goes on in later executions): that one clears its own job when it finishes.
+      // A finished run leaves another operation's pending job to it (a push made while a pull goes
+      // on in later executions), and resumes the job it displaced when it had to continue itself.
       if (step.finished) {
-        if (start.otherJob) {
-          // Left for that operation, which clears its own job when it finishes.
-        } else if (start.resuming?.then) resumeDisplaced(link.sheetId, start.resuming.then);
-        else clearJob(link.sheetId);
+        if (start.resuming?.then) resumeDisplaced(link.sheetId, start.resuming.then);
+        else if (!start.otherJob) clearJob(link.sheetId);
       } else continuation = saveContinuation(link, operation, options, start, step, summary, started);
       headerWarnings = step.warnings;
     });

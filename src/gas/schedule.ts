@@ -181,8 +181,8 @@ function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
  * A continuation trigger after its run. One that found another run holding the document lock is
  * tried again by a new trigger a minute later (else the operation that said it continues by itself
  * would wait for a person); the fired trigger is deleted, as one-shot triggers may stay listed. The
- * retry is recorded apart from the job, which only runs under the lock write: should that run take
- * the job over (resume or end it), the retry no longer matches and deletes itself when it fires.
+ * retry is recorded apart from the job, which only a run holding the lock writes: should that run
+ * take the job over (resume or end it), the retry no longer matches and deletes itself when it fires.
  */
 function afterContinuation(sheetId: number, job: JobRecord, uid: string, skipped: boolean): void {
   const isRetry = uid !== job.triggerId;
