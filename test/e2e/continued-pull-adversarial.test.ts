@@ -264,3 +264,51 @@ it('a push that itself continues while a pull goes on: both finish, the pull aft
   await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 240_000);
+
+it('conflicts resolved between two executions of a pull: each keeps its choice, nothing taken for removed', async () => {
+  const w = await bigWorld(3000);
+  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  // Two fields changed on both sides, then a pull (quick) marks both lines conflicting.
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const header = w.values()[0] as string[];
+  const textCol = header.indexOf('c01_text') + 1;
+  const ids = await serviceIds(w);
+  const [mine, theirs] = [ids[3] as string, ids[2900] as string];
+  const rowOf = (id: string) => w.values().findIndex((line) => line[header.indexOf('id')] === id) + 1;
+  w.sim.person.edit(sheet.getName(), rowOf(mine), textCol, 'alice mine');
+  w.sim.person.edit(sheet.getName(), rowOf(theirs), textCol, 'alice theirs');
+  await w.emulator.admin.editRow(CRM, BIG, mine, { c01_text: 'bob mine' }, 'u_bob');
+  await w.emulator.admin.editRow(CRM, BIG, theirs, { c01_text: 'bob theirs' }, 'u_bob');
+  w.sim.setCosts({ httpLatencyMs: 250 });
+  expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({ conflicts: 2 });
+  // A slow pull that continues; between its executions alice resolves both (quickly).
+  w.sim.setCosts({ httpLatencyMs: 90_000 });
+  expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
+  w.sim.setCosts({ httpLatencyMs: 250 });
+  w.call('resolveConflicts', { keep: 'mine', rowIds: [mine] });
+  w.call('resolveConflicts', { keep: 'theirs', rowIds: [theirs] });
+  w.sim.setCosts({ httpLatencyMs: 90_000 });
+  await settle();
+  await w.emulator.admin.clearLog();
+  for (const result of runContinuations(w, 10)) summaryOf(result);
+  // The resolves rewrote two base records and left the pull's seen marks: no row is read by id.
+  await settle();
+  const rowReads = (await w.emulator.admin.requestLog()).filter((entry) =>
+    /\/rows\/[^/?]+$/.test(entry.path),
+  );
+  expect(rowReads.map((entry) => entry.path)).toEqual([]);
+  expect(w.sim.triggers()).toEqual([]);
+  expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
+    operation: 'pull',
+    continuing: false,
+    removedOnService: 0,
+    conflicts: 0,
+  });
+  expect(sheetState(w).removed).toEqual([]);
+  const rows = await w.serviceRows(CRM, BIG);
+  expect(rows.find((row) => row.id === mine)?.c01_text).toBe('alice mine');
+  expect(rows.find((row) => row.id === theirs)?.c01_text).toBe('bob theirs');
+  await settle();
+  expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
+}, 240_000);
