@@ -118,7 +118,7 @@ export function runOperation(
       // A finished run leaves another operation's pending job to it (a push made while a pull goes
       // on in later executions), and resumes the job it displaced when it had to continue itself.
       if (step.finished) {
-        if (start.resuming?.then) resumeDisplaced(link.sheetId, start.resuming.then);
+        if (start.resuming?.displaced) resumeDisplaced(link.sheetId, start.resuming.displaced);
         else if (!start.otherJob) clearJob(link.sheetId);
       } else continuation = saveContinuation(link, operation, options, start, step, summary, started);
       headerWarnings = step.warnings;
@@ -326,8 +326,8 @@ function saveContinuation(
     },
   };
   // One job a sheet: the operation this one displaces waits in it and resumes after it.
-  const displaced = start.otherJob ?? resuming?.then;
-  if (displaced) next.then = displaced;
+  const displaced = start.otherJob ?? resuming?.displaced;
+  if (displaced) next.displaced = displaced;
   saveJob(link.sheetId, next);
   if (step.halted) throw step.halted;
   summary.continuing = true;

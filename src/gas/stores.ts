@@ -166,7 +166,7 @@ export interface JobRecord {
    * Another operation's job this one displaced (a push that must continue while a pull goes on):
    * it resumes, with a new trigger, once this one finishes.
    */
-  then?: JobRecord;
+  displaced?: JobRecord;
 }
 
 export function loadJob(sheetId: number): JobRecord | null {
