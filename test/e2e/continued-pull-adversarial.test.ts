@@ -4,12 +4,10 @@
 // Simulator (dist/Code.js) + table-service emulator over real HTTP.
 
 import { afterEach, expect, it } from 'vitest';
-import type { ExecutionResult } from '../../emulators/apps-script';
 import { STATUS } from '../../src/core/status';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, mismatches, startWorld, type World } from './world';
-
-const BIG = 'tbl_big';
+import { BIG, pullToEnd, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { CRM, mismatches, type World } from './world';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -17,39 +15,8 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function summaryOf(result: ExecutionResult): SyncSummary {
-  expect(result.ok, result.error?.message).toBe(true);
-  return result.value as SyncSummary;
-}
-
-function runContinuations(w: World, max: number): ExecutionResult[] {
-  const executions: ExecutionResult[] = [];
-  while (executions.length < max) {
-    const pending = w.sim
-      .triggers()
-      .filter((t) => t.source === 'CLOCK' && !t.fired && t.everyMs === undefined);
-    if (pending.length === 0) break;
-    executions.push(
-      ...w.sim.advanceAndFire(
-        Math.max(0, Math.min(...pending.map((t) => t.nextAt ?? 0)) - w.sim.clock.now()) + 1,
-      ),
-    );
-  }
-  return executions;
-}
-
 async function bigWorld(rows: number): Promise<World> {
-  world = await startWorld({
-    emulator: { logLimit: 60_000 },
-    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
-  });
-  await world.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows, columns: 8 });
-  world.connect();
-  world.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  world = await startBigWorld(rows, undefined, 8);
   return world;
 }
 
@@ -77,8 +44,7 @@ async function serviceIds(w: World): Promise<string[]> {
 it('rows deleted or moved on the service between two executions of a pull: no line says removed that is not', async () => {
   const w = await bigWorld(3000);
   // A first pull, complete, so the sheet and the base hold every row.
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   expect(sheetState(w).removed).toEqual([]);
   // A second pull that continues; between its executions bob deletes 50 rows it has already listed
   // (the 50 rows after its offset move down into what it listed) and moves the last row to the top.
@@ -96,16 +62,14 @@ it('rows deleted or moved on the service between two executions of a pull: no li
   for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
   // Later pulls mark the deleted rows, each asked about while time allows (90 s a request wave here).
   for (let pull = 0; pull < 4 && sheetState(w).removed.length < deleted.length; pull++) {
-    summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-    for (const result of runContinuations(w, 10)) summaryOf(result);
+    pullToEnd(w);
     expect(deleted).toEqual(expect.arrayContaining(sheetState(w).removed));
   }
   expect(sheetState(w).removed.sort()).toEqual([...deleted].sort());
   // A line confirmed removed is not asked about again.
   await settle();
   await w.emulator.admin.clearLog();
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   await settle();
   const rowReads = (await w.emulator.admin.requestLog()).filter((entry) =>
     /\/rows\/[^/?]+$/.test(entry.path),
@@ -116,8 +80,7 @@ it('rows deleted or moved on the service between two executions of a pull: no li
 
 it('a push (edits and a new line) between two executions of a pull: nothing lost, doubled or taken for removed', async () => {
   const w = await bigWorld(3000);
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
   expect(first.continuing, 'the second pull needs another execution').toBe(true);
   // Between its executions alice edits a line it has pulled and one it has not, adds a line, pushes.
@@ -167,8 +130,7 @@ it('a push (edits and a new line) between two executions of a pull: nothing lost
 
 it('a sort while a continuing pull asks the service about rows it did not list: the marks land on their own lines', async () => {
   const w = await bigWorld(3000);
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   // Bob deletes 30 rows before the next pull: its listing does not show them, so it asks for each.
   const ids = await serviceIds(w);
   const deleted = ids.filter((_, i) => i % 100 === 7);
@@ -238,8 +200,7 @@ it('a continuation that fires while a push holds the lock is tried again later: 
 
 it('a push that itself continues while a pull goes on: both finish, the pull after the push', async () => {
   const w = await bigWorld(3000);
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
   expect(first.continuing, 'the second pull needs another execution').toBe(true);
   // Alice edits 40 lines and pushes: at 90 s a request wave, the push needs executions of its own.
@@ -267,8 +228,7 @@ it('a push that itself continues while a pull goes on: both finish, the pull aft
 
 it('conflicts resolved between two executions of a pull: each keeps its choice, nothing taken for removed', async () => {
   const w = await bigWorld(3000);
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   // Two fields changed on both sides, then a pull (quick) marks both lines conflicting.
   const sheet = w.sim.spreadsheet.getActiveSheet();
   const header = w.values()[0] as string[];

@@ -4,11 +4,8 @@
 // for"). Simulator (dist/Code.js) + table-service emulator over real HTTP.
 
 import { afterEach, expect, it } from 'vitest';
-import type { ExecutionResult } from '../../emulators/apps-script';
-import type { SyncSummary } from '../../src/shared/types';
-import { CRM, startWorld, type World } from './world';
-
-const BIG = 'tbl_big';
+import { BIG, pullToEnd, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { CRM, type World } from './world';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -16,42 +13,10 @@ afterEach(async () => {
   world = undefined;
 });
 
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function summaryOf(result: ExecutionResult): SyncSummary {
-  expect(result.ok, result.error?.message).toBe(true);
-  return result.value as SyncSummary;
-}
-
-function runContinuations(w: World, max: number): ExecutionResult[] {
-  const executions: ExecutionResult[] = [];
-  while (executions.length < max) {
-    const pending = w.sim
-      .triggers()
-      .filter((t) => t.source === 'CLOCK' && !t.fired && t.everyMs === undefined);
-    if (pending.length === 0) break;
-    executions.push(
-      ...w.sim.advanceAndFire(
-        Math.max(0, Math.min(...pending.map((t) => t.nextAt ?? 0)) - w.sim.clock.now()) + 1,
-      ),
-    );
-  }
-  return executions;
-}
-
 it('a continued pull merges each page into its own row after the sheet was sorted during a page wait', async () => {
-  world = await startWorld({
-    emulator: { logLimit: 60_000 },
-    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
-  });
+  world = await startBigWorld(5000);
   const w = world;
-  await w.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows: 5000, columns: 12 });
-  w.connect();
-  w.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   const header = w.values()[0] as string[];
   const idCol = header.indexOf('id');
   const textCol = header.indexOf('c07_text');
@@ -95,16 +60,9 @@ it('a continued pull merges each page into its own row after the sheet was sorte
 }, 240_000);
 
 it('a continued pull reads every line after blank lines were inserted while it waited for the schema', async () => {
-  world = await startWorld({
-    emulator: { logLimit: 60_000 },
-    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
-  });
+  world = await startBigWorld(5000);
   const w = world;
-  await w.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows: 5000, columns: 12 });
-  w.connect();
-  w.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   const idCol = (w.values()[0] as string[]).indexOf('id');
   await settle();
   const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
@@ -129,16 +87,9 @@ it('a continued pull reads every line after blank lines were inserted while it w
 }, 240_000);
 
 it('a continued re-pull leaves the fixed fields of lines between the rows it updates as they are', async () => {
-  world = await startWorld({
-    emulator: { logLimit: 60_000 },
-    simulator: { countRealTime: true, costs: { httpLatencyMs: 90_000, sheetCellMs: 0.01 } },
-  });
+  world = await startBigWorld(5000);
   const w = world;
-  await w.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows: 5000, columns: 12 });
-  w.connect();
-  w.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
-  summaryOf(w.sim.callFromClient('pullActiveSheet', []));
-  for (const result of runContinuations(w, 10)) summaryOf(result);
+  pullToEnd(w);
   const header = w.values()[0] as string[];
   const idCol = header.indexOf('id');
   const lModCol = header.indexOf('lMod');

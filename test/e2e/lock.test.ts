@@ -2,6 +2,7 @@
 // manual push while a scheduled run holds the document lock is told a sync is running and sends nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, FetchRequestInfo } from '../../emulators/apps-script';
+import { settle } from './continuations';
 import { CRM, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -18,10 +19,6 @@ afterEach(async () => {
   await world?.close();
   world = undefined;
 });
-
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 function col(w: World, header: string): number {
   return (w.values()[0] as string[]).indexOf(header);

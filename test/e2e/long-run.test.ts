@@ -7,11 +7,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-script';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, startWorld, type World } from './world';
+import { BIG, expectWithinLimit, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { CRM, type World } from './world';
 
 const MINUTE = 60_000;
-const LIMIT_MS = 6 * MINUTE;
-const BIG = 'tbl_big';
 const LOG_SHEET = 'Sync log';
 
 type Summary = SyncSummary;
@@ -23,53 +22,8 @@ afterEach(async () => {
 });
 
 async function bigWorld(rows: number, simulator: SimulatorOptions, columns = 12): Promise<World> {
-  world = await startWorld({
-    emulator: { logLimit: 60_000 },
-    simulator: { countRealTime: true, ...simulator },
-  });
-  await world.emulator.admin.seedTable({ appId: CRM, tableId: BIG, rows, columns });
-  world.connect();
-  world.call('linkActiveSheet', { tableAppId: CRM, tableId: BIG });
+  world = await startBigWorld(rows, simulator, columns);
   return world;
-}
-
-/**
- * Lets the event loop run before talking to the emulator from the test: a long synchronous simulator
- * run blocks it, and a keep-alive socket the server closed meanwhile would otherwise be reused
- * ("other side closed").
- */
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
-function summaryOf(result: ExecutionResult): Summary {
-  expect(result.ok, result.error?.message).toBe(true);
-  return result.value as Summary;
-}
-
-/** Fires due triggers (continuations) until none is left or `max` executions ran. */
-function runContinuations(w: World, max: number): ExecutionResult[] {
-  const executions: ExecutionResult[] = [];
-  while (executions.length < max) {
-    const pending = w.sim
-      .triggers()
-      .filter((t) => t.source === 'CLOCK' && !t.fired && t.everyMs === undefined);
-    if (pending.length === 0) break;
-    executions.push(
-      ...w.sim.advanceAndFire(
-        Math.max(0, Math.min(...pending.map((t) => t.nextAt ?? 0)) - w.sim.clock.now()) + 1,
-      ),
-    );
-  }
-  return executions;
-}
-
-function expectWithinLimit(executions: ExecutionResult[]): void {
-  for (const [i, result] of executions.entries()) {
-    expect(result.killed, `execution ${i} killed`).toBe(false);
-    expect(result.ok, `execution ${i}: ${result.error?.message}`).toBe(true);
-    expect(result.simulatedMs, `execution ${i} took ${result.simulatedMs} ms`).toBeLessThan(LIMIT_MS);
-  }
 }
 
 function logLines(w: World): unknown[][] {

@@ -3,6 +3,7 @@
 // Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, TriggerInfo } from '../../emulators/apps-script';
+import { settle } from './continuations';
 import { CRM, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -34,9 +35,6 @@ interface ScheduleInfo {
 let world: World | undefined;
 
 /** Lets the event loop run before an admin call that follows a long synchronous simulator run. */
-async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
 afterEach(async () => {
   await world?.close();
   world = undefined;
