@@ -272,3 +272,18 @@ it('conflicts resolved between two executions of a pull: each keeps its choice, 
   await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 240_000);
+
+it('unlinking while a skipped continuation waits for its retry leaves no trigger behind', async () => {
+  const w = await bigWorld(3000);
+  expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
+  // A slow push holds the lock when the continuation fires: it is skipped and a retry is made.
+  summaryOf(w.sim.callFromClient('pushActiveSheet', []));
+  const skipped = w.sim.overlappedRuns.flatMap((run) => run.value as SyncSummary[]);
+  expect(skipped.some((summary) => summary.skipped)).toBe(true);
+  expect(w.sim.triggers().filter((t) => !t.fired)).toHaveLength(1);
+  expect(w.call('unlinkActiveSheet')).toEqual({ unlinked: true });
+  // The retry may linger until it fires; then it finds no link, deletes itself and does nothing.
+  for (const result of runContinuations(w, 5)) expect(result.ok, result.error?.message).toBe(true);
+  expect(w.sim.triggers()).toEqual([]);
+  expect(Object.keys(w.sim.properties('document')).filter((key) => key.startsWith('tas.'))).toEqual([]);
+}, 120_000);
