@@ -20,7 +20,7 @@ export interface ColumnSpec {
   deleted: boolean;
 }
 
-interface ServiceColumnLike {
+export interface ServiceColumnLike {
   id?: unknown;
   name?: unknown;
   type?: unknown;
@@ -91,4 +91,20 @@ export function serviceDeletedColumnIds(columns: readonly ServiceColumnLike[]): 
   return columns
     .filter((column) => column.deleted === true && typeof column.id === 'string')
     .map((column) => column.id as string);
+}
+
+/**
+ * Column ids that were table columns once and are not live now (deleted on the service, or only
+ * known to the link or its base): their sheet columns stay but are no longer synced.
+ */
+export function knownDeletedColumnIds(
+  link: { deletedColumnIds: readonly string[] },
+  columns: readonly { id?: unknown; deleted?: unknown }[],
+  live: readonly ColumnSpec[],
+  baseColumnIds: readonly string[],
+): string[] {
+  const liveIds = new Set(live.map((column) => column.id));
+  return [
+    ...new Set([...link.deletedColumnIds, ...serviceDeletedColumnIds(columns), ...baseColumnIds]),
+  ].filter((id) => !liveIds.has(id));
 }

@@ -50,3 +50,23 @@ export function messageOf(value: unknown): string {
   if (value instanceof Error) return value.message;
   return String(value);
 }
+
+/** Any thrown value as a SyncError a person can act on (the key is never part of a message). */
+/** (Apps Script's own failures are recognised by their wording: they reach the add-on as plain errors.) */
+export function asSyncError(error: unknown): SyncError {
+  if (isSyncError(error)) return error;
+  const message = messageOf(error);
+  if (/too many times for one day: urlfetch/i.test(message)) {
+    return new SyncError(
+      'QUOTA',
+      "Apps Script's daily limit of requests to other services is used up. It resets 24 hours after the first request of the day: run it again then (a schedule goes on by itself). Nothing was lost.",
+    );
+  }
+  if (/Exceeded maximum execution time/i.test(message)) {
+    return new SyncError(
+      'TIME',
+      'The run hit Apps Script’s 6-minute limit; run it again to continue where it stopped.',
+    );
+  }
+  return new SyncError('INTERNAL', `Something unexpected went wrong: ${message}`);
+}

@@ -1,19 +1,16 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
-import { liveColumns } from '../core/columns';
-import { SyncError } from '../core/errors';
-import { readLayout } from '../core/layout';
-import { indexLines } from '../core/lines';
+import { asSyncError, SyncError } from '../core/errors';
 import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
-import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
+import type { IssueTally } from '../core/sync/issues';
+import { runPull } from '../core/sync/pull/run-pull';
 import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
-import { chosenRowIds, type KeepChoice, keepChoiceOf, resolveConflictLines } from '../core/sync/resolve';
+import { runPush } from '../core/sync/push/run-push';
+import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve';
+import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { flushBase, readBase } from './base-sheet';
-import { knownDeletedColumnIds } from './headers';
 import {
-  asSyncError,
   Deadline,
   newContext,
   type OperationContext,
@@ -21,12 +18,8 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import { pullLink } from './pull';
-import { pushLink } from './push';
 import { appendRunLog } from './run-log';
 import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
-import { flushLines, readLines } from './sheet-lines';
-import { requireLinkedSheet } from './sheets';
 import {
   clearJob,
   connectedEmail,
@@ -37,6 +30,7 @@ import {
   saveProgress,
   saveSummary,
 } from './stores';
+import { syncPortsOf } from './sync-ports';
 
 export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
@@ -245,7 +239,7 @@ function runPushPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
-  const pushed = pushLink(context, link, {
+  const pushed = runPush(syncPortsOf(context, link), link, {
     confirmHeld: start.confirmHeld,
     scheduled: start.origin === 'scheduled',
   });
@@ -270,7 +264,7 @@ function runPullPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
-  const pulled = pullLink(context, link, step.pullProgress);
+  const pulled = runPull(syncPortsOf(context, link), link, step.pullProgress);
   const fields = pullSummaryFields(pulled.progress.counts);
   summary.added = fields.added;
   summary.keptLocal = fields.keptLocal;
@@ -486,19 +480,9 @@ function settleConflicts(
   summary: SyncSummary,
 ): boolean {
   const context = newContext('resolve', link.sheetId);
-  const table = context.client.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
-  const sheet = requireLinkedSheet(link);
-  const { headers, grid } = readLines(sheet);
-  const base = readBase(link);
-  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
-  const index = indexLines(grid, layout);
-  const resolved = resolveConflictLines({ grid, layout, live, base, index, keep, rowIds });
+  const resolved = runResolve(syncPortsOf(context, link), link, keep, rowIds);
   summary.updated += resolved.lines;
-  flushLines(sheet, grid, layout, live);
-  flushBase(link, base);
-  const tally = emptyTally();
-  summary.issues = collectIssues({ grid, layout }, 200, tally);
-  applyTally(summary, tally);
+  summary.issues = resolved.issues;
+  applyTally(summary, resolved.tally);
   return resolved.pullAfter;
 }

@@ -1,6 +1,6 @@
 // The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
 // fields marked read-only with a warning-only protection.
-import { type ColumnSpec, serviceDeletedColumnIds } from '../core/columns';
+import type { ColumnSpec } from '../core/columns';
 import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
 import type { LineGrid } from '../core/sheet-model';
 import { ensureColumns, maxRowsOf } from './grid-size';
@@ -140,20 +140,4 @@ function writeHeaderRuns<T extends string>(
   for (const [start, width] of contiguousRuns(indexes)) {
     write(sheet.getRange(1, start + 1, 1, width), values.slice(start, start + width) as T[]);
   }
-}
-
-/**
- * Column ids that were table columns once and are not live now (deleted on the service, or only
- * known to the link or its base): their sheet columns stay but are no longer synced.
- */
-export function knownDeletedColumnIds(
-  link: { deletedColumnIds: readonly string[] },
-  columns: readonly { id?: unknown; deleted?: unknown }[],
-  live: readonly ColumnSpec[],
-  baseColumnIds: readonly string[],
-): string[] {
-  const liveIds = new Set(live.map((column) => column.id));
-  return [
-    ...new Set([...link.deletedColumnIds, ...serviceDeletedColumnIds(columns), ...baseColumnIds]),
-  ].filter((id) => !liveIds.has(id));
 }

@@ -2,7 +2,7 @@
 // a time budget well inside Apps Script's 6 minutes, the document lock, and progress for the sidebar.
 import { TableClient } from '../api/client';
 import type { HttpPort } from '../api/http-port';
-import { isSyncError, messageOf, SyncError } from '../core/errors';
+import { SyncError } from '../core/errors';
 import type { Operation, ProgressInfo } from '../shared/types';
 import { type LinkRecord, loadConnection, loadLink, type StoredConnection, saveProgress } from './stores';
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
@@ -145,23 +145,4 @@ export function withDocumentLock<T>(work: () => T): T {
     SpreadsheetApp.flush();
     lock.releaseLock();
   }
-}
-
-/** Any thrown value as a SyncError a person can act on (the key is never part of a message). */
-export function asSyncError(error: unknown): SyncError {
-  if (isSyncError(error)) return error;
-  const message = messageOf(error);
-  if (/too many times for one day: urlfetch/i.test(message)) {
-    return new SyncError(
-      'QUOTA',
-      "Apps Script's daily limit of requests to other services is used up. It resets 24 hours after the first request of the day: run it again then (a schedule goes on by itself). Nothing was lost.",
-    );
-  }
-  if (/Exceeded maximum execution time/i.test(message)) {
-    return new SyncError(
-      'TIME',
-      'The run hit Apps Script’s 6-minute limit; run it again to continue where it stopped.',
-    );
-  }
-  return new SyncError('INTERNAL', `Something unexpected went wrong: ${message}`);
 }

@@ -1,6 +1,9 @@
 // Where state lives: the API key and connection in USER properties (no other editor can read them);
 // links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache.
-import type { ConnectionInfo, LinkInfo, ProgressInfo, ScheduleInfo, SyncSummary } from '../shared/types';
+import type { LinkRecord } from '../core/link-record';
+import type { ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
+
+export type { LinkRecord, StoredSchedule } from '../core/link-record';
 
 const CONNECTION_KEY = 'tas.connection';
 const API_KEY_KEY = 'tas.apiKey';
@@ -60,42 +63,6 @@ export function clearConnection(): void {
   const properties = PropertiesService.getUserProperties();
   properties.deleteProperty(CONNECTION_KEY);
   properties.deleteProperty(API_KEY_KEY);
-}
-
-/** A link plus what the sync keeps about it. */
-export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
-  /** Name of the hidden sheet holding the base. */
-  baseSheetName: string;
-  /** Deleted columns: ids that were table columns once and are not live now, kept so their sheet columns stay unsynced. */
-  deletedColumnIds: string[];
-  /**
-   * Columns a pull added (back) and has not finished filling with the service's values: their empty
-   * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
-   */
-  freshColumns?: string[];
-  /** Email of the person whose key and triggers serve this link's schedule. */
-  owner: string | null;
-  schedule: StoredSchedule | null;
-  /** Show createdBy / lModBy as e-mails (from the account's members) instead of user ids. */
-  showEmails?: boolean;
-}
-
-export interface StoredSchedule
-  extends Omit<ScheduleInfo, 'lastRunLocal' | 'nextRunLocal' | 'timeZone' | 'ownerName' | 'ownedByYou'> {
-  triggerId: string | null;
-  /** ISO time the schedule was set (estimates the first run). */
-  createdAt?: string;
-  /** The service e-mail of the person whose trigger and API key run the schedule. */
-  owner: string;
-  /** The service user id of that person (older records lack it). */
-  ownerUserId?: string;
-  /** "First Last <email>" of that person, as the sidebar shows it. */
-  ownerName?: string;
-  /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
-  notifyEmail: string;
-  notifiedFailure: boolean;
-  /** A held push was mailed; cleared by the next run that holds nothing (one mail per held stretch). */
-  notifiedHeld?: boolean;
 }
 
 function documentProperties(): GoogleAppsScript.Properties.Properties {

@@ -1,14 +1,17 @@
-// Push: edited lines as PATCH (only the changed columns), new lines as POST, three-way, never twice.
-import type { ListAllResult } from '../api/client';
-import type { Row } from '../api/types';
-import type { BaseRecord } from '../core/base';
-import { liveColumns } from '../core/columns';
-import { SyncError } from '../core/errors';
-import { readLayout } from '../core/layout';
-import { emailLookup } from '../core/members';
-import { fixedFieldText } from '../core/pull-engine';
-import type { CreatePlan } from '../core/push-engine';
-import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
+// A push, start to end: edited lines as PATCH (only the changed columns), new lines as POST,
+// three-way, never twice. This is the sequence; every decision is a step of ../push-session.ts,
+// every read and write a port call (../ports.ts).
+
+import type { HeldPush, LineIssue } from '../../../shared/types';
+import { knownDeletedColumnIds, liveColumns } from '../../columns';
+import { SyncError } from '../../errors';
+import { readLayout } from '../../layout';
+import type { LinkRecord } from '../../link-record';
+import { emailLookup } from '../../members';
+import { fixedFieldText } from '../../pull-engine';
+import type { CreatePlan } from '../../push-engine';
+import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
+import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
 import {
   adoptLostCreates,
   type CreateRun,
@@ -33,28 +36,18 @@ import {
   type PushSession,
   pushLayoutWarnings,
   reconcileUpdates,
-  type ServiceRow,
   settleCreates,
   settleUpdates,
   startPushSession,
   unmarkUnsentCreates,
-} from '../core/sync/push-session';
-import type { HeldPush, LineIssue } from '../shared/types';
-import { flushBase, readBase } from './base-sheet';
-import { spreadsheetDecodeContext } from './decode-context';
-import { knownDeletedColumnIds } from './headers';
-import { type OperationContext, reportProgress } from './operation';
-import { flushLines, readLines } from './sheet-lines';
-import { requireLinkedSheet } from './sheets';
-import type { LinkRecord } from './stores';
+} from '../push-session';
 
-/** Writes per wave; the sheet and base are written after every wave. */
+/** Writes per wave; the sheet and base are written after every few waves. */
 const WRITE_WAVE = 10;
+/** Kept free after the last wave, to write what was sent. */
 const WRITE_RESERVE_MS = 30 * 1000;
-/** PATCH waves between writes of statuses and base. */
-const PATCH_FLUSH_WAVES = 20;
-
-export type { PushCounts };
+/** Waves between writes of statuses and base. */
+const FLUSH_EVERY_WAVES = 20;
 
 export interface PushResult {
   finished: boolean;
@@ -68,44 +61,43 @@ export interface PushResult {
   held?: HeldPush;
 }
 
-function newToken(): string {
-  return `pending:${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
+export interface PushOptions {
+  /** Edits held as a likely accident that a person confirmed: the key of those they saw, or true. */
+  confirmHeld?: boolean | string;
+  /** A scheduled run (held edits are mailed, never confirmed). */
+  scheduled?: boolean;
 }
 
-/** One push's Apps Script side: where its lines live and the service's listing once read. */
-interface PushRun {
-  context: OperationContext;
+/** One push: its ports, its session and the service's rows once read. */
+interface Push {
+  ports: SyncPorts;
   link: LinkRecord;
-  sheet: GoogleAppsScript.Spreadsheet.Sheet;
+  sheet: LinkedSheetPort;
   session: PushSession;
   /** The service's rows read so far: the first page wave (read with the schema), then the listing. */
-  serviceRows: Map<string, Row>;
+  serviceRows: Map<string, ServiceRow>;
   /** The page wave read with the schema (null when the push knew of no rows and read the schema alone). */
-  firstWave: ListAllResult | null;
+  firstWave: Listing | null;
   /** The whole listing, once read (the first wave, when it covered the table). */
-  listing: Map<string, Row> | null;
+  listing: Map<string, ServiceRow> | null;
 }
 
 /**
  * Pushes the linked sheet. Reads the sheet and base once; knows the service's current lMod of edited
  * rows before patching (GET per row when few, one listing when that costs less); sends each wave in
- * parallel and writes ids, lMods and statuses onto the lines after every wave.
+ * parallel and writes ids, lMods and statuses onto the lines after every few waves.
  */
-export function pushLink(
-  context: OperationContext,
-  link: LinkRecord,
-  options: { confirmHeld?: boolean | string; scheduled?: boolean } = {},
-): PushResult {
-  const { run, headerWarnings } = openPush(context, link);
-  const { session } = run;
-  const held = holdAccidents(run, options);
+export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
+  const { push, headerWarnings } = openPush(ports, link);
+  const { session } = push;
+  const held = holdAccidents(push, options);
   markSettledLines(session);
-  adoptLostCreatesPhase(run);
-  const requests = reconcilePhase(run);
-  let finished = patchPhase(run, requests);
-  finished = createPhase(run, finished ? session.plan.creates : []) && finished;
+  adoptLostCreatesPhase(push);
+  const requests = reconcilePhase(push);
+  let finished = patchPhase(push, requests);
+  finished = createPhase(push, finished ? session.plan.creates : []) && finished;
   markHeldLines(session);
-  flush(run); // error statuses and restored read-only cells, even when nothing was sent
+  writeStatuses(push); // error statuses and restored read-only cells, even when nothing was sent
   const tally = emptyTally();
   return {
     finished,
@@ -122,20 +114,20 @@ export function pushLink(
  * push with more edits than pages lists the table, one with fewer spares the GETs of the rows this
  * wave brings), and plans the push.
  */
-function openPush(context: OperationContext, link: LinkRecord): { run: PushRun; headerWarnings: string[] } {
-  const sheet = requireLinkedSheet(link);
-  const { headers, grid } = readLines(sheet);
-  const base = readBase(link);
-  reportProgress(context, { phase: 'reading the table schema' });
+function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarnings: string[] } {
+  const sheet = ports.openSheet();
+  const { headers, grid } = sheet.readLines();
+  const base = ports.base.read();
+  ports.run.report({ phase: 'reading the table schema' });
   const known = Math.max(base.size, grid.length);
-  const serviceRows = new Map<string, Row>();
+  const serviceRows = new Map<string, ServiceRow>();
   const { table, firstWave } =
     known > 0
-      ? context.client.tableAndFirstRows(link.tableAppId, link.tableId, {
+      ? ports.service.tableAndFirstRows(link.tableAppId, link.tableId, {
           expectedTotal: known,
           onPage: (page) => keepRows(serviceRows, page),
         })
-      : { table: context.client.table(link.tableAppId, link.tableId), firstWave: null };
+      : { table: ports.service.table(link.tableAppId, link.tableId), firstWave: null };
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
@@ -144,29 +136,28 @@ function openPush(context: OperationContext, link: LinkRecord): { run: PushRun; 
   assertIdColumn(layout, grid.length, base.size);
   const freshColumns = link.freshColumns ?? [];
   const headerWarnings = pushLayoutWarnings({ grid, layout, live, base, syncedBefore, freshColumns });
-  const decode = spreadsheetDecodeContext();
   const session = startPushSession({
     grid,
     layout,
     live,
     base,
-    decode,
-    fixedText: fixedFieldShown(context, link),
+    decode: sheet.decodeContext(),
+    fixedText: fixedFieldShown(ports, link),
   });
   const listing = firstWave?.done ? serviceRows : null;
-  return { run: { context, link, sheet, session, serviceRows, firstWave, listing }, headerWarnings };
+  return { push: { ports, link, sheet, session, serviceRows, firstWave, listing }, headerWarnings };
 }
 
-function keepRows(rows: Map<string, Row>, page: readonly Row[]): void {
+function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
   for (const row of page) rows.set(String(row.id), row);
 }
 
 /** Fixed fields as cells show them: user ids as emails when the link asks (members read once, when first needed). */
-function fixedFieldShown(context: OperationContext, link: LinkRecord): FixedFieldText {
+function fixedFieldShown(ports: SyncPorts, link: LinkRecord): FixedFieldText {
   let emailOf: ((id: unknown) => string) | null = null;
   return (field, value) => {
     if (link.showEmails && (field === 'createdBy' || field === 'lModBy')) {
-      emailOf ??= emailLookup(context.client.allPeople());
+      emailOf ??= emailLookup(ports.service.allPeople());
       return emailOf(value);
     }
     return fixedFieldText(value);
@@ -174,77 +165,75 @@ function fixedFieldShown(context: OperationContext, link: LinkRecord): FixedFiel
 }
 
 /** Edits that look like an accident are held (not sent) unless a person confirmed them. */
-function holdAccidents(
-  run: PushRun,
-  options: { confirmHeld?: boolean | string; scheduled?: boolean },
-): HeldPush | undefined {
-  const toHold = editsToHold(run.session, options.confirmHeld);
+function holdAccidents(push: Push, options: PushOptions): HeldPush | undefined {
+  const toHold = editsToHold(push.session, options.confirmHeld);
   if (!toHold) return undefined;
   // The service's value now of each example row: one GET each, a handful at most.
   const exampleIds = heldExampleRowIds(toHold);
   const now = new Map<string, ServiceRow>();
-  run.context.client.rowsByIds(run.link.tableAppId, run.link.tableId, exampleIds).forEach((answer, i) => {
+  push.ports.service.rowsByIds(push.link.tableAppId, push.link.tableId, exampleIds).forEach((answer, i) => {
     if (answer.ok) now.set(exampleIds[i] as string, answer.row);
   });
   const held = heldPushOf(toHold, now, options.scheduled === true);
-  held.lines = holdEdits(run.session, toHold.verdict);
+  held.lines = holdEdits(push.session, toHold.verdict);
   return held;
 }
 
-function flush(run: PushRun): void {
-  const { grid, layout, live } = run.session;
-  const written = flushLines(run.sheet, grid, layout, live, 'fixedAndStatus');
-  flushBase(run.link, run.session.base);
-  reportProgress(run.context, { linesWritten: run.context.progress.linesWritten + written });
+/** Writes the lines' fixed fields and statuses, and the base. */
+function writeStatuses(push: Push): void {
+  const { grid, layout, live } = push.session;
+  const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  push.ports.base.write(push.session.base);
+  push.ports.run.report({ linesWritten: push.ports.run.progress().linesWritten + written });
 }
 
 /** The service's rows, read once per push (a listing when a lost create must be found or when it costs less than GETs). */
-function loadListing(run: PushRun): Map<string, Row> {
-  if (run.listing) return run.listing;
-  const { context, link, session, serviceRows } = run;
-  reportProgress(context, { phase: 'reading the service rows' });
+function loadListing(push: Push): Map<string, ServiceRow> {
+  if (push.listing) return push.listing;
+  const { ports, link, session, serviceRows } = push;
+  ports.run.report({ phase: 'reading the service rows' });
   const known = Math.max(session.base.size, session.grid.length);
-  const result = context.client.listAllRows(link.tableAppId, link.tableId, {
-    startOffset: run.firstWave?.nextOffset ?? 0,
+  const result = ports.service.listAllRows(link.tableAppId, link.tableId, {
+    startOffset: push.firstWave?.nextOffset ?? 0,
     ...(known > 0 ? { expectedTotal: known } : {}),
     onPage: (page) => keepRows(serviceRows, page),
   });
   if (!result.done)
     throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
-  run.listing = serviceRows;
+  push.listing = serviceRows;
   return serviceRows;
 }
 
 /** 1. Lost creates: adopt the row the service made, so a retry never duplicates it. */
-function adoptLostCreatesPhase(run: PushRun): void {
-  const { session } = run;
+function adoptLostCreatesPhase(push: Push): void {
+  const { session } = push;
   const pendingCreates = claimPendingCreates(session);
   if (pendingCreates.length === 0) return;
-  const listing = loadListing(run);
-  const adopted = adoptLostCreates(session, pendingCreates, listing, run.context.connection.info.userId);
-  flush(run);
-  if (keepUnwrittenAdoptionsPending(session, adopted)) flushBase(run.link, session.base);
+  const listing = loadListing(push);
+  const adopted = adoptLostCreates(session, pendingCreates, listing, push.ports.run.userId);
+  writeStatuses(push);
+  if (keepUnwrittenAdoptionsPending(session, adopted)) push.ports.base.write(session.base);
 }
 
 /** 2. Edited lines (adopted ones included): know the service's current state before patching. */
-function reconcilePhase(run: PushRun): PatchRequest[] {
-  const { context, link, session } = run;
-  const read = run.serviceRows;
-  const pagesLeft = listingPagesLeft(session, run.firstWave);
-  const check = editedRowsCheck(session, run.listing !== null, pagesLeft, read);
+function reconcilePhase(push: Push): PatchRequest[] {
+  const { ports, link, session } = push;
+  const read = push.serviceRows;
+  const pagesLeft = listingPagesLeft(session, push.firstWave);
+  const check = editedRowsCheck(session, push.listing !== null, pagesLeft, read);
   if (check === 'none') return [];
   let rows: ReadonlyMap<string, ServiceRow>;
   if (check === 'listing') {
-    rows = loadListing(run);
+    rows = loadListing(push);
   } else {
-    reportProgress(context, { phase: 'checking edited rows on the service' });
+    ports.run.report({ phase: 'checking edited rows on the service' });
     const unread = editedRowIds(session, read);
-    const answers = context.client.rowsByIds(link.tableAppId, link.tableId, unread);
+    const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, unread);
     const checked = checkedRows(session, unread, answers, read);
-    rows = checked.changed ? loadListing(run) : checked.rows;
+    rows = checked.changed ? loadListing(push) : checked.rows;
   }
   const requests = reconcileUpdates(session, rows);
-  flush(run);
+  writeStatuses(push);
   return requests;
 }
 
@@ -253,24 +242,24 @@ function reconcilePhase(run: PushRun): PatchRequest[] {
  * stop is harmless (the next push finds the service already holds the value). Returns whether all
  * were sent in time.
  */
-function patchPhase(run: PushRun, requests: readonly PatchRequest[]): boolean {
-  const { context, link, session } = run;
+function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
+  const { ports, link, session } = push;
   for (let start = 0, waveNumber = 0; start < requests.length; start += WRITE_WAVE, waveNumber++) {
-    if (context.deadline.nearlyOver(WRITE_RESERVE_MS)) return false;
+    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
     const wave = requests.slice(start, start + WRITE_WAVE);
-    reportProgress(context, {
+    ports.run.report({
       phase: 'sending edits',
       requestsLeft: requests.length - start,
       updatesSent: start,
       updatesTotal: requests.length,
     });
-    const answers = context.client.updateRows(
+    const answers = ports.service.updateRows(
       link.tableAppId,
       link.tableId,
       wave.map((request) => ({ rowId: request.update.rowId, patch: request.patch })),
     );
     settleUpdates(session, wave, answers);
-    if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) flush(run);
+    if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeStatuses(push);
   }
   return true;
 }
@@ -282,49 +271,48 @@ function patchPhase(run: PushRun, requests: readonly PatchRequest[]): boolean {
  * lines each, not two a wave); a create whose result was not written yet when a run dies is adopted
  * by the next push through its pending record. Returns whether all were sent in time.
  */
-function createPhase(run: PushRun, planned: readonly CreatePlan[]): boolean {
-  const { context, session } = run;
-  const sentAt = context.counter.lastServiceTime ?? '';
-  const creates = markCreatesPending(session, planned, planned.map(newToken), sentAt);
-  flush(run);
-  if (keepMarkedCreates(session, creates)) flushBase(run.link, session.base);
-  const finished = sendCreates(run, creates);
+function createPhase(push: Push, planned: readonly CreatePlan[]): boolean {
+  const { ports, session } = push;
+  const sentAt = ports.run.lastServiceTime();
+  const tokens = planned.map(() => `pending:${ports.run.uniqueId()}`);
+  const creates = markCreatesPending(session, planned, tokens, sentAt);
+  writeStatuses(push);
+  if (keepMarkedCreates(session, creates)) ports.base.write(session.base);
+  const finished = sendCreates(push, creates);
   unmarkUnsentCreates(session, creates);
-  if (creates.creates.length > 0) writeCreated(run, creates);
+  if (creates.creates.length > 0) writeCreated(push, creates);
   return finished;
 }
 
 /** Sends the marked creates in waves; returns whether all were sent in time. */
-function sendCreates(run: PushRun, creates: CreateRun): boolean {
-  const { context, link, session } = run;
+function sendCreates(push: Push, creates: CreateRun): boolean {
+  const { ports, link, session } = push;
   const all = creates.creates;
   for (let start = 0, waveNumber = 0; start < all.length; start += WRITE_WAVE, waveNumber++) {
-    if (context.deadline.nearlyOver(WRITE_RESERVE_MS)) return false;
+    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
     const wave = all.slice(start, start + WRITE_WAVE);
-    reportProgress(context, {
+    ports.run.report({
       phase: 'creating rows',
       requestsLeft: all.length - start,
       createsSent: start,
       createsTotal: all.length,
     });
-    const answers = context.client.createRows(
+    const answers = ports.service.createRows(
       link.tableAppId,
       link.tableId,
       wave.map((create) => create.values),
     );
     settleCreates(session, creates, start, answers);
-    if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) writeCreated(run, creates);
+    if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeCreated(push, creates);
   }
   return true;
 }
 
 /** Writes created ids and base records; a created row whose line was lost stays pending. */
-function writeCreated(run: PushRun, creates: CreateRun): void {
-  const { grid, layout, live, base } = run.session;
-  const written = flushLines(run.sheet, grid, layout, live, 'fixedAndStatus');
-  keepUnwrittenCreatesPending(run.session, creates);
-  flushBase(run.link, base);
-  reportProgress(run.context, { linesWritten: run.context.progress.linesWritten + written });
+function writeCreated(push: Push, creates: CreateRun): void {
+  const { grid, layout, live, base } = push.session;
+  const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  keepUnwrittenCreatesPending(push.session, creates);
+  push.ports.base.write(base);
+  push.ports.run.report({ linesWritten: push.ports.run.progress().linesWritten + written });
 }
-
-export type { BaseRecord };

@@ -1,0 +1,38 @@
+// The stored link of a sheet to a table: what the sync keeps about it between runs (JSON-safe).
+import type { LinkInfo, ScheduleInfo } from '../shared/types';
+
+/** A link plus what the sync keeps about it. */
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
+  /** Name of the hidden sheet holding the base. */
+  baseSheetName: string;
+  /** Deleted columns: ids that were table columns once and are not live now, kept so their sheet columns stay unsynced. */
+  deletedColumnIds: string[];
+  /**
+   * Columns a pull added (back) and has not finished filling with the service's values: their empty
+   * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
+   */
+  freshColumns?: string[];
+  /** Email of the person whose key and triggers serve this link's schedule. */
+  owner: string | null;
+  schedule: StoredSchedule | null;
+  /** Show createdBy / lModBy as e-mails (from the account's members) instead of user ids. */
+  showEmails?: boolean;
+}
+
+export interface StoredSchedule
+  extends Omit<ScheduleInfo, 'lastRunLocal' | 'nextRunLocal' | 'timeZone' | 'ownerName' | 'ownedByYou'> {
+  triggerId: string | null;
+  /** ISO time the schedule was set (estimates the first run). */
+  createdAt?: string;
+  /** The service e-mail of the person whose trigger and API key run the schedule. */
+  owner: string;
+  /** The service user id of that person (older records lack it). */
+  ownerUserId?: string;
+  /** "First Last <email>" of that person, as the sidebar shows it. */
+  ownerName?: string;
+  /** The service e-mail to notify on failures (from /user/me; no extra scope needed). */
+  notifyEmail: string;
+  notifiedFailure: boolean;
+  /** A held push was mailed; cleared by the next run that holds nothing (one mail per held stretch). */
+  notifiedHeld?: boolean;
+}

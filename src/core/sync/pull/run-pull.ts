@@ -1,0 +1,238 @@
+// A pull, start to end: the table's schema and rows into the linked sheet, three-way, in chunks,
+// resumable. This is the sequence; every decision is a step of ../pull-session.ts, every read and
+// write a port call (./ports.ts), so it runs the same over Apps Script and over memory.
+import { knownDeletedColumnIds, liveColumns } from '../../columns';
+import { asSyncError, SyncError } from '../../errors';
+import { readLayout } from '../../layout';
+import type { LinkRecord } from '../../link-record';
+import { emailLookup } from '../../members';
+import { applyServiceRows, type PullState } from '../../pull-engine';
+import type { BaseTable } from '../../sheet-model';
+import { assertIdColumn } from '../issues';
+import type { LinkedSheetPort, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
+import {
+  asksLastRowAtSchema,
+  assertChunkFits,
+  chunkMeasured,
+  chunkPending,
+  chunkWritten,
+  columnsToFill,
+  deletedColumnIdsAfter,
+  displayWithEmails,
+  fetchProgress,
+  findPendingCreates,
+  finishedResult,
+  MAX_REMOVED_CHECKS,
+  needsExactFootprint,
+  type PreparedPull,
+  type PullProgress,
+  type PullResult,
+  type PullRun,
+  probeFound,
+  pullStateOf,
+  putBackEditedIds,
+  readingFor,
+  receivePage,
+  renamedSyncedColumns,
+  rowsToConfirmRemoved,
+  schemaArrived,
+  settleRemovedRows,
+  shouldStopConfirming,
+  shouldStopListing,
+  showsMemberEmails,
+  startProgress,
+  startRun,
+  stillOnService,
+  takeChunk,
+  unfinishedResult,
+  workbookFootprint,
+} from '../pull-session';
+
+/** One pull's ports and what it has read so far. */
+interface Pull {
+  ports: SyncPorts;
+  link: LinkRecord;
+  sheet: LinkedSheetPort;
+  progress: PullProgress;
+  run: PullRun;
+}
+
+/**
+ * Pulls the linked table into its sheet. Pages are fetched in parallel waves and merged every chunk
+ * of rows. A fresh pull of a sheet of up to EAGER_READ_MAX_LINES lines reads it and its base whole;
+ * otherwise only the id and status columns are read up front, whole lines only when a chunk needs
+ * them, so a continuation does not re-read the sheet. The run stops between waves when the measured
+ * cost of writing what is pending would not fit the time left, and returns the offset to resume from.
+ * A failed or empty listing never clears anything: lines only change by row id.
+ */
+export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgress): PullResult {
+  ports.run.report({ phase: 'reading the table schema' });
+  const sheet = ports.openSheet();
+  const reading = readingFor(resume);
+  // The base and the sheet's size need no schema: read first, they plan the first page wave.
+  const base = ports.base.read(reading);
+  // Only a continuing pull asks its size before the schema wait: its lazy reads are planned by it.
+  const lastRow = resume ? sheet.lastRow() : undefined;
+  const lastRowAtWait = ports.run.waitsSoFar();
+  const progress = startProgress(resume, () => `p${ports.run.uniqueId()}`);
+  const run = startRun(progress, !!resume, base.size, lastRow, reading);
+  const pull: Pull = { ports, link, sheet, progress, run };
+  // Set up when the schema arrives, with the first page wave.
+  let prepared: PreparedPull | undefined;
+  const setUp = (table: ServiceTable): void => {
+    // The size read before a wait is stale (lines inserted meanwhile would not be read, and their rows
+    // appended again): the lines are then read with the sheet's size as it is now.
+    const sizeNow =
+      ports.run.waitsSoFar() === lastRowAtWait
+        ? lastRow
+        : asksLastRowAtSchema(base.size, !!resume)
+          ? sheet.lastRow()
+          : undefined;
+    prepared = preparePull(pull, table, base, sizeNow, reading);
+    schemaArrived(run, prepared.state.layout.width);
+    ports.run.report({ phase: 'fetching rows' });
+  };
+  const flushChunk = (): void => {
+    if (prepared) writeChunk(pull, prepared.state);
+  };
+  let listing: { done: boolean; nextOffset: number; rowCount: number };
+  try {
+    listing = ports.service.listTableAndRows(link.tableAppId, link.tableId, setUp, {
+      startOffset: progress.nextOffset,
+      // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
+      ...(run.known > 0 ? { expectedTotal: run.known } : {}),
+      onPage(page, offset) {
+        if (receivePage(run, page, offset)) flushChunk();
+        ports.run.report(fetchProgress(run));
+      },
+      shouldStop: () => {
+        measureChunk(pull);
+        return shouldStopListing(run, ports.run.timeLeft());
+      },
+      probe: { at: () => run.probeAt, found: (offset, count) => probeFound(run, offset, count) },
+    });
+    run.listingDone = listing.done;
+  } catch (error) {
+    const failure = asSyncError(error);
+    if (failure.code !== 'QUOTA' || !prepared) throw error;
+    // Keep what arrived: the next run resumes after the last page written.
+    flushChunk();
+    ports.base.writeSeen(base);
+    progress.nextOffset = run.deliveredTo;
+    return unfinishedResult(prepared, progress, failure);
+  }
+  if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
+  flushChunk();
+  progress.nextOffset = listing.nextOffset;
+  if (!listing.done) {
+    ports.base.writeSeen(base);
+    return unfinishedResult(prepared, progress);
+  }
+  const stillThere = confirmRemoved(pull, rowsToConfirmRemoved(prepared.state, listing));
+  // After the last wait (the listing's or the reads by id): marking loads the lines it marks.
+  sheet.relocateBeforeLoading(prepared.state.grid, prepared.state.layout);
+  settleRemovedRows(prepared.state, listing, stillThere);
+  return finishPull(pull, prepared);
+}
+
+/** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
+function preparePull(
+  pull: Pull,
+  table: ServiceTable,
+  base: BaseTable,
+  lastRow: number | undefined,
+  reading: SheetReadOptions,
+): PreparedPull {
+  const { ports, link, sheet, progress } = pull;
+  const live = liveColumns(table.columns);
+  const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
+  const layoutOf = (headerRow: unknown[]) => readLayout(headerRow, live, deletedIds);
+  const { headers, grid } = sheet.readLinesForPull(layoutOf, reading, lastRow);
+  const before = readLayout(headers, live, deletedIds);
+  assertIdColumn(before, grid.length, base.size);
+  const renamed = renamedSyncedColumns(before, live, base, grid);
+  const keepOut = new Set(renamed.keys());
+  const recorded = [...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])];
+  const { fresh, recordFirst } = columnsToFill(before, live, link.fixedFields, keepOut, recorded);
+  if (recordFirst) {
+    link.freshColumns = [...fresh];
+    ports.links.save(link);
+  }
+  const layout = sheet.completeHeaders({
+    layout: before,
+    grid,
+    live,
+    deletedIds,
+    fixedFields: link.fixedFields,
+    keepOut,
+  });
+  if (fresh.size > 0) progress.freshColumns = [...fresh];
+  // A date a person typed into a number column: the cell gets its number format back (issue 15).
+  sheet.restoreNumberFormats(grid, layout, live);
+  base.ensureColumns(live.map((column) => column.id));
+  const decode = sheet.decodeContext();
+  const state = pullStateOf({ grid, layout, live, base, progress, decode, fresh });
+  putBackEditedIds(state);
+  const pending = findPendingCreates(state, ports.run.userId);
+  if (pending) state.pending = pending;
+  if (showsMemberEmails(link.showEmails, layout)) {
+    // One members lookup per run, never a call per row.
+    state.displayFixed = displayWithEmails(emailLookup(ports.service.allPeople()));
+  }
+  return { state, deletedIds, renamed };
+}
+
+/** Merges the rows gathered so far and writes the lines and the base, if the table still fits. */
+function writeChunk(pull: Pull, state: PullState): void {
+  const { ports, sheet, run } = pull;
+  if (!chunkPending(run, state.grid.dirtyCount)) return;
+  if (needsExactFootprint(run)) run.exact = workbookFootprint(state.layout.width, sheet.workbookShapes());
+  assertChunkFits(run, ports.run.progress().linesWritten);
+  const started = ports.run.now();
+  const rows = takeChunk(run);
+  sheet.relocateBeforeLoading(state.grid, state.layout);
+  applyServiceRows(state, rows);
+  const cells = state.grid.dirtyCount * state.grid.dirtyColumnCount;
+  const written = sheet.writeLines(state.grid, state.layout, state.live, 'synced');
+  ports.base.write(state.base);
+  chunkWritten(run, started, rows.length, cells, state.layout.width);
+  ports.run.report({ phase: 'writing lines', linesWritten: ports.run.progress().linesWritten + written });
+}
+
+/** Before a stop decision: queued writes are committed so the last chunk's cost is measured, not guessed. */
+function measureChunk(pull: Pull): void {
+  if (!pull.run.unmeasured) return;
+  pull.sheet.commitWrites();
+  chunkMeasured(pull.run, pull.ports.run.now());
+}
+
+/**
+ * Reads each row the listing did not show (one request each, in parallel waves, while the writes left
+ * fit the time, at most MAX_REMOVED_CHECKS): the rows not found are gone; the others a shifting
+ * listing may have skipped.
+ */
+function confirmRemoved(pull: Pull, ids: readonly string[]): Set<string> {
+  if (ids.length === 0) return new Set();
+  const { ports, link, run } = pull;
+  ports.run.report({ phase: 'checking rows gone from the listing' });
+  const asked = ids.slice(0, MAX_REMOVED_CHECKS);
+  const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, asked, {
+    shouldStop: () => shouldStopConfirming(run, ids.length, ports.run.timeLeft()),
+  });
+  return stillOnService(ids, answers);
+}
+
+/** After a complete listing: marks removed rows, writes the rest, and records the link as synced. */
+function finishPull(pull: Pull, prepared: PreparedPull): PullResult {
+  const { ports, link, sheet, progress } = pull;
+  const { state, deletedIds } = prepared;
+  sheet.writeLines(state.grid, state.layout, state.live, 'synced');
+  ports.base.write(state.base);
+  // Every added column is filled now.
+  delete link.freshColumns;
+  const deleted = deletedColumnIdsAfter(link.deletedColumnIds, deletedIds);
+  if (deleted) link.deletedColumnIds = deleted;
+  link.lastSyncAt = new Date(ports.run.now()).toISOString();
+  ports.links.save(link);
+  return finishedResult(prepared, progress);
+}

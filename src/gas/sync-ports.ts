@@ -1,0 +1,85 @@
+// The ports of a pull, push or resolve (core/sync/ports.ts) over Apps Script: the linked sheet over
+// SpreadsheetApp, its base over the hidden base sheet, the service over UrlFetchApp, the run's clock,
+// budget and progress, and the link over document properties.
+import type { LinkRecord } from '../core/link-record';
+import type { LinkedSheetPort, RunPort, SheetShape, SyncPorts } from '../core/sync/ports';
+import { activeSpreadsheet } from './active';
+import { flushBase, flushSeen, readBase } from './base-sheet';
+import { spreadsheetDecodeContext } from './decode-context';
+import { prepareHeaders } from './headers';
+import { restoreNumberFormats } from './number-formats';
+import { type OperationContext, reportProgress } from './operation';
+import { flushLines, readLines, readLinesForPull, relocateBeforeLoading } from './sheet-lines';
+import { requireLinkedSheet } from './sheets';
+import { saveLink } from './stores';
+import { waitsSoFar } from './url-fetch-port';
+
+type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+
+/** The ports of one operation on one link, for the core's runPull, runPush and runResolve. */
+export function syncPortsOf(context: OperationContext, link: LinkRecord): SyncPorts {
+  return {
+    openSheet: () => linkedSheetPort(requireLinkedSheet(link), link),
+    base: {
+      read: (reading) => readBase(link, reading),
+      write: (base) => flushBase(link, base),
+      writeSeen: (base) => flushSeen(link, base),
+    },
+    service: context.client,
+    run: runPortOf(context),
+    links: { save: saveLink },
+  };
+}
+
+/** The linked sheet: reads and writes through sheet-lines.ts, which re-identifies lines before writing. */
+function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
+  return {
+    readLines: () => readLines(sheet),
+    readLinesForPull: (layoutOf, reading, lastRow) => readLinesForPull(sheet, layoutOf, reading, lastRow),
+    lastRow: () => sheet.getLastRow(),
+    completeHeaders: (request) =>
+      prepareHeaders(
+        sheet,
+        request.layout,
+        request.grid,
+        request.live,
+        request.deletedIds,
+        request.fixedFields,
+        request.keepOut,
+      ),
+    restoreNumberFormats: (grid, layout, live) => {
+      restoreNumberFormats(sheet, grid, layout, live);
+    },
+    relocateBeforeLoading: (grid, layout) => relocateBeforeLoading(sheet, grid, layout),
+    writeLines: (grid, layout, live, columns) => flushLines(sheet, grid, layout, live, columns),
+    workbookShapes: () => sheetShapes(sheet, link),
+    commitWrites: () => SpreadsheetApp.flush(),
+    decodeContext: spreadsheetDecodeContext,
+  };
+}
+
+/** The spreadsheet's sheets as the footprint needs them (a few waiting calls a sheet). */
+function sheetShapes(sheet: Sheet, link: LinkRecord): SheetShape[] {
+  const linkedId = sheet.getSheetId();
+  const shapes: SheetShape[] = [];
+  for (const each of activeSpreadsheet().getSheets()) {
+    const columns = each.getMaxColumns();
+    if (each.getSheetId() === linkedId) shapes.push({ role: 'linked', columns, rows: 0 });
+    else if (each.getName() === link.baseSheetName) shapes.push({ role: 'base', columns, rows: 0 });
+    else shapes.push({ role: 'other', columns, rows: each.getMaxRows() });
+  }
+  return shapes;
+}
+
+function runPortOf(context: OperationContext): RunPort {
+  return {
+    userId: context.connection.info.userId,
+    now: () => Date.now(),
+    timeLeft: () => context.deadline.left(),
+    waitsSoFar,
+    lastServiceTime: () => context.counter.lastServiceTime ?? '',
+    uniqueId: () => `${Date.now().toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`,
+    progress: () => context.progress,
+    report: (change) => reportProgress(context, change),
+  };
+}
