@@ -15,6 +15,7 @@ import { columnLetters } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import { BaseTable } from '../core/sheet-model';
 import { activeSpreadsheet } from './active';
+import { execution } from './execution';
 import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';
 import { setPlainText } from './plain-text';
 import type { SheetReadOptions } from './sheet-lines';
@@ -71,21 +72,17 @@ function readWholeBase(sheet: GoogleAppsScript.Spreadsheet.Sheet, withSeen: bool
   return new BaseTable(values.slice(1, lastRow), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
 }
 
-// The base sheet of each link found or made in this execution, and those asked for and not found.
-const baseSheets = new Map<string, GoogleAppsScript.Spreadsheet.Sheet>();
-const absentBaseSheets = new Set<string>();
-
 /**
  * The link's base sheet, made when absent and `create`. A base found absent is not asked for again
  * in the same execution (only this add-on makes it, under the document lock; should a sheet of that
  * hidden name appear meanwhile, inserting it fails loudly and nothing is written).
  */
 export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript.Spreadsheet.Sheet | null {
-  const known = baseSheets.get(link.baseSheetName);
+  const known = execution.baseSheets.get(link.baseSheetName);
   if (known) return known;
-  if (absentBaseSheets.has(link.baseSheetName) && !create) return null;
+  if (execution.absentBaseSheets.has(link.baseSheetName) && !create) return null;
   const spreadsheet = activeSpreadsheet();
-  let sheet = absentBaseSheets.has(link.baseSheetName)
+  let sheet = execution.absentBaseSheets.has(link.baseSheetName)
     ? null
     : spreadsheet.getSheetByName(link.baseSheetName);
   if (!sheet && create) {
@@ -96,15 +93,15 @@ export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript
     noteNewSheet(sheet);
   }
   if (sheet) {
-    baseSheets.set(link.baseSheetName, sheet);
-    absentBaseSheets.delete(link.baseSheetName);
-  } else absentBaseSheets.add(link.baseSheetName);
+    execution.baseSheets.set(link.baseSheetName, sheet);
+    execution.absentBaseSheets.delete(link.baseSheetName);
+  } else execution.absentBaseSheets.add(link.baseSheetName);
   return sheet;
 }
 
 /** Forgets a base sheet this execution found (it is about to be deleted). */
 export function forgetBaseSheet(link: LinkRecord): void {
-  baseSheets.delete(link.baseSheetName);
+  execution.baseSheets.delete(link.baseSheetName);
 }
 
 /** Writes this execution's seen marks (only needed when a pull continues in another execution). */

@@ -3,6 +3,7 @@
 // ensureRows or ensureColumns, so the remembered size stays true without asking again.
 
 import { GROWTH_SPARE_ROWS } from '../core/capacity';
+import { execution, type GridSize } from './execution';
 
 /**
  * Blank rows kept below the data when the sheet grows, so a person can type new lines there (the
@@ -10,23 +11,12 @@ import { GROWTH_SPARE_ROWS } from '../core/capacity';
  */
 const SPARE_ROWS = GROWTH_SPARE_ROWS;
 
-/**
- * A sheet's grid size as this execution last saw or made it (asked once, kept up to date), and the
- * rows and columns it is known to have at least (its content reaches that far), which spare asking.
- */
-interface GridSize {
-  maxRows: number | null;
-  maxColumns: number | null;
-  rowsAtLeast: number;
-  columnsAtLeast: number;
-}
-const gridSizes = new Map<GoogleAppsScript.Spreadsheet.Sheet, GridSize>();
-
+/** A sheet's grid size as this execution last saw or made it (asked once, kept up to date). */
 export function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
-  let size = gridSizes.get(sheet);
+  let size = execution.gridSizes.get(sheet);
   if (!size) {
     size = { maxRows: null, maxColumns: null, rowsAtLeast: 0, columnsAtLeast: 0 };
-    gridSizes.set(sheet, size);
+    execution.gridSizes.set(sheet, size);
   }
   return size;
 }
@@ -50,15 +40,12 @@ export function noteContentSize(
  */
 const NEW_SHEET_BLIND_ROWS = 2000;
 
-/** Sheets this execution made (insertSheet): every row past `rowsAtLeast` is blank. */
-const madeThisRun = new Set<GoogleAppsScript.Spreadsheet.Sheet>();
-
 /**
  * Notes a sheet this execution just made: it has at least one row and one column and nothing in them,
  * so it can grow without asking its size (see ensureRows).
  */
 export function noteNewSheet(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
-  madeThisRun.add(sheet);
+  execution.sheetsMade.add(sheet);
   noteContentSize(sheet, 1, 1);
 }
 
@@ -69,7 +56,7 @@ export function ensureRows(
 ): [number, number] | null {
   const size = gridSizeOf(sheet);
   if (lastNeededRow <= size.rowsAtLeast) return null;
-  if (size.maxRows === null && madeThisRun.has(sheet) && lastNeededRow <= NEW_SHEET_BLIND_ROWS) {
+  if (size.maxRows === null && execution.sheetsMade.has(sheet) && lastNeededRow <= NEW_SHEET_BLIND_ROWS) {
     // A sheet made here: its rows past those known are blank, so inserting after them moves nothing
     // and saves asking its size (a waiting call). Its size stays unknown: asked if it grows further.
     const from = size.rowsAtLeast;

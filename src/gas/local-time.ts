@@ -1,13 +1,12 @@
 // Times as a person reads them: in the spreadsheet's time zone (File → Settings), not the script's
 // zone (the manifest says Etc/UTC) and never as raw ISO text.
 import { activeSpreadsheet } from './active';
-
-let zoneOfThisRun: string | null = null;
+import { execution } from './execution';
 
 /** The spreadsheet's time zone, asked for once per execution. */
 export function spreadsheetZone(): string {
-  if (!zoneOfThisRun) zoneOfThisRun = activeSpreadsheet().getSpreadsheetTimeZone() || 'Etc/UTC';
-  return zoneOfThisRun;
+  if (!execution.timeZone) execution.timeZone = activeSpreadsheet().getSpreadsheetTimeZone() || 'Etc/UTC';
+  return execution.timeZone;
 }
 
 /** "2024-01-05 09:00" in the spreadsheet's zone; null stays null, text that is not a time stays as is. */

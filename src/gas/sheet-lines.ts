@@ -14,6 +14,7 @@ import {
   type SpanRow,
   writeBackBlock,
 } from '../core/sync/write-back';
+import { execution } from './execution';
 import { ensureColumns, ensureRows, noteContentSize } from './grid-size';
 import { setPlainText, textColumns } from './plain-text';
 import { waitsSoFar } from './url-fetch-port';
@@ -111,12 +112,9 @@ export function readLinesForPull(
     sheet.getRange(sheetRowOf(first), 1, rows, lastColumn).getValues() as unknown[][];
   const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
   grid.checkedAtWait = waitsSoFar();
-  lazyGrids.add(grid);
+  execution.lazyGrids.add(grid);
   return { headers, grid };
 }
-
-/** Grids that read whole lines later, by position (readLinesForPull's large sheets and continuations). */
-const lazyGrids = new WeakSet<LineGrid>();
 
 /**
  * Re-identifies a lazily read grid's lines before it loads more of them: its loader reads whole rows
@@ -129,7 +127,7 @@ export function relocateBeforeLoading(
   grid: LineGrid,
   layout: Layout,
 ): void {
-  if (lazyGrids.has(grid)) relocateLines(sheet, grid, layout);
+  if (execution.lazyGrids.has(grid)) relocateLines(sheet, grid, layout);
 }
 
 /**

@@ -2,6 +2,7 @@
 // execution's cache of the sheet count.
 import { SyncError } from '../core/errors';
 import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
+import { execution } from './execution';
 import type { LinkRecord } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
@@ -21,12 +22,9 @@ export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadshe
   return sheet;
 }
 
-// The sheet count as this execution last asked or changed it, and its count of waits then.
-let sheetCount: { count: number; atWait: number } | null = null;
-
 /** Forgets the sheet count (a sheet was inserted or deleted elsewhere). */
 export function forgetSheetCount(): void {
-  sheetCount = null;
+  execution.sheetCount = null;
 }
 
 /**
@@ -37,9 +35,12 @@ export function insertSheetQuietly(name: string): GoogleAppsScript.Spreadsheet.S
   const spreadsheet = activeSpreadsheet();
   const active = activeSheet();
   const waits = waitsSoFar();
-  const count = sheetCount && sheetCount.atWait === waits ? sheetCount.count : spreadsheet.getSheets().length;
+  const count =
+    execution.sheetCount && execution.sheetCount.atWait === waits
+      ? execution.sheetCount.count
+      : spreadsheet.getSheets().length;
   const sheet = spreadsheet.insertSheet(name, count);
-  sheetCount = { count: count + 1, atWait: waits };
+  execution.sheetCount = { count: count + 1, atWait: waits };
   if (active) spreadsheet.setActiveSheet(active);
   return sheet;
 }
@@ -53,8 +54,10 @@ export function insertHiddenSheet(name: string): GoogleAppsScript.Spreadsheet.Sh
   const active = activeSheet();
   const waits = waitsSoFar();
   const sheet = spreadsheet.insertSheet(name);
-  sheetCount =
-    sheetCount && sheetCount.atWait === waits ? { count: sheetCount.count + 1, atWait: waits } : null;
+  execution.sheetCount =
+    execution.sheetCount && execution.sheetCount.atWait === waits
+      ? { count: execution.sheetCount.count + 1, atWait: waits }
+      : null;
   if (active) spreadsheet.setActiveSheet(active);
   sheet.hideSheet();
   return sheet;

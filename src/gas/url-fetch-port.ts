@@ -1,5 +1,6 @@
 // The HTTP port over UrlFetchApp: every request muted, answers in order, headers in lower case.
 import type { HttpPort, HttpRequest, HttpResponse } from '../api/http-port';
+import { execution } from './execution';
 
 function lowerCaseHeaders(headers: object): Record<string, string> {
   const result: Record<string, string> = {};
@@ -36,12 +37,9 @@ export interface UrlFetchCounter {
   lastServiceTime?: string;
 }
 
-/** Waits of this execution (network calls and sleeps), during which people may change the sheet. */
-let waits = 0;
-
 /** How many times this execution has waited so far: a sheet read after the last wait is still true. */
 export function waitsSoFar(): number {
-  return waits;
+  return execution.waits;
 }
 
 export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): HttpPort {
@@ -49,7 +47,7 @@ export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): 
     fetchAll(requests) {
       if (requests.length === 0) return [];
       counter.requests += requests.length;
-      waits += 1;
+      execution.waits += 1;
       try {
         const responses = UrlFetchApp.fetchAll(requests.map(toFetchRequest)).map(toResponse);
         for (const response of responses) {
@@ -67,7 +65,7 @@ export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): 
     },
     sleep(ms) {
       if (ms > 0) {
-        waits += 1;
+        execution.waits += 1;
         Utilities.sleep(Math.ceil(ms));
       }
     },
