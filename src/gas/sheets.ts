@@ -1,5 +1,5 @@
-// Finds the add-on's sheets in the active spreadsheet and inserts new ones quietly. Owns the
-// execution's cache of the sheet count.
+// Finds the add-on's sheets in the active spreadsheet and inserts new ones quietly, keeping the
+// execution's sheet count (execution.ts) up to date.
 import { SyncError } from '../core/errors';
 import { activeSheet, activeSpreadsheet, knownSheet, rememberSheet } from './active';
 import { execution } from './execution';
