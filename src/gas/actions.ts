@@ -1,11 +1,7 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
-import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
-import type { IssueTally } from '../core/sync/issues';
-import { runPull } from '../core/sync/pull/run-pull';
-import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
-import { runPush } from '../core/sync/push/run-push';
+import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve';
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
@@ -19,18 +15,8 @@ import {
   withDocumentLock,
 } from './operation';
 import { appendRunLog } from './run-log';
-import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
-import {
-  clearJob,
-  connectedEmail,
-  type JobRecord,
-  type LinkRecord,
-  loadJob,
-  saveJob,
-  saveProgress,
-  saveSummary,
-} from './stores';
-import { syncPortsOf } from './sync-ports';
+import { type JobRecord, type LinkRecord, saveProgress, saveSummary } from './stores';
+import { operationPortsOf, syncPortsOf } from './sync-ports';
 
 export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
@@ -103,18 +89,15 @@ export function runOperation(
   try {
     withDocumentLock(() => {
       context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-      const start = runStartOf(operation, link, options, context);
-      origin = start.origin;
-      const step = runPhases(context, link, operation, start, summary);
-      // The counts say what "Lines to check" lists: every line whose status shows a problem.
-      if (step.tally) applyTally(summary, step.tally);
-      if (start.resuming) deleteTriggerById(start.resuming.triggerId);
-      // A finished run leaves another operation's pending job to it (a push made while a pull goes
-      // on in later executions), and resumes the job it displaced when it had to continue itself.
-      if (step.finished) {
-        if (start.resuming?.displaced) resumeDisplaced(link.sheetId, start.resuming.displaced);
-        else if (!start.otherJob) clearJob(link.sheetId);
-      } else continuation = saveContinuation(link, operation, options, start, step, summary, started);
+      const step = runOperationStep(operationPortsOf(context, link), link, operation, {
+        scheduled: options.scheduled,
+        job: options.job ?? null,
+        confirmHeld: options.confirmHeld ?? false,
+        startedAt: started,
+        summary,
+      });
+      origin = step.origin;
+      continuation = step.continuation;
       headerWarnings = step.warnings;
     });
   } catch (error) {
@@ -141,211 +124,6 @@ export function runOperation(
   const progress = context ? (context as OperationContext).progress : null;
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
   return summary;
-}
-
-/** Where an execution starts: fresh, or continuing the saved job of the same operation. */
-interface RunStart {
-  resuming: JobRecord | null;
-  origin: 'manual' | 'scheduled';
-  phase: 'push' | 'pull';
-  pullProgress: PullProgress | undefined;
-  confirmHeld: boolean | string;
-  /** Another operation of this sheet that continues in a later execution (its job is not this run's). */
-  otherJob: JobRecord | null;
-  /** Lines created or updated by earlier executions of this operation: they count in its summary. */
-  pushCreated: number;
-  pushUpdated: number;
-}
-
-function runStartOf(
-  operation: 'pull' | 'push' | 'sync',
-  link: LinkRecord,
-  options: RunOptions,
-  context: OperationContext,
-): RunStart {
-  const job = options.job ?? loadJob(link.sheetId);
-  const resuming = job && job.operation === operation ? job : null;
-  if (resuming) context.progress.execution = resuming.executions + 1;
-  const prior = resuming ? resuming.totals : {};
-  return {
-    resuming,
-    otherJob: resuming ? null : job,
-    // A continuation belongs to the run it continues: a manual pull stays manual in the log.
-    origin: (resuming ? resuming.scheduled : options.scheduled) ? 'scheduled' : 'manual',
-    phase: resuming ? resuming.phase : operation === 'pull' ? 'pull' : 'push',
-    pullProgress:
-      resuming && resuming.phase === 'pull' && resuming.pullId
-        ? {
-            pullId: resuming.pullId,
-            nextOffset: resuming.nextOffset,
-            counts: pullCountsOf(prior),
-            ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
-          }
-        : undefined,
-    // A scheduled run never confirms held edits; a continuation keeps its person's answer.
-    confirmHeld: resuming
-      ? (resuming.confirmHeld ?? false)
-      : !options.scheduled && (options.confirmHeld ?? false),
-    pushCreated: prior.pushCreated ?? 0,
-    pushUpdated: prior.pushUpdated ?? 0,
-  };
-}
-
-/** What the phases of one execution did, and where the operation stands after it. */
-interface RunStep {
-  phase: 'push' | 'pull';
-  finished: boolean;
-  pullProgress: PullProgress | undefined;
-  /** The daily quota stopped the pull: the job is saved, then the run fails with this. */
-  halted: SyncError | null;
-  pushCreated: number;
-  pushUpdated: number;
-  tally: IssueTally | null;
-  warnings: string[];
-}
-
-/** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
-function runPhases(
-  context: OperationContext,
-  link: LinkRecord,
-  operation: 'pull' | 'push' | 'sync',
-  start: RunStart,
-  summary: SyncSummary,
-): RunStep {
-  const step: RunStep = {
-    phase: start.phase,
-    finished: true,
-    pullProgress: start.pullProgress,
-    halted: null,
-    pushCreated: start.pushCreated,
-    pushUpdated: start.pushUpdated,
-    tally: null,
-    warnings: [],
-  };
-  if (step.phase === 'push') {
-    runPushPhase(context, link, start, summary, step);
-    if (step.finished && operation === 'sync') step.phase = 'pull';
-  }
-  summary.created = step.pushCreated;
-  summary.updated = step.pushUpdated;
-  if (step.finished && step.phase === 'pull') runPullPhase(context, link, operation, summary, step);
-  return step;
-}
-
-function runPushPhase(
-  context: OperationContext,
-  link: LinkRecord,
-  start: RunStart,
-  summary: SyncSummary,
-  step: RunStep,
-): void {
-  const pushed = runPush(syncPortsOf(context, link), link, {
-    confirmHeld: start.confirmHeld,
-    scheduled: start.origin === 'scheduled',
-  });
-  if (pushed.held) summary.held = pushed.held;
-  const sentEarlier = step.pushCreated + step.pushUpdated;
-  step.pushCreated += pushed.counts.created;
-  step.pushUpdated += pushed.counts.updated;
-  // Lines sent by earlier executions read as unchanged now; they were not.
-  summary.unchanged = Math.max(0, pushed.counts.unchanged - sentEarlier);
-  summary.conflicts = pushed.counts.conflicts;
-  summary.errors = pushed.counts.errors;
-  summary.issues = pushed.issues;
-  step.tally = pushed.tally;
-  step.warnings.push(...pushed.headerWarnings);
-  step.finished = pushed.finished;
-}
-
-function runPullPhase(
-  context: OperationContext,
-  link: LinkRecord,
-  operation: 'pull' | 'push' | 'sync',
-  summary: SyncSummary,
-  step: RunStep,
-): void {
-  const pulled = runPull(syncPortsOf(context, link), link, step.pullProgress);
-  const fields = pullSummaryFields(pulled.progress.counts);
-  summary.added = fields.added;
-  summary.keptLocal = fields.keptLocal;
-  summary.removedOnService = fields.removedOnService;
-  summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
-  summary.errors += fields.errors;
-  if (operation === 'pull') summary.unchanged = fields.unchanged;
-  summary.updated += fields.updated;
-  summary.issues = pulled.issues;
-  step.tally = pulled.tally ?? null;
-  for (const warning of pulled.headerWarnings)
-    if (!step.warnings.includes(warning)) step.warnings.push(warning);
-  step.finished = pulled.finished;
-  step.pullProgress = pulled.progress;
-  step.halted = pulled.haltedBy ?? null;
-}
-
-/**
- * Saves the operation's cursor for the next execution and says how it continues: by a one-shot
- * trigger, or (the daily quota reached: no trigger) by the next run. A quota halt then fails the run.
- */
-function saveContinuation(
-  link: LinkRecord,
-  operation: 'pull' | 'push' | 'sync',
-  options: RunOptions,
-  start: RunStart,
-  step: RunStep,
-  summary: SyncSummary,
-  started: number,
-): 'trigger' | 'manual' {
-  const { resuming, confirmHeld } = start;
-  const { phase, pullProgress } = step;
-  const next: JobRecord = {
-    operation,
-    phase,
-    pullId: pullProgress?.pullId ?? '',
-    nextOffset: pullProgress?.nextOffset ?? 0,
-    ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
-    // A key confirms exactly the held edits the person saw, and the next run cannot tell them from
-    // edits made since (a sort in the minute between runs would go out unasked): it asks again for
-    // what is still held. Only a blanket `true` (an API caller's answer for whatever is held) carries.
-    ...(confirmHeld === true && !summary.held ? { confirmHeld: true } : {}),
-    startedAt: resuming?.startedAt ?? new Date(started).toISOString(),
-    executions: (resuming?.executions ?? 0) + 1,
-    // The daily quota does not reset in a minute: no trigger; the next run resumes.
-    triggerId: step.halted ? null : createContinuationTrigger(CONTINUE_AFTER_MS),
-    scheduled: resuming ? resuming.scheduled : options.scheduled,
-    owner: connectedEmail(),
-    totals: {
-      ...(phase === 'pull' && pullProgress ? pullProgress.counts : {}),
-      pushCreated: step.pushCreated,
-      pushUpdated: step.pushUpdated,
-    },
-  };
-  // One job a sheet: the operation this one displaces waits in it and resumes after it.
-  const displaced = start.otherJob ?? resuming?.displaced;
-  if (displaced) next.displaced = displaced;
-  saveJob(link.sheetId, next);
-  if (step.halted) throw step.halted;
-  summary.continuing = true;
-  return next.triggerId ? 'trigger' : 'manual';
-}
-
-/**
- * The job a finished operation displaced resumes a minute later with a trigger of its own (its old
- * trigger, if it fires meanwhile, finds no job naming it and deletes itself).
- */
-function resumeDisplaced(sheetId: number, job: JobRecord): void {
-  saveJob(sheetId, { ...job, triggerId: createContinuationTrigger(CONTINUE_AFTER_MS) });
-}
-
-function applyTally(summary: SyncSummary, tally: IssueTally): void {
-  summary.errors = tally.error;
-  summary.conflicts = tally.conflict;
-  summary.removedOnService = tally.removed;
-}
-
-function pullCountsOf(totals: Record<string, number>): PullCounts {
-  const counts = emptyPullCounts();
-  for (const key of Object.keys(counts) as Array<keyof PullCounts>) counts[key] = totals[key] ?? 0;
-  return counts;
 }
 
 function finishRun(

@@ -1,9 +1,9 @@
 // Where state lives: the API key and connection in USER properties (no other editor can read them);
 // links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache.
-import type { LinkRecord } from '../core/link-record';
+import type { JobRecord, LinkRecord } from '../core/records';
 import type { ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
 
-export type { LinkRecord, StoredSchedule } from '../core/link-record';
+export type { JobRecord, LinkRecord, StoredSchedule } from '../core/records';
 
 const CONNECTION_KEY = 'tas.connection';
 const API_KEY_KEY = 'tas.apiKey';
@@ -113,29 +113,6 @@ export function allLinks(): LinkRecord[] {
 }
 
 /** A pull or push that ran out of time and goes on in a follow-up execution. */
-export interface JobRecord {
-  operation: 'pull' | 'push' | 'sync';
-  /** For sync: the push part is done and the pull is running. */
-  phase: 'push' | 'pull';
-  pullId: string;
-  nextOffset: number;
-  /** Column ids the pull added (back) to the sheet, which take the service's values. */
-  freshColumns?: string[];
-  /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
-  confirmHeld?: boolean;
-  startedAt: string;
-  executions: number;
-  triggerId: string | null;
-  scheduled: boolean;
-  owner: string;
-  totals: Record<string, number>;
-  /**
-   * Another operation's job this one displaced (a push that must continue while a pull goes on):
-   * it resumes, with a new trigger, once this one finishes.
-   */
-  displaced?: JobRecord;
-}
-
 export function loadJob(sheetId: number): JobRecord | null {
   return readJson<JobRecord>(documentProperties(), JOB_PREFIX + sheetId);
 }

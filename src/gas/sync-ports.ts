@@ -1,7 +1,9 @@
 // The ports of a pull, push or resolve (core/sync/ports.ts) over Apps Script: the linked sheet over
 // SpreadsheetApp, its base over the hidden base sheet, the service over UrlFetchApp, the run's clock,
 // budget and progress, and the link over document properties.
-import type { LinkRecord } from '../core/link-record';
+
+import type { LinkRecord } from '../core/records';
+import type { OperationPorts } from '../core/sync/operation/run-operation';
 import type { LinkedSheetPort, RunPort, SheetShape, SyncPorts } from '../core/sync/ports';
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
@@ -9,9 +11,10 @@ import { spreadsheetDecodeContext } from './decode-context';
 import { prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { type OperationContext, reportProgress } from './operation';
+import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
 import { flushLines, readLines, readLinesForPull, relocateBeforeLoading } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
-import { saveLink } from './stores';
+import { clearJob, connectedEmail, loadJob, saveJob, saveLink } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -28,6 +31,23 @@ export function syncPortsOf(context: OperationContext, link: LinkRecord): SyncPo
     service: context.client,
     run: runPortOf(context),
     links: { save: saveLink },
+  };
+}
+
+/** The ports of an operation (pull, push, sync) on one link: the sync ports, its job and continuations. */
+export function operationPortsOf(context: OperationContext, link: LinkRecord): OperationPorts {
+  return {
+    ...syncPortsOf(context, link),
+    jobs: {
+      load: () => loadJob(link.sheetId),
+      save: (job) => saveJob(link.sheetId, job),
+      clear: () => clearJob(link.sheetId),
+    },
+    continuations: {
+      create: () => createContinuationTrigger(CONTINUE_AFTER_MS),
+      delete: deleteTriggerById,
+    },
+    ownerEmail: connectedEmail,
   };
 }
 

@@ -6,8 +6,8 @@ import type { DecodeContext } from '../codec';
 import type { ColumnSpec, ServiceColumnLike } from '../columns';
 import type { SyncError } from '../errors';
 import type { Layout } from '../layout';
-import type { LinkRecord } from '../link-record';
 import type { Member } from '../members';
+import type { LinkRecord } from '../records';
 import type { BaseTable, LineGrid } from '../sheet-model';
 
 /** How a run reads the sheet and its base. */
@@ -171,8 +171,8 @@ export interface RunPort {
   lastServiceTime(): string;
   /** A new id nobody else has (pull ids, pending-create tokens). */
   uniqueId(): string;
-  /** The progress so far. */
-  progress(): Readonly<ProgressInfo>;
+  /** The progress so far (updated in place by the run; `report` saves it for the sidebar). */
+  progress(): ProgressInfo;
   /** Saves a change of progress for the sidebar. */
   report(change: Partial<ProgressInfo>): void;
 }

@@ -4,9 +4,9 @@
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
 import { asSyncError, SyncError } from '../../errors';
 import { readLayout } from '../../layout';
-import type { LinkRecord } from '../../link-record';
 import { emailLookup } from '../../members';
 import { applyServiceRows, type PullState } from '../../pull-engine';
+import type { LinkRecord } from '../../records';
 import type { BaseTable } from '../../sheet-model';
 import { assertIdColumn } from '../issues';
 import type { LinkedSheetPort, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';

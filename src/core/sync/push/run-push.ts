@@ -6,10 +6,10 @@ import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
 import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
-import type { LinkRecord } from '../../link-record';
 import { emailLookup } from '../../members';
 import { fixedFieldText } from '../../pull-engine';
 import type { CreatePlan } from '../../push-engine';
+import type { LinkRecord } from '../../records';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
 import {

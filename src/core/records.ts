@@ -1,4 +1,5 @@
-// The stored link of a sheet to a table: what the sync keeps about it between runs (JSON-safe).
+// What the sync stores between runs (JSON-safe): the link of a sheet to a table, and the job of an
+// operation that continues in a later execution.
 import type { LinkInfo, ScheduleInfo } from '../shared/types';
 
 /** A link plus what the sync keeps about it. */
@@ -35,4 +36,28 @@ export interface StoredSchedule
   notifiedFailure: boolean;
   /** A held push was mailed; cleared by the next run that holds nothing (one mail per held stretch). */
   notifiedHeld?: boolean;
+}
+
+/** An operation that goes on in a later execution: where it stands and how it continues. */
+export interface JobRecord {
+  operation: 'pull' | 'push' | 'sync';
+  /** For sync: the push part is done and the pull is running. */
+  phase: 'push' | 'pull';
+  pullId: string;
+  nextOffset: number;
+  /** Column ids the pull added (back) to the sheet, which take the service's values. */
+  freshColumns?: string[];
+  /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
+  confirmHeld?: boolean;
+  startedAt: string;
+  executions: number;
+  triggerId: string | null;
+  scheduled: boolean;
+  owner: string;
+  totals: Record<string, number>;
+  /**
+   * Another operation's job this one displaced (a push that must continue while a pull goes on):
+   * it resumes, with a new trigger, once this one finishes.
+   */
+  displaced?: JobRecord;
 }
