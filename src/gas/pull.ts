@@ -56,7 +56,7 @@ import { restoreNumberFormats } from './number-formats';
 import { asSyncError, type OperationContext, reportProgress } from './operation';
 import { flushLines, readLinesForPull, relocateBeforeLoading, type SheetReadOptions } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
-import { type LinkRecord, saveLink } from './stores';
+import { type LinkRecord, updateLink } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -88,7 +88,9 @@ function preparePull(
   const { fresh, recordFirst } = columnsToFill(before, live, link.fixedFields, keepOut, recorded);
   if (recordFirst) {
     link.freshColumns = [...fresh];
-    saveLink(link);
+    updateLink(link.sheetId, (stored) => {
+      stored.freshColumns = [...fresh];
+    });
   }
   const layout = prepareHeaders(sheet, before, grid, live, deletedIds, link.fixedFields, keepOut);
   if (fresh.size > 0) progress.freshColumns = [...fresh];
@@ -184,7 +186,12 @@ function finishPull(
   const deleted = deletedColumnIdsAfter(link.deletedColumnIds, deletedIds);
   if (deleted) link.deletedColumnIds = deleted;
   link.lastSyncAt = new Date().toISOString();
-  saveLink(link);
+  // Only the pull's own fields: a schedule or options changed, or an unlink, while it ran stand.
+  updateLink(link.sheetId, (stored) => {
+    delete stored.freshColumns;
+    stored.deletedColumnIds = link.deletedColumnIds;
+    stored.lastSyncAt = link.lastSyncAt;
+  });
   return finishedResult(prepared, progress);
 }
 
