@@ -6,6 +6,7 @@ import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolv
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { endLink } from './link';
 import {
   Deadline,
   newContext,
@@ -15,7 +16,7 @@ import {
   withDocumentLock,
 } from './operation';
 import { appendRunLog } from './run-log';
-import { type JobRecord, type LinkRecord, saveProgress, saveSummary } from './stores';
+import { type JobRecord, type LinkRecord, loadLink, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
 
 export const SKIPPED_MESSAGE = 'skipped: a sync was running';
@@ -123,6 +124,9 @@ export function runOperation(
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
+  // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
+  // made again) goes too.
+  if (!loadLink(link.sheetId)) endLink(link);
   return summary;
 }
 

@@ -4,14 +4,14 @@ import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
-import { baseSheetOf, forgetBaseSheet } from './base-sheet';
+import { forgetBaseSheet } from './base-sheet';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
 import { LOG_SHEET } from './run-log';
-import { removeScheduleTrigger } from './schedule-triggers';
+import { deleteTriggers } from './schedule-triggers';
 import { findSheetById, forgetSheetCount } from './sheets';
-import { deleteLink, type LinkRecord, loadLink, saveLink } from './stores';
+import { deleteLink, type LinkRecord, loadJob, loadLink, loadRetry, saveLink, updateLink } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
 /** Base sheets are named this plus the linked sheet's id. */
@@ -139,7 +139,7 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
   }
   const sheetId = sheet.getSheetId();
   const previous = loadLink(sheetId);
-  if (previous && (previous.tableAppId !== appId || previous.tableId !== tableId)) unlinkSheet(previous);
+  if (previous && (previous.tableAppId !== appId || previous.tableId !== tableId)) endLink(previous);
   const link: LinkRecord =
     previous && previous.tableAppId === appId && previous.tableId === tableId
       ? previous
@@ -172,26 +172,36 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
 export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
   // Link options change what the schedule's owner sends and shows: only a connected person may.
   requireConnection();
-  const sheetId = activeSheetId();
-  const link = loadLink(sheetId);
+  const chosen = Array.isArray(input?.fixedFields)
+    ? input.fixedFields.filter((field) => (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field))
+    : null;
+  // Only the options are this call's: a run saving its own fields meanwhile keeps them.
+  const link = updateLink(activeSheetId(), (stored) => {
+    if (chosen) stored.fixedFields = [ID_HEADER, LMOD_HEADER, ...chosen];
+    if (typeof input?.showEmails === 'boolean') stored.showEmails = input.showEmails;
+  });
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
-  if (Array.isArray(input?.fixedFields)) {
-    const chosen = input.fixedFields.filter((field) =>
-      (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field),
-    );
-    link.fixedFields = [ID_HEADER, LMOD_HEADER, ...chosen];
-  }
-  if (typeof input?.showEmails === 'boolean') link.showEmails = input.showEmails;
-  saveLink(link);
   return toInfo(link);
 }
 
-function unlinkSheet(link: LinkRecord): void {
-  removeScheduleTrigger(link);
-  const base = baseSheetOf(link, false);
+/**
+ * Ends a link: every trigger of it the caller owns (the schedule's, a continuation's, a displaced
+ * job's, a retry's), its hidden base sheet and its stored records. The sheet's data stays.
+ */
+export function endLink(link: LinkRecord): void {
+  const job = loadJob(link.sheetId);
+  deleteTriggers([
+    link.schedule?.triggerId,
+    job?.triggerId,
+    job?.displaced?.triggerId,
+    loadRetry(link.sheetId)?.triggerId,
+  ]);
+  // Found by name, not by what this execution knows: another one may have deleted or made it.
+  forgetBaseSheet(link);
+  const spreadsheet = activeSpreadsheet();
+  const base = spreadsheet.getSheetByName(link.baseSheetName);
   if (base) {
-    forgetBaseSheet(link);
-    activeSpreadsheet().deleteSheet(base);
+    spreadsheet.deleteSheet(base);
     forgetSheetCount();
   }
   deleteLink(link.sheetId);
@@ -202,6 +212,6 @@ export function unlinkActiveSheet(): { unlinked: boolean } {
   const sheet = activeSpreadsheet().getActiveSheet();
   const link = loadLink(sheet.getSheetId());
   if (!link) return { unlinked: false };
-  unlinkSheet(link);
+  endLink(link);
   return { unlinked: true };
 }

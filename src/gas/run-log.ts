@@ -100,6 +100,16 @@ export function notifyPaused(link: LinkRecord, schedule: StoredSchedule, summary
   );
 }
 
+/** A link ended by the run (its sheet deleted): always news, and the last mail of that schedule. */
+export function notifyLinkEnded(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
+  if (!schedule.notifyEmail) return;
+  MailApp.sendEmail(
+    schedule.notifyEmail,
+    `Table App Sync: the link of "${link.sheetName}" ended`,
+    `${summary.message}\n\nSpreadsheet: "${activeSpreadsheet().getName()}", table ${link.tableName}. The schedule is removed; nothing more runs for this sheet.`,
+  );
+}
+
 /**
  * Mails the schedule's owner once when a scheduled push holds edits as a likely accident (nothing
  * of them sent); the next run that holds nothing re-arms it.

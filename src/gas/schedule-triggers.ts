@@ -3,7 +3,7 @@
 import { SyncError } from '../core/errors';
 import type { ScheduleOptions } from '../shared/types';
 import { spreadsheetZone } from './local-time';
-import { type LinkRecord, recentRunSeconds } from './stores';
+import { recentRunSeconds } from './stores';
 
 export const SCHEDULE_HANDLER = 'runScheduledSync';
 const MAX_TRIGGERS = 20;
@@ -105,9 +105,15 @@ export function triggerExists(triggerId: string | null): boolean {
 }
 
 export function deleteTriggerById(triggerId: string | null): void {
-  if (!triggerId) return;
+  deleteTriggers([triggerId]);
+}
+
+/** Deletes the caller's triggers among `triggerIds` (one listing for all; others' are not listed). */
+export function deleteTriggers(triggerIds: ReadonlyArray<string | null | undefined>): void {
+  const wanted = new Set(triggerIds.filter((id): id is string => !!id));
+  if (wanted.size === 0) return;
   for (const trigger of ownTriggers())
-    if (trigger.getUniqueId() === triggerId) ScriptApp.deleteTrigger(trigger);
+    if (wanted.has(trigger.getUniqueId())) ScriptApp.deleteTrigger(trigger);
 }
 
 /** Schedules leave one of the 20 trigger slots free, so a long run can always continue. */
@@ -163,8 +169,4 @@ export function createContinuationTrigger(delayMs: number): string | null {
   } catch {
     return null;
   }
-}
-
-export function removeScheduleTrigger(link: LinkRecord): void {
-  if (link.schedule) deleteTriggerById(link.schedule.triggerId);
 }

@@ -5,9 +5,10 @@ import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
+import { endLink } from './link';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
-import { appendRunLog, notifyHeld, notifyOwner, notifyPaused } from './run-log';
+import { appendRunLog, notifyHeld, notifyLinkEnded, notifyOwner, notifyPaused } from './run-log';
 import {
   CONTINUE_AFTER_MS,
   createContinuationTrigger,
@@ -23,7 +24,6 @@ import { findSheetById } from './sheets';
 import {
   allLinks,
   clearRetry,
-  deleteLink,
   displayName,
   type JobRecord,
   type LinkRecord,
@@ -32,8 +32,8 @@ import {
   loadLink,
   loadRetry,
   type StoredSchedule,
-  saveLink,
   saveRetry,
+  updateLink,
 } from './stores';
 
 const QUARTER_HOUR = 15 * 60_000;
@@ -109,10 +109,12 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
   const connection = requireConnection();
   const link = requireLink(activeSheetId());
   if (link.schedule) deleteTriggerById(link.schedule.triggerId);
-  link.schedule = null;
-  saveLink(link);
+  // Only the schedule is this call's: a run saving its own fields meanwhile keeps them.
+  updateLink(link.sheetId, (stored) => {
+    stored.schedule = null;
+  });
   const triggerId = createScheduleTrigger(interval.every);
-  link.schedule = {
+  const schedule: StoredSchedule = {
     mode,
     every: interval.every,
     label: interval.label,
@@ -128,16 +130,24 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
     notifyEmail: connection.info.email,
     notifiedFailure: false,
   };
-  saveLink(link);
-  return { ...(scheduleInfo(link) as ScheduleInfo), keySafetyWarning: keySafety().warning };
+  const saved = updateLink(link.sheetId, (stored) => {
+    stored.schedule = schedule;
+  });
+  if (!saved) {
+    // Unlinked meanwhile: the new trigger would serve nothing.
+    deleteTriggerById(triggerId);
+    throw new SyncError('CONFIG', 'This sheet was unlinked meanwhile: link it again, then schedule it.');
+  }
+  return { ...(scheduleInfo(saved) as ScheduleInfo), keySafetyWarning: keySafety().warning };
 }
 
 export function clearSchedule(): { cleared: boolean } {
   const link = requireLink(activeSheetId());
   if (!link.schedule) return { cleared: false };
   deleteTriggerById(link.schedule.triggerId);
-  link.schedule = null;
-  saveLink(link);
+  updateLink(link.sheetId, (stored) => {
+    stored.schedule = null;
+  });
   return { cleared: true };
 }
 
@@ -145,55 +155,87 @@ function failedSummary(operation: 'pull' | 'push' | 'sync', message: string): Sy
   return { ...emptySummary(operation), ok: false, message };
 }
 
-function recordScheduledRun(link: LinkRecord, summary: SyncSummary): void {
-  const schedule = link.schedule;
-  if (!schedule) return;
-  if (summary.skipped) {
-    // Not a failure and not a success: no mail, the failure streak neither grows nor resets. The
-    // running sync may have saved the link since this run read it: note the skip on a fresh copy.
-    const fresh = loadLink(link.sheetId);
-    if (fresh?.schedule) {
-      fresh.schedule.lastOutcome = summary.message;
-      saveLink(fresh);
-    }
-    return;
-  }
-  schedule.lastRunAt = new Date().toISOString();
-  schedule.lastOutcome = summary.message;
-  if (summary.ok) {
-    schedule.failures = 0;
-  } else {
-    schedule.failures += 1;
-    if (schedule.failures >= PAUSE_AFTER_FAILURES && !schedule.paused) {
-      schedule.paused = true;
-      deleteTriggerById(schedule.triggerId);
-      schedule.triggerId = null;
-      schedule.lastOutcome = summary.message;
-      notifyPaused(link, schedule, summary);
-    }
-  }
-  notifyOwner(link, schedule, summary);
-  notifyHeld(link, schedule, summary);
-  saveLink(link);
+/**
+ * Whether the stored schedule is still the one a run served: one set again, removed, or resumed
+ * under another trigger while the run went is the person's, and the run's outcome is not its own.
+ */
+function sameSchedule(
+  stored: StoredSchedule | null | undefined,
+  served: StoredSchedule,
+): stored is StoredSchedule {
+  return !!stored && stored.triggerId === served.triggerId && stored.createdAt === served.createdAt;
 }
 
 /**
- * A continuation trigger after its run. One that found another run holding the document lock is
- * tried again by a new trigger a minute later (else the operation that said it continues by itself
- * would wait for a person); the fired trigger is deleted, as one-shot triggers may stay listed. The
- * retry is recorded apart from the job, which only a run holding the lock writes: should that run
- * take the job over (resume or end it), the retry no longer matches and deletes itself when it fires.
+ * Records a scheduled run's outcome on the schedule it served, as stored now: only the outcome, the
+ * failure streak, its mails and the pause are the run's; the rest stands as whoever set it left it.
+ */
+function recordScheduledRun(sheetId: number, served: StoredSchedule | null, summary: SyncSummary): void {
+  if (!served) return;
+  updateLink(sheetId, (stored) => {
+    const schedule = stored.schedule;
+    if (!sameSchedule(schedule, served)) return;
+    // A skip is neither a failure nor a success: no mail, the failure streak neither grows nor resets.
+    if (summary.skipped) {
+      schedule.lastOutcome = summary.message;
+      return;
+    }
+    schedule.lastRunAt = new Date().toISOString();
+    schedule.lastOutcome = summary.message;
+    if (summary.ok) {
+      schedule.failures = 0;
+    } else {
+      schedule.failures += 1;
+      if (schedule.failures >= PAUSE_AFTER_FAILURES && !schedule.paused) {
+        schedule.paused = true;
+        deleteTriggerById(schedule.triggerId);
+        schedule.triggerId = null;
+        notifyPaused(stored, schedule, summary);
+      }
+    }
+    notifyOwner(stored, schedule, summary);
+    notifyHeld(stored, schedule, summary);
+  });
+}
+
+/**
+ * A continuation trigger after its run (its fired trigger is already deleted). One that found another
+ * run holding the document lock is tried again by a new trigger a minute later (else the operation
+ * that said it continues by itself would wait for a person). The retry is recorded apart from the job,
+ * which only a run holding the lock writes: should that run take the job over (resume or end it), the
+ * retry no longer matches and deletes itself when it fires.
  */
 function afterContinuation(sheetId: number, job: JobRecord, uid: string, skipped: boolean): void {
   const isRetry = uid !== job.triggerId;
-  // The job's own trigger is deleted by the run that resumes it; a retry's is not the job's.
-  if (isRetry || skipped) deleteTriggerById(uid);
   if (!skipped) {
     if (isRetry) clearRetry(sheetId);
     return;
   }
   const next = createContinuationTrigger(CONTINUE_AFTER_MS);
   if (next && job.triggerId) saveRetry(sheetId, { forTrigger: job.triggerId, triggerId: next });
+}
+
+/**
+ * The linked sheet is gone: the link ends (every trigger, the base sheet, the stored records), and
+ * the run says so in the Sync log and, for a schedule, in one mail (the link ends, so no other).
+ */
+function endLinkOfDeletedSheet(
+  link: LinkRecord,
+  operation: 'pull' | 'push' | 'sync',
+  origin: 'manual' | 'scheduled',
+): SyncSummary {
+  endLink(link);
+  const summary = failedSummary(
+    operation,
+    `The linked sheet "${link.sheetName}" was deleted, so its link to table ${link.tableName} has ended, with its schedule. Link a sheet again to sync this table.`,
+  );
+  try {
+    appendRunLog(link, summary, origin);
+  } catch {
+    // A protected log never keeps the mail from going.
+  }
+  if (link.schedule) notifyLinkEnded(link, link.schedule, summary);
+  return summary;
 }
 
 /**
@@ -216,20 +258,23 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
     const isSchedule = link.schedule !== null && link.schedule.triggerId === uid;
     if (!isContinuation && !isSchedule) continue;
     served = true;
+    // A fired one-shot trigger is done whatever its run does (fails, is stopped): deleted first, it
+    // never holds one of the 20 trigger slots.
+    if (isContinuation) deleteTriggerById(uid);
+    const operation = isContinuation && job ? job.operation : (link.schedule?.mode ?? 'pull');
+    const scheduled = isSchedule || job?.scheduled === true;
     if (!findSheetById(spreadsheet, link.sheetId)) {
-      // The linked sheet is gone: the link ends and its triggers with it.
-      if (link.schedule) deleteTriggerById(link.schedule.triggerId);
-      if (job) deleteTriggerById(job.triggerId);
-      deleteLink(link.sheetId);
+      summaries.push(endLinkOfDeletedSheet(link, operation, scheduled ? 'scheduled' : 'manual'));
       continue;
     }
-    const operation = isContinuation && job ? job.operation : (link.schedule?.mode ?? 'pull');
     let summary: SyncSummary;
     const schedule = link.schedule;
     // The run that pauses the schedule says so in its own log line and summary.
     const notePause = (result: SyncSummary): void => {
-      if (isSchedule && schedule && !result.ok && schedule.failures + 1 >= PAUSE_AFTER_FAILURES) {
-        result.message = `The schedule paused itself after ${schedule.failures + 1} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${result.message}`;
+      if (!isSchedule || !schedule || result.ok) return;
+      const stored = loadLink(link.sheetId)?.schedule;
+      if (sameSchedule(stored, schedule) && !stored.paused && stored.failures + 1 >= PAUSE_AFTER_FAILURES) {
+        result.message = `The schedule paused itself after ${stored.failures + 1} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${result.message}`;
       }
     };
     if (!loadConnection()) {
@@ -249,7 +294,8 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
     }
     if (isContinuation && job) afterContinuation(link.sheetId, job, uid, summary.skipped === true);
     summaries.push(summary);
-    if (isSchedule || (job?.scheduled && !summary.continuing)) recordScheduledRun(link, summary);
+    if (isSchedule || (job?.scheduled && !summary.continuing))
+      recordScheduledRun(link.sheetId, schedule, summary);
   }
   if (!served && uid) deleteTriggerById(uid);
   return summaries;
@@ -284,7 +330,9 @@ export function resumeSchedule(): ScheduleInfo | null {
   schedule.paused = false;
   schedule.failures = 0;
   schedule.notifiedFailure = false;
-  saveLink(link);
+  updateLink(link.sheetId, (stored) => {
+    stored.schedule = schedule;
+  });
   const notice = previousOwner
     ? `This schedule was set by ${previousOwner}. It is yours now: it runs under your Google account with your API key, and failure mails go to you.`
     : null;

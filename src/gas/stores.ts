@@ -89,6 +89,20 @@ export function saveLink(link: LinkRecord): void {
   documentProperties().setProperty(LINK_PREFIX + link.sheetId, JSON.stringify(link));
 }
 
+/**
+ * Changes the stored link as it is now: reads it again, applies `change` (only the fields the caller
+ * owns) and saves it. A run never saves the link it loaded at its start, which would undo a schedule
+ * or options changed, or an unlink, while it went. Returns the saved link, or null (nothing written)
+ * when the sheet was unlinked meanwhile.
+ */
+export function updateLink(sheetId: number, change: (stored: LinkRecord) => void): LinkRecord | null {
+  const stored = loadLink(sheetId);
+  if (!stored) return null;
+  change(stored);
+  saveLink(stored);
+  return stored;
+}
+
 export function deleteLink(sheetId: number): void {
   const properties = documentProperties();
   properties.deleteProperty(LINK_PREFIX + sheetId);

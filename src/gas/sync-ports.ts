@@ -14,7 +14,7 @@ import { type OperationContext, reportProgress } from './operation';
 import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
 import { flushLines, readLines, readLinesForPull, relocateBeforeLoading } from './sheet-lines';
 import { requireLinkedSheet } from './sheets';
-import { clearJob, connectedEmail, loadJob, saveJob, saveLink } from './stores';
+import { clearJob, connectedEmail, loadJob, saveJob, updateLink } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
@@ -30,7 +30,7 @@ export function syncPortsOf(context: OperationContext, link: LinkRecord): SyncPo
     },
     service: context.client,
     run: runPortOf(context),
-    links: { save: saveLink },
+    links: { update: (change) => updateLink(link.sheetId, change) },
   };
 }
 

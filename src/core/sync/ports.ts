@@ -177,10 +177,13 @@ export interface RunPort {
   report(change: Partial<ProgressInfo>): void;
 }
 
-/** The stored link record. */
+/** The stored link record, which people may change (options, schedule, unlink) while a run goes. */
 export interface LinkStorePort {
-  /** Saves what the run changed of the link. */
-  save(link: LinkRecord): void;
+  /**
+   * Applies the run's own change to the link as stored now, never the copy the run loaded at its
+   * start; returns the link saved, or null (nothing written) when the sheet was unlinked meanwhile.
+   */
+  update(change: (stored: LinkRecord) => void): LinkRecord | null;
 }
 
 /** Everything a pull, push or resolve of one linked sheet runs over. */

@@ -156,7 +156,9 @@ function preparePull(
   const { fresh, recordFirst } = columnsToFill(before, live, link.fixedFields, keepOut, recorded);
   if (recordFirst) {
     link.freshColumns = [...fresh];
-    ports.links.save(link);
+    ports.links.update((stored) => {
+      stored.freshColumns = [...fresh];
+    });
   }
   const layout = sheet.completeHeaders({
     layout: before,
@@ -233,6 +235,11 @@ function finishPull(pull: Pull, prepared: PreparedPull): PullResult {
   const deleted = deletedColumnIdsAfter(link.deletedColumnIds, deletedIds);
   if (deleted) link.deletedColumnIds = deleted;
   link.lastSyncAt = new Date(ports.run.now()).toISOString();
-  ports.links.save(link);
+  // Only the pull's own fields: options, a schedule or an unlink made while it ran stand.
+  ports.links.update((stored) => {
+    delete stored.freshColumns;
+    stored.deletedColumnIds = link.deletedColumnIds;
+    stored.lastSyncAt = link.lastSyncAt;
+  });
   return finishedResult(prepared, progress);
 }
