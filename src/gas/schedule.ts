@@ -1,6 +1,7 @@
 // Scheduled sync: one handler serves every schedule and every continuation; failures are logged,
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
+import { schedulePausedMessage } from '../core/summary';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
@@ -229,7 +230,7 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
     // The run that pauses the schedule says so in its own log line and summary.
     const notePause = (result: SyncSummary): void => {
       if (isSchedule && schedule && !result.ok && schedule.failures + 1 >= PAUSE_AFTER_FAILURES) {
-        result.message = `The schedule paused itself after ${schedule.failures + 1} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${result.message}`;
+        result.message = schedulePausedMessage(schedule.failures + 1, result.message);
       }
     };
     if (!loadConnection()) {
