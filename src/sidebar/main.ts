@@ -440,32 +440,29 @@ async function link(options: { replace?: boolean; newSheet?: boolean }): Promise
   const tableAppId = found.id;
   const target = byId('link-form').querySelector<HTMLInputElement>('input[name="target"]:checked')?.value;
   const newSheet = options.newSheet ?? target === 'new';
-  let needsConfirm = '';
-  const info = await step('Linking…', 'Could not link the sheet', async () => {
-    try {
-      return await run('linkActiveSheet', {
-        tableAppId,
-        tableId,
-        newSheet,
-        replace: options.replace === true,
-      });
-    } catch (error) {
-      // The server refuses to overwrite a sheet that holds data until the person confirms.
-      if (error instanceof Error && /already holds data/i.test(error.message)) {
-        needsConfirm = error.message;
-        return undefined;
-      }
-      throw error;
-    }
-  });
-  if (needsConfirm) {
-    byId('replace-message').textContent = needsConfirm;
+  const answer = await step('Linking…', 'Could not link the sheet', () =>
+    run('linkActiveSheet', {
+      tableAppId,
+      tableId,
+      newSheet,
+      replace: options.replace === true,
+      askBeforeReplacing: true,
+    }),
+  );
+  if (!answer) return;
+  // The server does not overwrite a sheet that holds data until the person confirms.
+  if ('code' in answer && answer.code === 'SHEET_HOLDS_DATA') {
+    byId('replace-message').textContent = answer.message;
     show(byId('replace-box'), true);
     say('This sheet already holds data: confirm below.');
     byId('replace-confirm').focus();
     return;
   }
-  if (!info) return;
+  if ('code' in answer) {
+    fail('Could not link the sheet', new Error(answer.message));
+    return;
+  }
+  const info = answer;
   show(byId('replace-box'), false);
   await step('Loading…', 'Could not load the sidebar', refresh);
   say(`Linked “${info.sheetName}” to ${info.tableName}. Choose Pull to bring its rows in.`);

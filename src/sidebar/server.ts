@@ -4,6 +4,7 @@ import type {
   ConnectionInfo,
   LinkInfo,
   LinkInput,
+  LinkRefusal,
   LinkOptionsInput,
   MembersSummary,
   PushOptions,
@@ -23,7 +24,7 @@ export interface ServerFunctions {
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
   listTables(input: { tableAppId: string }): TableAppInfo;
-  linkActiveSheet(input: LinkInput): LinkInfo;
+  linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal;
   unlinkActiveSheet(): { unlinked: boolean };
   pullActiveSheet(): SyncSummary;
   pushActiveSheet(options?: PushOptions): SyncSummary;
