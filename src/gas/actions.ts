@@ -1,6 +1,7 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
+import { type Continuation, resolvedMessage, runMessage, SKIPPED_MESSAGE } from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve';
 import { runResolve } from '../core/sync/resolve/run-resolve';
@@ -18,8 +19,6 @@ import {
 import { appendRunLog } from './run-log';
 import { type JobRecord, type LinkRecord, loadLink, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
-
-export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
 export function emptySummary(operation: Operation): SyncSummary {
   return {
@@ -39,26 +38,6 @@ export function emptySummary(operation: Operation): SyncSummary {
     continuing: false,
     issues: [],
   };
-}
-
-function describe(summary: SyncSummary, continuation: 'trigger' | 'manual' | null): string {
-  const parts: string[] = [];
-  if (summary.created) parts.push(`${summary.created} created`);
-  if (summary.added) parts.push(`${summary.added} added`);
-  if (summary.updated) parts.push(`${summary.updated} updated`);
-  if (summary.keptLocal) parts.push(`${summary.keptLocal} kept local edits`);
-  if (summary.conflicts) parts.push(`${summary.conflicts} in conflict`);
-  if (summary.errors) parts.push(`${summary.errors} with errors`);
-  if (summary.removedOnService) parts.push(`${summary.removedOnService} removed on the service`);
-  parts.push(`${summary.unchanged} unchanged`);
-  const verb = { pull: 'Pulled', push: 'Pushed', sync: 'Synced', resolve: 'Resolved' }[summary.operation];
-  const tail =
-    continuation === 'trigger'
-      ? ' Not finished yet: it continues by itself in a minute (Apps Script limits each run to 6 minutes).'
-      : continuation === 'manual'
-        ? ` Not finished yet: run ${summary.operation} again (or wait for the next scheduled run) to continue where it stopped.`
-        : '';
-  return `${verb}: ${parts.join(', ')} in ${summary.seconds} s.${tail}`;
 }
 
 export interface RunOptions {
@@ -84,7 +63,7 @@ export function runOperation(
   const started = Date.now();
   const summary = emptySummary(operation);
   let context: OperationContext | null = null;
-  let continuation: 'trigger' | 'manual' | null = null;
+  let continuation: Continuation = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
   let headerWarnings: string[] = [];
   try {
@@ -115,11 +94,7 @@ export function runOperation(
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
   if (summary.ok && !summary.skipped) {
-    summary.message = [
-      describe(summary, continuation),
-      ...(summary.held ? [summary.held.message] : []),
-      ...headerWarnings,
-    ].join(' ');
+    summary.message = runMessage(summary, continuation, headerWarnings);
   }
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
@@ -232,19 +207,17 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
   if (keep === 'theirs' && pullAfter) {
     const pulled = runOperation('pull', link, { scheduled: false });
     pulled.operation = 'resolve';
-    pulled.message = `Took the service's values on ${summary.updated} line(s). ${pulled.message}`;
+    pulled.message = resolvedMessage(keep, summary.updated, pulled.message);
     return pulled;
   }
   if (keep === 'mine' && summary.updated > 0) {
     const pushed = runOperation('push', link, { scheduled: false });
     pushed.operation = 'resolve';
-    pushed.message = `Kept your values on ${summary.updated} line(s). ${pushed.message}`;
+    pushed.message = resolvedMessage(keep, summary.updated, pushed.message);
     return pushed;
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
-  summary.message = summary.updated
-    ? `Took the service's values on ${summary.updated} line(s).`
-    : 'No conflicts to resolve on this sheet.';
+  summary.message = resolvedMessage(keep, summary.updated);
   // The last run's summary is what the sidebar shows when reopened: settled lines are gone from it.
   saveSummary(link.sheetId, summary);
   return summary;

@@ -2,7 +2,7 @@
 import { SyncError } from '../core/errors';
 import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
-import type { LinkInfo, LinkInput, LinkOptionsInput, TableAppInfo } from '../shared/types';
+import type { LinkInfo, LinkInput, LinkOptionsInput, LinkRefusal, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
 import { localTime } from './local-time';
@@ -103,7 +103,12 @@ function holdsOtherData(
   return !(previous && previous.tableAppId === tableAppId && previous.tableId === tableId);
 }
 
-export function linkActiveSheet(input: LinkInput): LinkInfo {
+/**
+ * Links the active sheet (or a new one) to a table. A sheet that holds other data is replaced only
+ * with `replace`; without it the link is refused, as a LinkRefusal with `askBeforeReplacing`
+ * (the sidebar then asks the person), else by a thrown SyncError.
+ */
+export function linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal {
   const connection = requireConnection();
   const appId = extractTableAppId(input?.tableAppId);
   const tableId = String(input?.tableId ?? '').trim();
@@ -130,10 +135,9 @@ export function linkActiveSheet(input: LinkInput): LinkInfo {
     forgetSheetCount();
   } else if (holdsOtherData(sheet, appId, tableId)) {
     if (!input.replace) {
-      throw new SyncError(
-        'SHEET',
-        `Sheet "${sheet.getName()}" already holds data. Choose "a new sheet", or confirm replacing this sheet's contents.`,
-      );
+      const message = `Sheet "${sheet.getName()}" already holds data. Choose "a new sheet", or confirm replacing this sheet's contents.`;
+      if (input.askBeforeReplacing === true) return { linked: false, code: 'SHEET_HOLDS_DATA', message };
+      throw new SyncError('SHEET', message);
     }
     sheet.clear();
   }

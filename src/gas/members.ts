@@ -4,6 +4,7 @@ import { SyncError } from '../core/errors';
 import { contiguousRuns } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
+import { membersMessage } from '../core/summary';
 import type { MembersSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { clientFor, requireConnection } from './operation';
@@ -51,10 +52,13 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
       range.setValues(grid.lines.slice(first, first + count).map((line) => line.slice(start, start + width)));
     }
   }
-  const message =
-    emailId && users.length === 0
-      ? `No member of your account has the e-mail ${emailId}.`
-      : `Members: ${merged.added} added, ${merged.updated} updated, ${merged.unchanged} unchanged.`;
+  const message = membersMessage({
+    emailId,
+    members: users.length,
+    added: merged.added,
+    updated: merged.updated,
+    unchanged: merged.unchanged,
+  });
   spreadsheet.toast(message, 'Table App Sync', 6);
   return {
     sheetName: MEMBERS_SHEET,

@@ -1,6 +1,7 @@
 // Scheduled sync: one handler serves every schedule and every continuation; failures are logged,
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
+import { schedulePausedMessage } from '../core/summary';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
@@ -274,7 +275,7 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
       if (!isSchedule || !schedule || result.ok) return;
       const stored = loadLink(link.sheetId)?.schedule;
       if (sameSchedule(stored, schedule) && !stored.paused && stored.failures + 1 >= PAUSE_AFTER_FAILURES) {
-        result.message = `The schedule paused itself after ${stored.failures + 1} failures in a row; resume it in the sidebar once the cause is fixed. Last error: ${result.message}`;
+        result.message = schedulePausedMessage(stored.failures + 1, result.message);
       }
     };
     if (!loadConnection()) {

@@ -54,6 +54,8 @@ export interface LinkInput {
   replace?: boolean;
   /** Link a new sheet instead of the active one. */
   newSheet?: boolean;
+  /** A sheet holding other data is answered with a LinkRefusal instead of a thrown error. */
+  askBeforeReplacing?: boolean;
 }
 
 export interface LinkInfo {
@@ -70,6 +72,17 @@ export interface LinkInfo {
   lastSyncAt: string | null;
   /** The last sync as local time in the spreadsheet's zone (set by the sidebar state). */
   lastSyncLocal?: string | null;
+}
+
+/**
+ * A link linkActiveSheet did not make because the person must choose first; nothing changed.
+ * The sidebar decides by `code` (stable), never by the wording of `message` (for the person).
+ * 'SHEET_HOLDS_DATA': the sheet holds other data; link again with `replace` or `newSheet`.
+ */
+export interface LinkRefusal {
+  linked: false;
+  code: 'SHEET_HOLDS_DATA';
+  message: string;
 }
 
 export type Operation = 'pull' | 'push' | 'sync' | 'resolve';

@@ -5,6 +5,7 @@ import type {
   LinkInfo,
   LinkInput,
   LinkOptionsInput,
+  LinkRefusal,
   MembersSummary,
   PushOptions,
   SaveConnectionInput,
@@ -23,7 +24,7 @@ export interface ServerFunctions {
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
   listTables(input: { tableAppId: string }): TableAppInfo;
-  linkActiveSheet(input: LinkInput): LinkInfo;
+  linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal;
   unlinkActiveSheet(): { unlinked: boolean };
   pullActiveSheet(): SyncSummary;
   pushActiveSheet(options?: PushOptions): SyncSummary;

@@ -142,7 +142,13 @@ describe('the sidebar', () => {
     await linkTable(page, 'Deals');
     expect(await page.locator('#link-info').textContent()).toContain('CRM › Deals');
     expect(h.rpcs.find((rpc) => rpc.fn === 'linkActiveSheet')?.args).toEqual([
-      { tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals, newSheet: false, replace: false },
+      {
+        tableAppId: SAMPLE.apps.crm,
+        tableId: SAMPLE.tables.deals,
+        newSheet: false,
+        replace: false,
+        askBeforeReplacing: true,
+      },
     ]);
     await checkScreen('linked');
   });
@@ -162,6 +168,34 @@ describe('the sidebar', () => {
     await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
     expect(h.sim.snapshotSheet('Sheet1').rows[0]?.[0]).toBe('my own notes');
     expect(h.sim.spreadsheet.getActiveSheet().getName()).toBe('Contacts');
+  });
+
+  it('asks before replacing by the code of the answer, never by its wording', async () => {
+    await connect(page, aliceKey(), h.emulator.url);
+    await findTables(page, SAMPLE.apps.crm);
+    // The server's answers to the link, reworded: the refusal's code decides, its words only show.
+    const answers = [
+      {
+        ok: true,
+        value: { linked: false, code: 'SHEET_HOLDS_DATA', message: 'Reworded: this sheet is in use.' },
+      },
+      { ok: false, error: { name: 'Error', message: 'Sheet "Sheet1" already holds data (an old wording).' } },
+    ];
+    await page.route(`${h.url}/rpc`, async (route) => {
+      const call = route.request().postDataJSON() as { fn: string };
+      if (call.fn === 'linkActiveSheet') await route.fulfill({ json: answers.shift() });
+      else await route.continue();
+    });
+
+    await linkTable(page, 'Contacts');
+    await expect.poll(() => page.locator('#replace-box').isVisible()).toBe(true);
+    expect(await page.locator('#replace-message').textContent()).toBe('Reworded: this sheet is in use.');
+    expect(await errorText(page)).toBeNull();
+
+    await findTables(page, SAMPLE.apps.crm);
+    await linkTable(page, 'Contacts');
+    expect(await page.locator('#replace-box').isVisible()).toBe(false);
+    expect(await errorText(page)).toContain('already holds data (an old wording)');
   });
 
   it('pulls the table into the simulated sheet', async () => {

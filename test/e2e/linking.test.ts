@@ -82,4 +82,22 @@ describe('linking', () => {
     });
     expect(linked.sheetName).not.toBe('Sync log');
   });
+
+  it('answers a sheet that holds data with the code SHEET_HOLDS_DATA when asked to, and changes nothing', () => {
+    const spreadsheet = world.sim.spreadsheet;
+    const sheet = spreadsheet.insertSheet('My notes');
+    sheet.getRange('A1').setValue('my own data');
+    spreadsheet.setActiveSheet(sheet);
+    const link = { tableAppId: CRM, tableId: DEALS };
+    const answer = world.call<{ linked: boolean; code: string; message: string }>('linkActiveSheet', {
+      ...link,
+      askBeforeReplacing: true,
+    });
+    expect(answer).toMatchObject({ linked: false, code: 'SHEET_HOLDS_DATA' });
+    expect(answer.message).toContain('"My notes"');
+    expect(world.values('My notes')).toEqual([['my own data']]);
+    expect(world.call<{ link: unknown }>('getState').link).toBeNull();
+    // A caller that does not ask gets the refusal as an error, as before.
+    expect(refusal('linkActiveSheet', link)).toBe(answer.message);
+  });
 });

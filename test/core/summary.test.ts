@@ -1,0 +1,126 @@
+// A run's summary in words, from its counts: the sentence the sidebar, the toast and the log show.
+import { describe, expect, it } from 'vitest';
+import {
+  membersMessage,
+  resolvedMessage,
+  runCountsText,
+  runMessage,
+  SKIPPED_MESSAGE,
+  schedulePausedMessage,
+} from '../../src/core/summary';
+
+const none = {
+  operation: 'pull' as const,
+  created: 0,
+  added: 0,
+  updated: 0,
+  keptLocal: 0,
+  conflicts: 0,
+  errors: 0,
+  removedOnService: 0,
+  unchanged: 0,
+  seconds: 0,
+};
+
+describe('runCountsText', () => {
+  it('says unchanged even when nothing else happened', () => {
+    expect(runCountsText({ ...none, unchanged: 12, seconds: 1.5 }, null)).toBe(
+      'Pulled: 12 unchanged in 1.5 s.',
+    );
+  });
+
+  it('lists only the counts above 0, in a fixed order, with the operation’s verb', () => {
+    const counts = {
+      ...none,
+      operation: 'sync' as const,
+      removedOnService: 7,
+      errors: 6,
+      conflicts: 5,
+      keptLocal: 4,
+      updated: 3,
+      added: 2,
+      created: 1,
+      unchanged: 8,
+      seconds: 9,
+    };
+    expect(runCountsText(counts, null)).toBe(
+      'Synced: 1 created, 2 added, 3 updated, 4 kept local edits, 5 in conflict, 6 with errors, 7 removed on the service, 8 unchanged in 9 s.',
+    );
+  });
+
+  it('names each operation by its verb', () => {
+    const verbs = (['pull', 'push', 'sync', 'resolve'] as const).map(
+      (operation) => runCountsText({ ...none, operation }, null).split(':')[0],
+    );
+    expect(verbs).toEqual(['Pulled', 'Pushed', 'Synced', 'Resolved']);
+  });
+
+  it('says a run continued by a trigger goes on by itself', () => {
+    expect(runCountsText({ ...none, operation: 'push', updated: 2 }, 'trigger')).toBe(
+      'Pushed: 2 updated, 0 unchanged in 0 s. Not finished yet: it continues by itself in a minute (Apps Script limits each run to 6 minutes).',
+    );
+  });
+
+  it('says a run with no trigger to continue it goes on when run again, naming the operation', () => {
+    expect(runCountsText({ ...none, added: 1 }, 'manual')).toBe(
+      'Pulled: 1 added, 0 unchanged in 0 s. Not finished yet: run pull again (or wait for the next scheduled run) to continue where it stopped.',
+    );
+  });
+});
+
+describe('runMessage', () => {
+  it('is the counts alone when nothing was held and no header needs a word', () => {
+    expect(runMessage({ ...none, unchanged: 3 }, null, [])).toBe('Pulled: 3 unchanged in 0 s.');
+  });
+
+  it('puts what a push held after the counts, then each header warning', () => {
+    const summary = { ...none, operation: 'push' as const, held: { message: 'Held, not sent: a.' } };
+    expect(runMessage(summary, null, ['The header "x" is missing.', 'The header "y" is missing.'])).toBe(
+      'Pushed: 0 unchanged in 0 s. Held, not sent: a. The header "x" is missing. The header "y" is missing.',
+    );
+  });
+});
+
+describe('resolvedMessage', () => {
+  it('says there was nothing to settle when no line was settled and nothing followed', () => {
+    expect(resolvedMessage('theirs', 0)).toBe('No conflicts to resolve on this sheet.');
+    expect(resolvedMessage('mine', 0)).toBe('No conflicts to resolve on this sheet.');
+  });
+
+  it('counts the lines that took the service’s values', () => {
+    expect(resolvedMessage('theirs', 2)).toBe("Took the service's values on 2 line(s).");
+  });
+
+  it('puts the message of the pull or push that followed after the settled lines', () => {
+    expect(resolvedMessage('theirs', 0, 'Pulled: 1 updated in 1 s.')).toBe(
+      "Took the service's values on 0 line(s). Pulled: 1 updated in 1 s.",
+    );
+    expect(resolvedMessage('mine', 3, 'Pushed: 3 updated in 1 s.')).toBe(
+      'Kept your values on 3 line(s). Pushed: 3 updated in 1 s.',
+    );
+  });
+});
+
+describe('the other run messages', () => {
+  it('says a skipped scheduled firing in a few words the log can show', () => {
+    expect(SKIPPED_MESSAGE).toBe('skipped: a sync was running');
+  });
+
+  it('says a schedule paused itself after its failures, then the last error', () => {
+    expect(schedulePausedMessage(3, 'Your key was refused.')).toBe(
+      'The schedule paused itself after 3 failures in a row; resume it in the sidebar once the cause is fixed. Last error: Your key was refused.',
+    );
+  });
+
+  it('counts imported members, or says no member has the e-mail asked for', () => {
+    expect(membersMessage({ members: 4, added: 1, updated: 2, unchanged: 1 })).toBe(
+      'Members: 1 added, 2 updated, 1 unchanged.',
+    );
+    expect(membersMessage({ emailId: 'ann@acme.test', members: 0, added: 0, updated: 0, unchanged: 0 })).toBe(
+      'No member of your account has the e-mail ann@acme.test.',
+    );
+    expect(membersMessage({ emailId: 'ann@acme.test', members: 1, added: 1, updated: 0, unchanged: 0 })).toBe(
+      'Members: 1 added, 0 updated, 0 unchanged.',
+    );
+  });
+});
