@@ -186,18 +186,31 @@ describe('when exact answers are queued', () => {
         body: '{"error":{"code":"internal_error","message":"x"}}',
         commitFirst: true,
       },
+      // A proxy whose upstream reset after the commit.
+      { match: { method: 'POST' }, status: 503, body: '{"error":{"message":"upstream"}}', commitFirst: true },
+      // A success status whose body reports an error.
+      {
+        match: { method: 'POST' },
+        status: 200,
+        body: '{"error":{"message":"timed out"}}',
+        commitFirst: true,
+      },
     ]);
     await expect(
       call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title: 'committed 1' } }),
     ).rejects.toThrow();
-    const r = await call(svc.url, 'POST', `/public${DEALS}/rows`, {
-      key: alice,
-      body: { title: 'committed 2' },
-    });
-    expect(r.status).toBe(500);
+    const answered: number[] = [];
+    const bodies: unknown[] = [];
+    for (const title of ['committed 2', 'committed 3', 'committed 4']) {
+      const r = await call(svc.url, 'POST', `/public${DEALS}/rows`, { key: alice, body: { title } });
+      answered.push(r.status);
+      bodies.push(r.json);
+    }
+    expect(answered).toEqual([500, 503, 200]);
+    expect(bodies[2]).toEqual({ error: { message: 'timed out' } });
     const titles = (await dealRows()).map((x) => x.title);
-    expect(titles).toContain('committed 1');
-    expect(titles).toContain('committed 2');
+    for (const title of ['committed 1', 'committed 2', 'committed 3', 'committed 4'])
+      expect(titles).toContain(title);
   });
 
   it('refuses a queued answer with a bad regex or status', async () => {
