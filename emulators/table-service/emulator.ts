@@ -126,6 +126,15 @@ export class TableEmulator {
     return this.tokens.issue(user.id, user.accountId, ttl);
   }
 
+  /** Makes a token expire now (answered 401 `token_expired` from the next request on). */
+  async expireToken(token: string): Promise<void> {
+    try {
+      await this.tokens.expire(token);
+    } catch (error) {
+      throw new StoreError(400, 'invalid_request', (error as Error).message);
+    }
+  }
+
   /** Tokens for every user of the non-generated sample set (generated members get theirs from issueToken). */
   async keys(): Promise<Record<string, string>> {
     const keys: Record<string, string> = {};
