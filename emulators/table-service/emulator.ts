@@ -90,7 +90,7 @@ export class TableEmulator {
     const initial: DataSetName | EmulatorState =
       options.data ?? (typeof options.seed === 'string' ? options.seed : 'sample');
     this.dataRng = createRng(seed ^ 0x5eed);
-    this.faults = new FaultInjector(createRng(seed));
+    this.faults = new FaultInjector(createRng(seed), options.clock);
     this.dataFile = options.dataFile;
     let secret = options.secret;
     let state: EmulatorState;
