@@ -131,6 +131,10 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     });
     return { token };
   },
+  '/tokens/expire': async (emu, body) => {
+    await emu.expireToken(str(body, 'token'));
+    return { ok: true };
+  },
   '/list-shape': (emu, body) => {
     if (body.shape !== 'object' && body.shape !== 'array') {
       throw new StoreError(400, 'invalid_request', '"shape" must be "object" or "array".');

@@ -18,6 +18,8 @@ export interface TokenClaims {
 export class TokenIssuer {
   readonly secret: string;
   private readonly key: Uint8Array;
+  /** Tokens expired ahead of their `exp` through the admin route. */
+  private readonly expiredEarly = new Set<string>();
 
   constructor(secret?: string) {
     this.secret = secret ?? randomBytes(32).toString('base64url');
@@ -40,6 +42,19 @@ export class TokenIssuer {
       .sign(this.key);
   }
 
+  /**
+   * From now on the token is refused as expired, whatever its `exp` says, so a test can make a key
+   * stop working without waiting for the clock. Throws when the token is not one of this issuer's.
+   * (Tokens are deterministic: one issued for the same user, second and lifetime is the same token.)
+   */
+  async expire(token: string): Promise<void> {
+    const verdict = await this.verify(token);
+    if (!verdict.ok && verdict.problem !== 'token_expired') {
+      throw new Error(`Not a token of this emulator (${verdict.problem}).`);
+    }
+    this.expiredEarly.add(token);
+  }
+
   /** The claims of a valid token, or why it is refused. */
   async verify(
     token: string | undefined,
@@ -55,6 +70,7 @@ export class TokenIssuer {
       if (typeof payload.sub !== 'string' || typeof payload.accountId !== 'string') {
         return { ok: false, problem: 'invalid_token' };
       }
+      if (this.expiredEarly.has(token)) return { ok: false, problem: 'token_expired' };
       return {
         ok: true,
         claims: {

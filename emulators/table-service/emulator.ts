@@ -90,7 +90,7 @@ export class TableEmulator {
     const initial: DataSetName | EmulatorState =
       options.data ?? (typeof options.seed === 'string' ? options.seed : 'sample');
     this.dataRng = createRng(seed ^ 0x5eed);
-    this.faults = new FaultInjector(createRng(seed));
+    this.faults = new FaultInjector(createRng(seed), options.clock);
     this.dataFile = options.dataFile;
     let secret = options.secret;
     let state: EmulatorState;
@@ -124,6 +124,15 @@ export class TableEmulator {
     if (!user) throw new StoreError(404, 'not_found', `No user "${userId}".`);
     const ttl = opts.expired ? -60 : (opts.ttlSeconds ?? this.tokenTtlSeconds);
     return this.tokens.issue(user.id, user.accountId, ttl);
+  }
+
+  /** Makes a token expire now (answered 401 `token_expired` from the next request on). */
+  async expireToken(token: string): Promise<void> {
+    try {
+      await this.tokens.expire(token);
+    } catch (error) {
+      throw new StoreError(400, 'invalid_request', (error as Error).message);
+    }
   }
 
   /** Tokens for every user of the non-generated sample set (generated members get theirs from issueToken). */

@@ -186,6 +186,11 @@ export interface EmulatorOptions {
   members?: Record<string, number>;
   /** Most request log entries kept (oldest dropped); default 10000. */
   logLimit?: number;
+  /**
+   * The rate limit's clock, ms; default Date.now. In-process only (createTableService): a test steps it
+   * instead of sleeping until the window frees a slot.
+   */
+  clock?: () => number;
 }
 
 /** Options of the row/column generator behind admin seedTable. */

@@ -435,7 +435,7 @@ export class TableClient {
   }
 
   /**
-   * Creates a row (`POST …/rows`). Retried only after 429/503; with no definite answer the SyncError
+   * Creates a row (`POST …/rows`). Retried only after 429; with no definite answer (no answer, any 5xx) the SyncError
    * has `outcomeUnknown: true`: check for the row before creating it again.
    */
   createRow(appId: string, tableId: string, values: RowValues): Row {

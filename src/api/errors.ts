@@ -204,7 +204,7 @@ function messageForStatus(status: number, ctx: ErrorContext, retryAfterMs: numbe
     return `The service is limiting requests (429)${wait}: wait a minute and try again.`;
   }
   if (status >= 500) {
-    if (isPost(ctx) && status !== 503) {
+    if (isPost(ctx)) {
       return `The service had trouble (${status}) while creating a row in ${subject(ctx)}: the row may have been created anyway; the next sync checks for it.`;
     }
     return `The service is having trouble (${status}): try again in a few minutes.`;
@@ -298,7 +298,8 @@ function statusInBody(json: Record<string, unknown>): number | undefined {
  * `{error: "…"}`, `{error: {message}}`, `{errors: [{message}]}`, else the first 200 characters of
  * the body, text of an HTML page, else the status text), and a 2xx that is not usable JSON (HTML,
  * empty, truncated, over 50 MB) or that carries an error member and no data. A POST without a
- * definite answer (status 0, 5xx other than 503, unreadable 2xx) gets `outcomeUnknown: true`.
+ * definite answer (status 0, any 5xx, a 2xx that is unreadable or reports an error) gets
+ * `outcomeUnknown: true`.
  * The API key never appears in the message.
  */
 export function errorFromResponse(response: HttpResponse, context: ErrorContext): SyncError {
@@ -310,6 +311,14 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext)
     if (!parsed.ok) return notJson(parsed.kind, context, status);
     const said = messageInJson(parsed.json);
     const detail = said === undefined ? undefined : detailOf(said, context.secret);
+    if (isPost(context)) {
+      // A success status means the create may have been committed whatever the body says: adopt, never resend.
+      const message = `The service reported an error for ${subject(context)} although it answered ${status}: the row may have been created anyway; the next sync checks for it.`;
+      return finish('BAD_RESPONSE', withDetail(message, detail ?? 'no message'), context, {
+        status,
+        outcomeUnknown: true,
+      });
+    }
     const inner = isRecord(parsed.json) ? statusInBody(parsed.json) : undefined;
     if (inner !== undefined) {
       return finish(
@@ -330,7 +339,7 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext)
   const message = withDetail(messageForStatus(status, context, retryAfterMs), detail);
   const init: { status: number; retryAfterMs?: number; outcomeUnknown?: boolean } = { status };
   if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
-  if (isPost(context) && status >= 500 && status !== 503) init.outcomeUnknown = true;
+  if (isPost(context) && status >= 500) init.outcomeUnknown = true;
   return finish(code, message, context, init);
 }
 

@@ -36,15 +36,18 @@ export type RetryVerdict =
 
 /**
  * Classifies a failed answer. Reads (GET) and PATCH are idempotent: 429, 500, 502, 503, 504 and
- * network errors (status 0) are retried. A POST answered 429 or 503 was not processed and is retried;
- * a POST that got no answer or 500/502/504 (or any other 5xx) may have been committed: never retried.
+ * network errors (status 0) are retried. A POST is retried only after 429, the one answer that says
+ * the request was not processed. A POST that got no answer or any 5xx may have been committed (a
+ * proxy answers 503 when the upstream resets after committing): never retried, outcome unknown.
  */
 export function retryVerdict(method: HttpMethod, status: number): RetryVerdict {
   const idempotent = method !== 'post';
-  if (status === 429 || status === 503) return 'retry';
+  if (status === 429) return 'retry';
   if (status === 0 || status >= 500) {
     if (!idempotent) return 'unknown-outcome';
-    return status === 0 || status === 500 || status === 502 || status === 504 ? 'retry' : 'final';
+    return status === 0 || status === 500 || status === 502 || status === 503 || status === 504
+      ? 'retry'
+      : 'final';
   }
   return 'final';
 }

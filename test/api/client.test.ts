@@ -738,6 +738,7 @@ describe('TableClient', () => {
         ['500', text(500, '')],
         ['502', text(502, '')],
         ['504', text(504, '')],
+        ['503', json(503, { error: { message: 'upstream reset' } }, { 'retry-after': '1' })],
       ])('%s is not retried and the outcome is unknown', (_, answer) => {
         const port = new FakePort().on('post', ROWS, answer, json(201, makeRow(9)));
         const error = thrown(() => clientOf(port).createRow('A1', 'T1', { title: 'x' }));
@@ -747,12 +748,12 @@ describe('TableClient', () => {
       });
     });
 
-    describe('when a POST is answered 429 or 503', () => {
-      it.each([429, 503])('%i was not processed: retried', (status) => {
+    describe('when a POST is answered 429', () => {
+      it('was not processed: retried', () => {
         const port = new FakePort().on(
           'post',
           ROWS,
-          json(status, {}, { 'retry-after': '1' }),
+          json(429, {}, { 'retry-after': '1' }),
           json(201, makeRow(9)),
         );
         expect(clientOf(port).createRow('A1', 'T1', { title: 'x' }).id).toBe('r9');
@@ -761,9 +762,13 @@ describe('TableClient', () => {
       });
     });
 
-    describe('when a POST answers 2xx with something unreadable', () => {
-      it('the row may exist: outcome unknown, not retried', () => {
-        const port = new FakePort().on('post', ROWS, json(201, { title: 'no id' }));
+    describe('when a POST answers 2xx with something that is not a row', () => {
+      it.each([
+        ['a row without id', json(201, { title: 'no id' })],
+        ['an error body', json(200, { error: { message: 'write timed out' } })],
+        ['an error body with a status', json(201, { status: 400, error: 'bad request' })],
+      ])('%s: the row may exist, outcome unknown, not retried', (_, answer) => {
+        const port = new FakePort().on('post', ROWS, answer, json(201, makeRow(9)));
         const error = thrown(() => clientOf(port).createRow('A1', 'T1', { title: 'x' }));
         expect(error).toMatchObject({ code: 'BAD_RESPONSE', outcomeUnknown: true });
         expect(port.requests).toHaveLength(1);

@@ -1,7 +1,7 @@
 // The sidebar in real Chromium against the Apps Script simulator and the table service emulator:
 // the journeys of issue 6, each from a fresh spreadsheet and fresh sample data.
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import type { Row } from '../../emulators/table-service/index';
 import { artifact } from '../harness/browser';
 import { type Harness, SAMPLE } from '../harness/index';
@@ -464,15 +464,16 @@ describe('the sidebar', () => {
       continuing: false,
       updatedAt: new Date().toISOString(),
     };
-    let polls = 0;
+    // The pull is held until the test has seen the progress: no guess at how long the sidebar takes.
+    let releasePull = (): void => {};
+    const pullReleased = new Promise<void>((resolve) => {
+      releasePull = resolve;
+    });
+    onTestFailed(() => releasePull());
     await page.route('**/rpc', async (route) => {
       const call = route.request().postDataJSON() as { fn: string };
       if (call.fn === 'pullActiveSheet') {
-        // Hold the pull until the sidebar has polled for progress (never throws inside the route).
-        for (let waited = 0; polls === 0 && waited < 10_000; waited += 100) {
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        await new Promise((r) => setTimeout(r, 300));
+        await pullReleased;
         return route.continue();
       }
       if (call.fn !== 'getState') return route.continue();
@@ -481,7 +482,6 @@ describe('the sidebar', () => {
       if (page.isClosed() || (await page.locator('#app').getAttribute('aria-busy')) !== 'true') {
         return route.fulfill({ response: answer });
       }
-      polls++;
       return route.fulfill({ response: answer, json: { ...body, value: { ...body.value, progress } } });
     });
     await page.getByRole('button', { name: 'Pull', exact: true }).click();
@@ -495,6 +495,7 @@ describe('the sidebar', () => {
     expect(await page.getByRole('button', { name: 'Push', exact: true }).isDisabled()).toBe(true);
     expect(await page.locator('#status').textContent()).toBe('Pulling…');
     await checkScreen('pulling');
+    releasePull();
     await idle(page);
     expect(await page.locator('#progress').isVisible()).toBe(false);
     expect(await page.getByRole('button', { name: 'Push', exact: true }).isEnabled()).toBe(true);

@@ -135,9 +135,11 @@ describe('the own profile', () => {
       accountId: 'acc_acme',
       orgId: 'org_acme',
     });
-    const shortLived = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 1 });
-    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: shortLived });
-    await new Promise((resolve) => setTimeout(resolve, 1600));
+    // Its own lifetime, so the token differs from the shared key that world.connect() saves.
+    const soonExpired = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 3600 });
+    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: soonExpired });
+    expect(world.call('getConnection', { refresh: true })).toMatchObject({ email: 'alice@acme.test' });
+    await world.emulator.admin.expireToken(soonExpired);
     expect(() => world.call('getConnection', { refresh: true })).toThrow(/API key was refused \(401\)/);
   });
 });

@@ -386,12 +386,11 @@ describe('when the service misbehaves', () => {
   });
 
   it('a key that stopped working says to create a new one, and the sheet stays', async () => {
-    // Long enough to be accepted when saved on a loaded machine; the wait runs from when it was issued.
-    const issuedAt = Date.now();
-    const shortLived = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 4 });
-    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: shortLived });
+    // Its own lifetime, so the token differs from the shared key that world.connect() saves.
+    const soonExpired = await world.emulator.admin.issueToken('u_alice', { ttlSeconds: 3600 });
+    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: soonExpired });
     const before = world.values();
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, issuedAt + 4_600 - Date.now())));
+    await world.emulator.admin.expireToken(soonExpired);
     const summary = pull();
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/API key was refused \(401\): create a new key/);

@@ -5,6 +5,7 @@ import { createSimulator, type SimulatorOptions } from '../../../emulators/apps-
 
 const SERVER = `
 const http = require('node:http');
+const waiting = {};
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   const parts = url.pathname.split('/');
@@ -12,6 +13,15 @@ const server = http.createServer((req, res) => {
   req.on('data', (c) => (body += c));
   req.on('end', () => {
     if (parts[1] === 'status') { res.writeHead(Number(parts[2]), { 'Content-Type': 'text/plain' }); res.end('E'.repeat(150)); return; }
+    if (parts[1] === 'together') {
+      // Holds each request of a group until N of them wait at once; alone after 10 s (sent one by one).
+      const group = (waiting[parts[3]] = waiting[parts[3]] || []);
+      const answer = (text) => { res.writeHead(200); res.end(text); };
+      group.push(answer);
+      if (group.length === Number(parts[2])) { group.splice(0).forEach((a) => a('together')); return; }
+      setTimeout(() => { const at = group.indexOf(answer); if (at >= 0) { group.splice(at, 1); answer('alone'); } }, 10000);
+      return;
+    }
     if (parts[1] === 'delay') { setTimeout(() => { res.writeHead(200); res.end('slept ' + parts[2]); }, Number(parts[2])); return; }
     if (parts[1] === 'echo') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ method: req.method, headers: req.headers, body: body, path: req.url })); return; }
     if (parts[1] === 'headers') { res.writeHead(200, [['X-Custom-Header', 'Yes'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]); res.end('ok'); return; }
@@ -171,12 +181,10 @@ describe('UrlFetchApp.fetchAll', () => {
     expect(v.error).toMatch(/^Request failed for .* returned code 500/);
   });
   it('runs requests in parallel', () => {
-    const sim = make();
-    const started = Date.now();
-    const res = sim.run('all', [[1, 2, 3, 4, 5].map(() => `${base}/delay/200`)]);
-    const real = Date.now() - started;
+    // The server answers only once all five wait at once: requests sent one by one each get "alone".
+    const res = make().run('all', [[1, 2, 3, 4, 5].map(() => `${base}/together/5/parallel`)]);
     expect(res.ok).toBe(true);
-    expect(real).toBeLessThan(800); // sequential would take >= 1000 ms
+    expect(res.value).toEqual([1, 2, 3, 4, 5].map(() => [200, 'together']));
     expect(res.stats).toMatchObject({ httpRequests: 5, fetchAllCalls: 1 });
   });
   it('charges one modelled latency per wave', () => {

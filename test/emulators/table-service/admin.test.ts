@@ -256,6 +256,18 @@ describe('tokens and members', () => {
     expect(payload.exp as number).toBeGreaterThan(payload.iat as number);
   });
 
+  it('expires a token on request, without waiting: only that token stops working', async () => {
+    const doomed = await svc.admin.issueToken('u_bob');
+    const other = await svc.admin.issueToken('u_bob', { ttlSeconds: 3600 });
+    expect((await call(svc.url, 'GET', '/public/user/me', { key: doomed })).status).toBe(200);
+    await svc.admin.expireToken(doomed);
+    const refused = await call(svc.url, 'GET', '/public/user/me', { key: doomed });
+    expect(refused.status).toBe(401);
+    expect(refused.json).toMatchObject({ error: { code: 'token_expired' } });
+    expect((await call(svc.url, 'GET', '/public/user/me', { key: other })).status).toBe(200);
+    await expect(svc.admin.expireToken('not.a.token')).rejects.toThrow(/400/);
+  });
+
   it('adds generated members with some invited', async () => {
     const users = await svc.admin.addMembers('acc_globex', 30);
     expect(users).toHaveLength(30);
