@@ -4,10 +4,15 @@ import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { indexLines } from '../core/lines';
-import { emptyPullCounts, type PullCounts } from '../core/pull-engine';
 import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
-import { type PullProgress, pullSummaryFields } from '../core/sync/pull-session';
-import { chosenRowIds, type KeepChoice, keepChoiceOf, resolveConflictLines } from '../core/sync/resolve';
+import { emptyPullCounts, type PullCounts } from '../core/sync/pull/apply-rows';
+import { type PullProgress, pullSummaryFields } from '../core/sync/pull/start';
+import {
+  chosenRowIds,
+  type KeepChoice,
+  keepChoiceOf,
+  resolveConflictLines,
+} from '../core/sync/resolve/resolve-conflicts';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { flushBase, readBase } from './base-sheet';

@@ -12,8 +12,8 @@ import {
   parseBaseColumnIds,
 } from '../core/base';
 import { columnLetters } from '../core/layout';
+import { BaseTable } from '../core/line-grid';
 import { sheetRowOf } from '../core/lines';
-import { BaseTable } from '../core/sheet-model';
 import { activeSpreadsheet } from './active';
 import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';
 import { setPlainText } from './plain-text';

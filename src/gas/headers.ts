@@ -2,7 +2,7 @@
 // fields marked read-only with a warning-only protection.
 import { type ColumnSpec, serviceDeletedColumnIds } from '../core/columns';
 import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
-import type { LineGrid } from '../core/sheet-model';
+import type { LineGrid } from '../core/line-grid';
 import { ensureColumns, maxRowsOf } from './grid-size';
 import { setPlainText } from './plain-text';
 

@@ -5,10 +5,10 @@ import type { Table } from '../api/types';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
+import type { BaseTable } from '../core/line-grid';
 import { emailLookup } from '../core/members';
-import { applyServiceRows, type PullState } from '../core/pull-engine';
-import type { BaseTable } from '../core/sheet-model';
 import { assertIdColumn } from '../core/sync/issues';
+import { applyServiceRows, type PullState } from '../core/sync/pull/apply-rows';
 import {
   asksLastRow,
   asksLastRowAtSchema,
@@ -47,7 +47,7 @@ import {
   takeChunk,
   unfinishedResult,
   workbookFootprint,
-} from '../core/sync/pull-session';
+} from '../core/sync/pull/start';
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';

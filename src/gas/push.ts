@@ -6,9 +6,9 @@ import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
-import { fixedFieldText } from '../core/pull-engine';
-import type { CreatePlan } from '../core/push-engine';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
+import { fixedFieldText } from '../core/sync/pull/apply-rows';
+import type { CreatePlan } from '../core/sync/push/plan';
 import {
   adoptLostCreates,
   type CreateRun,
@@ -38,7 +38,7 @@ import {
   settleUpdates,
   startPushSession,
   unmarkUnsentCreates,
-} from '../core/sync/push-session';
+} from '../core/sync/push/session';
 import type { HeldPush, LineIssue } from '../shared/types';
 import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';

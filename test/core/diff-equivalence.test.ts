@@ -9,11 +9,11 @@ import { cellDigest, cellRead, type DecodeContext, encodeCell } from '../../src/
 import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
+import { BaseTable, LineGrid } from '../../src/core/line-grid';
 import { indexLines } from '../../src/core/lines';
-import { cellEdits, mergeCells, newCellValues } from '../../src/core/merge';
-import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/pull-engine';
-import { planPush } from '../../src/core/push-engine';
-import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/sync/pull/apply-rows';
+import { cellEdits, mergeCells, newCellValues } from '../../src/core/sync/pull/merge-cells';
+import { planPush } from '../../src/core/sync/push/plan';
 import * as spec from './reference/diff-spec';
 
 const context: DecodeContext = {

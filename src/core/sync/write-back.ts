@@ -2,8 +2,8 @@
 // rows the block of cells to write (the run's value, unless the person changed that cell since the
 // run read it; rows between the run's lines as they stand) and the blocks that need plain text.
 import { contiguousRuns, joinRowBlocks } from '../layout';
+import { sameCell } from '../line-grid';
 import { sheetRowOf } from '../lines';
-import { sameCell } from '../sheet-model';
 
 /** A block of sheet cells: 1-based first row and column, row and column counts. */
 export type CellBlock = [number, number, number, number];

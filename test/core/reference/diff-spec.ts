@@ -21,10 +21,8 @@ import {
 import type { ColumnSpec } from '../../../src/core/columns';
 import type { Digest } from '../../../src/core/digest';
 import { ID_HEADER, type Layout } from '../../../src/core/layout';
+import type { BaseTable, LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
-import type { PullCounts } from '../../../src/core/pull-engine';
-import { fixedFieldText } from '../../../src/core/pull-engine';
-import type { BaseTable, LineGrid } from '../../../src/core/sheet-model';
 import {
   conflictStatus,
   duplicateStatus,
@@ -32,6 +30,8 @@ import {
   keptLocalStatus,
   STATUS,
 } from '../../../src/core/status';
+import type { PullCounts } from '../../../src/core/sync/pull/apply-rows';
+import { fixedFieldText } from '../../../src/core/sync/pull/apply-rows';
 
 export function hash53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

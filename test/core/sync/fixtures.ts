@@ -4,7 +4,7 @@ import type { BaseRecord } from '../../../src/core/base';
 import { valueDigest } from '../../../src/core/codec';
 import type { ColumnSpec } from '../../../src/core/columns';
 import { readLayout } from '../../../src/core/layout';
-import { BaseTable, LineGrid } from '../../../src/core/sheet-model';
+import { BaseTable, LineGrid } from '../../../src/core/line-grid';
 
 export const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

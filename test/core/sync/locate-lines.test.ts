@@ -1,7 +1,7 @@
 // Re-identifying lines right before a write: by row id, new lines by their pending mark.
 import { describe, expect, it } from 'vitest';
-import { LineGrid } from '../../src/core/sheet-model';
-import { LOST, locateLines, NOT_IN_SHEET } from '../../src/core/sync/locate-lines';
+import { LineGrid } from '../../../src/core/line-grid';
+import { LOST, locateLines, NOT_IN_SHEET } from '../../../src/core/sync/locate-lines';
 
 const line = (row: number, id: string, marker: string | null = null) => ({ row, id, marker });
 

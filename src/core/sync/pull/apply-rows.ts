@@ -1,13 +1,11 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
-import type { BaseRecord } from './base';
-import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
-import type { ColumnSpec } from './columns';
-import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
-import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
-import { type MergedCells, mergeCells } from './merge';
-import { adoptedBase, type Candidate, findLostCreate, isPendingToken } from './recovery';
-import type { BaseTable, LineGrid } from './sheet-model';
+import type { BaseRecord } from '../../base';
+import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
+import type { BaseTable, LineGrid } from '../../line-grid';
+import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   conflictStatus,
   cutRestoredStatus,
@@ -17,7 +15,9 @@ import {
   notPushedStatus,
   pendingTokenOf,
   STATUS,
-} from './status';
+} from '../../status';
+import { adoptedBase, type Candidate, findLostCreate, isPendingToken } from '../lost-creates';
+import { type MergedCells, mergeCells } from './merge-cells';
 
 export interface PullCounts {
   added: number;

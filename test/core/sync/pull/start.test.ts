@@ -1,14 +1,14 @@
 // The pull session's steps over plain data: reading plan, pacing, size checks, layout preparation,
 // pending creates, removed rows and the run's result.
 import { describe, expect, it } from 'vitest';
-import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../src/core/capacity';
-import { cellDigest, valueDigest } from '../../../src/core/codec';
-import type { ColumnSpec } from '../../../src/core/columns';
-import { SyncError } from '../../../src/core/errors';
-import { readLayout } from '../../../src/core/layout';
-import { emptyPullCounts } from '../../../src/core/pull-engine';
-import { BaseTable, LineGrid } from '../../../src/core/sheet-model';
-import { conflictStatus, pendingStatus, STATUS } from '../../../src/core/status';
+import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../../src/core/capacity';
+import { cellDigest, valueDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import { SyncError } from '../../../../src/core/errors';
+import { readLayout } from '../../../../src/core/layout';
+import { BaseTable, LineGrid } from '../../../../src/core/line-grid';
+import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
+import { emptyPullCounts } from '../../../../src/core/sync/pull/apply-rows';
 import {
   asksLastRow,
   asksLastRowAtSchema,
@@ -50,7 +50,7 @@ import {
   unfinishedResult,
   WAVE_ROWS,
   workbookFootprint,
-} from '../../../src/core/sync/pull-session';
+} from '../../../../src/core/sync/pull/start';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

@@ -1,9 +1,9 @@
 // The three-way rule: per cell (mergeCell), per row (mergeCells), and the push side (edits, reconcile).
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
-import { cellDigest, cutToCell, valueDigest } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
-import type { Digest } from '../../src/core/digest';
+import type { BaseRecord } from '../../../../src/core/base';
+import { cellDigest, cutToCell, valueDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import type { Digest } from '../../../../src/core/digest';
 import {
   baseAfterWrite,
   type CellFacts,
@@ -16,7 +16,7 @@ import {
   NOT_IN_SHEET,
   newCellValues,
   reconcileEdits,
-} from '../../src/core/merge';
+} from '../../../../src/core/sync/pull/merge-cells';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },

@@ -1,10 +1,9 @@
 // The push session's steps, each stated over in-memory lines, base and service answers: adopting lost
 // creates, meeting edits with the service's changes, and settling what each answer says.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../../src/core/base';
-import { valueDigest } from '../../../src/core/codec';
-import { SyncError } from '../../../src/core/errors';
-import { pendingRecord, sentDigests } from '../../../src/core/recovery';
+import type { BaseRecord } from '../../../../src/core/base';
+import { valueDigest } from '../../../../src/core/codec';
+import { SyncError } from '../../../../src/core/errors';
 import {
   conflictStatus,
   cutNotSentReason,
@@ -15,8 +14,9 @@ import {
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
-} from '../../../src/core/status';
-import { LOST } from '../../../src/core/sync/locate-lines';
+} from '../../../../src/core/status';
+import { LOST } from '../../../../src/core/sync/locate-lines';
+import { pendingRecord, sentDigests } from '../../../../src/core/sync/lost-creates';
 import {
   adoptLostCreates,
   checkedRows,
@@ -43,7 +43,7 @@ import {
   settleUpdates,
   startPushSession,
   unmarkUnsentCreates,
-} from '../../../src/core/sync/push-session';
+} from '../../../../src/core/sync/push/session';
 import {
   AMOUNT,
   agreed,
@@ -58,7 +58,7 @@ import {
   live,
   STATUS_COLUMN,
   TITLE,
-} from './fixtures';
+} from '../fixtures';
 
 const ME = 'u1';
 

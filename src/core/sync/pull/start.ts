@@ -1,8 +1,8 @@
 // A pull's decisions as steps over plain data: how the sheet and base are read, how the layout and
 // merge state are prepared, when a chunk is written and whether it fits, when to stop for the next
 // execution, and what the run reports. src/gas/pull.ts reads, fetches and writes around these.
-import type { LineIssue, SyncSummary } from '../../shared/types';
-import type { BaseRecord } from '../base';
+import type { LineIssue, SyncSummary } from '../../../shared/types';
+import type { BaseRecord } from '../../base';
 import {
   assertTableFits,
   cellsForRows,
@@ -11,13 +11,16 @@ import {
   SMALLEST_FOOTPRINT,
   SPREADSHEET_CELL_LIMIT,
   type TableFootprint,
-} from '../capacity';
-import type { DecodeContext } from '../codec';
-import type { ColumnSpec } from '../columns';
-import type { SyncError } from '../errors';
-import { headerProblems, ID_HEADER, type Layout, missingHeaders, renamedColumns } from '../layout';
-import { cellsByGet, cellText, indexLines } from '../lines';
-import { type LineEdits, newCellValues } from '../merge';
+} from '../../capacity';
+import type { DecodeContext } from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import type { SyncError } from '../../errors';
+import { headerProblems, ID_HEADER, type Layout, missingHeaders, renamedColumns } from '../../layout';
+import type { BaseTable, LineGrid } from '../../line-grid';
+import { cellsByGet, cellText, indexLines } from '../../lines';
+import { headerProblemText, pendingTokenOf, STATUS } from '../../status';
+import { collectIssues, emptyTally, type IssueTally } from '../issues';
+import { isPendingToken, matchPendingByContent } from '../lost-creates';
 import {
   agreedCounter,
   emptyPullCounts,
@@ -29,11 +32,8 @@ import {
   type PullState,
   restoreEditedIds,
   unseenRowIds,
-} from '../pull-engine';
-import { isPendingToken, matchPendingByContent } from '../recovery';
-import type { BaseTable, LineGrid } from '../sheet-model';
-import { headerProblemText, pendingTokenOf, STATUS } from '../status';
-import { collectIssues, emptyTally, type IssueTally } from './issues';
+} from './apply-rows';
+import { type LineEdits, newCellValues } from './merge-cells';
 
 /**
  * Rows merged and written per chunk until a chunk's cost is measured: the sheet is written a constant

@@ -2,28 +2,15 @@
 // creates are adopted, how edits meet the service's changes, what each answer settles. The Apps
 // Script shell reads the sheet, sends the requests these steps name, and writes the grid back.
 
-import type { HeldColumnInfo, HeldPush } from '../../shared/types';
-import type { BaseRecord, ConflictRecord } from '../base';
-import { type DecodeContext, isOverCellLimit, type JsonValue } from '../codec';
-import type { ColumnSpec } from '../columns';
-import type { Digest } from '../digest';
-import { SyncError } from '../errors';
-import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../layout';
-import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../lines';
-import { baseAfterWrite, cellEdits, reconcileEdits } from '../merge';
-import { agreedCounter } from '../pull-engine';
-import { type CreatePlan, type PushPlan, planPush, type UpdatePlan } from '../push-engine';
-import {
-  adoptedBase,
-  type Candidate,
-  findChangedLostCreate,
-  findLostCreate,
-  isPendingRecord,
-  matchPendingByContent,
-  pendingRecord,
-  sentDigests,
-} from '../recovery';
-import type { BaseTable, LineGrid } from '../sheet-model';
+import type { HeldColumnInfo, HeldPush } from '../../../shared/types';
+import type { BaseRecord, ConflictRecord } from '../../base';
+import { type DecodeContext, isOverCellLimit, type JsonValue } from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import type { Digest } from '../../digest';
+import { SyncError } from '../../errors';
+import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../../layout';
+import type { BaseTable, LineGrid } from '../../line-grid';
+import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../../lines';
 import {
   conflictStatus,
   cutNotSentReason,
@@ -38,7 +25,19 @@ import {
   pendingTokenOf,
   readOnlyRestoredStatus,
   STATUS,
-} from '../status';
+} from '../../status';
+import {
+  adoptedBase,
+  type Candidate,
+  findChangedLostCreate,
+  findLostCreate,
+  isPendingRecord,
+  matchPendingByContent,
+  pendingRecord,
+  sentDigests,
+} from '../lost-creates';
+import { agreedCounter } from '../pull/apply-rows';
+import { baseAfterWrite, cellEdits, reconcileEdits } from '../pull/merge-cells';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -47,7 +46,8 @@ import {
   heldKey,
   heldValueText,
   withoutHeld,
-} from './push-guard';
+} from './guard';
+import { type CreatePlan, type PushPlan, planPush, type UpdatePlan } from './plan';
 
 /** A row as the service answers it (fixed fields and column values by id). */
 export type ServiceRow = Readonly<Record<string, unknown>>;

@@ -1,7 +1,7 @@
 // The three-way rule: per cell (mergeCell) the base (last agreed), the sheet's line and the service's
 // row decide what the cell becomes; per row (mergeCells) the cells' outcomes make the writes, the new
 // base record and the row's outcome.
-import type { BaseRecord, ConflictRecord } from './base';
+import type { BaseRecord, ConflictRecord } from '../../base';
 import {
   cellDigest,
   cellRead,
@@ -13,10 +13,10 @@ import {
   isCutRead,
   type JsonValue,
   readsBackAs,
-} from './codec';
-import type { ColumnSpec } from './columns';
-import type { Digest } from './digest';
-import { cutNotSentReason } from './status';
+} from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import type { Digest } from '../../digest';
+import { cutNotSentReason } from '../../status';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
