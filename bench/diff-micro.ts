@@ -1,11 +1,12 @@
 // Micro-benchmark of the pure diff (src/core only): three-way pull merge and push plan of N rows x C columns.
 
 import { sampleState } from '../emulators/table-service/sample-data';
+import { BaseTable } from '../src/core/base-table';
 import type { DecodeContext } from '../src/core/codec';
 import { encodeCell } from '../src/core/codec';
 import { liveColumns } from '../src/core/columns';
 import { readLayout } from '../src/core/layout';
-import { BaseTable, LineGrid } from '../src/core/line-grid';
+import { LineGrid } from '../src/core/line-grid';
 import { indexLines } from '../src/core/lines';
 import { applyServiceRows, emptyPullCounts, type PullState } from '../src/core/sync/pull/apply-rows';
 import { planPush } from '../src/core/sync/push/plan';

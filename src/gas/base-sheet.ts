@@ -11,8 +11,8 @@ import {
   baseHeaderRow,
   parseBaseColumnIds,
 } from '../core/base';
+import { BaseTable } from '../core/base-table';
 import { columnLetters } from '../core/layout';
-import { BaseTable } from '../core/line-grid';
 import { sheetRowOf } from '../core/lines';
 import { activeSpreadsheet } from './active';
 import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';

@@ -2,10 +2,10 @@
 // decision is a step of src/core/sync/pull-session.ts; this file reads, fetches and writes.
 
 import type { Table } from '../api/types';
+import type { BaseTable } from '../core/base-table';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
-import type { BaseTable } from '../core/line-grid';
 import { emailLookup } from '../core/members';
 import { assertIdColumn } from '../core/sync/issues';
 import { applyServiceRows, type PullState } from '../core/sync/pull/apply-rows';

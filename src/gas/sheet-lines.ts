@@ -3,8 +3,9 @@
 // RangeList) for all text runs. Lines are re-identified by id right before a write.
 import type { ColumnSpec } from '../core/columns';
 import { headerText, ID_HEADER, type Layout, syncedColumns } from '../core/layout';
-import { LineGrid, SPAN_GAP, spansOf } from '../core/line-grid';
+import { LineGrid } from '../core/line-grid';
 import { cellText, sheetRowOf } from '../core/lines';
+import { SPAN_GAP, spansOf } from '../core/row-spans';
 import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';
 import {

@@ -7,6 +7,7 @@
 // the rules added on top of it (cut values, columns without their header, columns a pull adds back)
 // are stated by merge.test.ts and cut-cells.test.ts.
 import type { BaseRecord, ConflictRecord } from '../../../src/core/base';
+import type { BaseTable } from '../../../src/core/base-table';
 import {
   type CellValue,
   cellRead,
@@ -21,7 +22,7 @@ import {
 import type { ColumnSpec } from '../../../src/core/columns';
 import type { Digest } from '../../../src/core/digest';
 import { ID_HEADER, type Layout } from '../../../src/core/layout';
-import type { BaseTable, LineGrid } from '../../../src/core/line-grid';
+import type { LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
 import {
   conflictStatus,

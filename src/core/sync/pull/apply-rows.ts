@@ -1,10 +1,11 @@
 // Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
 // append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
 import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
 import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
-import type { BaseTable, LineGrid } from '../../line-grid';
+import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   conflictStatus,

@@ -3,6 +3,7 @@
 // execution, and what the run reports. src/gas/pull.ts reads, fetches and writes around these.
 import type { LineIssue, SyncSummary } from '../../../shared/types';
 import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
 import {
   assertTableFits,
   cellsForRows,
@@ -16,7 +17,7 @@ import type { DecodeContext } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { SyncError } from '../../errors';
 import { headerProblems, ID_HEADER, type Layout, missingHeaders, renamedColumns } from '../../layout';
-import type { BaseTable, LineGrid } from '../../line-grid';
+import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, indexLines } from '../../lines';
 import { headerProblemText, pendingTokenOf, STATUS } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';

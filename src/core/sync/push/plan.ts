@@ -1,11 +1,12 @@
 // Push planning, as pure logic over in-memory lines: which lines are edited (against the base), which
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
 import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
 import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { ID_HEADER, type Layout } from '../../layout';
-import type { BaseTable, LineGrid } from '../../line-grid';
+import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   deletedColumnEditReason,

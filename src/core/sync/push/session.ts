@@ -4,12 +4,13 @@
 
 import type { HeldColumnInfo, HeldPush } from '../../../shared/types';
 import type { BaseRecord, ConflictRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
 import { type DecodeContext, isOverCellLimit, type JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
 import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../../layout';
-import type { BaseTable, LineGrid } from '../../line-grid';
+import type { LineGrid } from '../../line-grid';
 import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../../lines';
 import {
   conflictStatus,

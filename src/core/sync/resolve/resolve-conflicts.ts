@@ -2,12 +2,13 @@
 // pushed as edits; "Take theirs" writes the service's values into the cells. Lines are named by row
 // id, never by sheet row, so a sort since the person chose never settles another line.
 import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
 import { cellDigest, encodeCell, valueDigest } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
 import type { Layout } from '../../layout';
-import type { BaseTable, LineGrid } from '../../line-grid';
+import type { LineGrid } from '../../line-grid';
 import type { LineIndex } from '../../lines';
 import { STATUS } from '../../status';
 

@@ -2,10 +2,11 @@
 // line by row id and merged three-way (sheet, base, service); rows gone from the service are marked.
 import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../../../src/core/base';
+import { BaseTable } from '../../../../src/core/base-table';
 import { cellDigest, valueDigest } from '../../../../src/core/codec';
 import type { ColumnSpec } from '../../../../src/core/columns';
 import { readLayout } from '../../../../src/core/layout';
-import { BaseTable, LineGrid } from '../../../../src/core/line-grid';
+import { LineGrid } from '../../../../src/core/line-grid';
 import { indexLines } from '../../../../src/core/lines';
 import {
   conflictStatus,

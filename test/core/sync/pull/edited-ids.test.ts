@@ -1,9 +1,10 @@
 // An edited id cell is put back by the line's base record, never read as a new row.
 import { describe, expect, it } from 'vitest';
+import { BaseTable } from '../../../../src/core/base-table';
 import { cellDigest } from '../../../../src/core/codec';
 import type { ColumnSpec } from '../../../../src/core/columns';
 import { readLayout } from '../../../../src/core/layout';
-import { BaseTable, LineGrid } from '../../../../src/core/line-grid';
+import { LineGrid } from '../../../../src/core/line-grid';
 import { indexLines } from '../../../../src/core/lines';
 import { restoreEditedIds } from '../../../../src/core/sync/pull/apply-rows';
 

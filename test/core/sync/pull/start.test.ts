@@ -1,12 +1,13 @@
 // The pull session's steps over plain data: reading plan, pacing, size checks, layout preparation,
 // pending creates, removed rows and the run's result.
 import { describe, expect, it } from 'vitest';
+import { BaseTable } from '../../../../src/core/base-table';
 import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../../src/core/capacity';
 import { cellDigest, valueDigest } from '../../../../src/core/codec';
 import type { ColumnSpec } from '../../../../src/core/columns';
 import { SyncError } from '../../../../src/core/errors';
 import { readLayout } from '../../../../src/core/layout';
-import { BaseTable, LineGrid } from '../../../../src/core/line-grid';
+import { LineGrid } from '../../../../src/core/line-grid';
 import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
 import { emptyPullCounts } from '../../../../src/core/sync/pull/apply-rows';
 import {
