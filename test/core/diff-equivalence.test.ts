@@ -13,7 +13,8 @@ import { readLayout } from '../../src/core/layout';
 import { LineGrid } from '../../src/core/line-grid';
 import { indexLines } from '../../src/core/lines';
 import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/sync/pull/apply-rows';
-import { cellEdits, mergeCells, newCellValues } from '../../src/core/sync/pull/merge-cells';
+import { mergeCells } from '../../src/core/sync/pull/merge-cells';
+import { cellEdits, newCellValues } from '../../src/core/sync/push/line-edits';
 import { planPush } from '../../src/core/sync/push/plan';
 import * as spec from './reference/diff-spec';
 

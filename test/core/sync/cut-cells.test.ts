@@ -11,7 +11,8 @@ import {
   valueDigest,
 } from '../../../src/core/codec';
 import type { ColumnKind, ColumnSpec } from '../../../src/core/columns';
-import { cellEdits, mergeCells } from '../../../src/core/sync/pull/merge-cells';
+import { mergeCells } from '../../../src/core/sync/pull/merge-cells';
+import { cellEdits } from '../../../src/core/sync/push/line-edits';
 
 const columns: ColumnSpec[] = [{ id: 'long', name: 'Long', type: 'text', kind: 'text', deleted: false }];
 const long = '0123456789'.repeat(6000);

@@ -12,7 +12,7 @@ import {
   pendingRecord,
   sentDigests,
 } from '../../../src/core/sync/lost-creates';
-import { cellEdits } from '../../../src/core/sync/pull/merge-cells';
+import { cellEdits } from '../../../src/core/sync/push/line-edits';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

@@ -22,6 +22,7 @@ import { cellsByGet, cellText, indexLines } from '../../lines';
 import { headerProblemText, pendingTokenOf, STATUS } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';
 import { isPendingToken, matchPendingByContent } from '../lost-creates';
+import { type LineEdits, newCellValues } from '../push/line-edits';
 import {
   agreedCounter,
   emptyPullCounts,
@@ -34,7 +35,6 @@ import {
   restoreEditedIds,
   unseenRowIds,
 } from './apply-rows';
-import { type LineEdits, newCellValues } from './merge-cells';
 
 /**
  * Rows merged and written per chunk until a chunk's cost is measured: the sheet is written a constant

@@ -3,7 +3,7 @@
 import type { BaseRecord } from '../../base';
 import { cellDigest, type JsonValue } from '../../codec';
 import { type Digest, digest, digestText } from '../../digest';
-import type { LineEdits } from '../pull/merge-cells';
+import type { LineEdits } from './line-edits';
 
 /**
  * Thresholds (docs/shared-sheet.md states them for people). A column's edits are held when at least

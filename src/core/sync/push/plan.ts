@@ -16,7 +16,7 @@ import {
   pendingTokenOf,
   unknownRowStatus,
 } from '../../status';
-import { cellEdits, type LineEdits, newCellValues } from '../pull/merge-cells';
+import { cellEdits, type LineEdits, newCellValues } from './line-edits';
 
 export interface UpdatePlan {
   line: number;

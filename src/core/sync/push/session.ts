@@ -38,7 +38,6 @@ import {
   sentDigests,
 } from '../lost-creates';
 import { agreedCounter } from '../pull/apply-rows';
-import { baseAfterWrite, cellEdits, reconcileEdits } from '../pull/merge-cells';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -48,6 +47,7 @@ import {
   heldValueText,
   withoutHeld,
 } from './guard';
+import { baseAfterWrite, cellEdits, reconcileEdits } from './line-edits';
 import { type CreatePlan, type PushPlan, planPush, type UpdatePlan } from './plan';
 
 /** A row as the service answers it (fixed fields and column values by id). */

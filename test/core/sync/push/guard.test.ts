@@ -2,7 +2,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../../../src/core/base';
 import { cellDigest, type JsonValue } from '../../../../src/core/codec';
-import type { LineEdits } from '../../../../src/core/sync/pull/merge-cells';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -10,6 +9,7 @@ import {
   guardPush,
   withoutHeld,
 } from '../../../../src/core/sync/push/guard';
+import type { LineEdits } from '../../../../src/core/sync/push/line-edits';
 
 const COLUMNS = ['title', 'status', 'amount'];
 

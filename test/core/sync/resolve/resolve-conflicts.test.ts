@@ -5,7 +5,7 @@ import type { BaseRecord } from '../../../../src/core/base';
 import { cellDigest, valueDigest } from '../../../../src/core/codec';
 import { indexLines } from '../../../../src/core/lines';
 import { STATUS } from '../../../../src/core/status';
-import { cellEdits } from '../../../../src/core/sync/pull/merge-cells';
+import { cellEdits } from '../../../../src/core/sync/push/line-edits';
 import {
   chosenRowIds,
   keepChoiceOf,
