@@ -8,7 +8,8 @@ import { liveColumns } from '../src/core/columns';
 import { readLayout } from '../src/core/layout';
 import { LineGrid } from '../src/core/line-grid';
 import { indexLines } from '../src/core/lines';
-import { applyServiceRows, emptyPullCounts, type PullState } from '../src/core/sync/pull/apply-rows';
+import { applyServiceRows } from '../src/core/sync/pull/apply-rows';
+import { emptyPullCounts, type PullState } from '../src/core/sync/pull/pull-state';
 import { planPush } from '../src/core/sync/push/plan';
 import { bulkSeededTable } from './seed';
 

@@ -5,8 +5,9 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { indexLines } from '../core/lines';
 import { collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
-import { emptyPullCounts, type PullCounts } from '../core/sync/pull/apply-rows';
-import { type PullProgress, pullSummaryFields } from '../core/sync/pull/start';
+import { pullSummaryFields } from '../core/sync/pull/finish';
+import { emptyPullCounts, type PullCounts } from '../core/sync/pull/pull-state';
+import type { PullProgress } from '../core/sync/pull/start';
 import {
   chosenRowIds,
   type KeepChoice,

@@ -8,45 +8,52 @@ import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { assertIdColumn } from '../core/sync/issues';
-import { applyServiceRows, type PullState } from '../core/sync/pull/apply-rows';
+import { applyServiceRows } from '../core/sync/pull/apply-rows';
 import {
-  asksLastRow,
-  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
   chunkWritten,
-  columnsToFill,
-  deletedColumnIdsAfter,
-  displayWithEmails,
   fetchProgress,
-  findPendingCreates,
-  finishedResult,
-  MAX_REMOVED_CHECKS,
   needsExactFootprint,
-  type PreparedPull,
-  type PullProgress,
-  type PullResult,
   type PullRun,
   probeFound,
-  pullStateOf,
-  putBackEditedIds,
-  readingFor,
   receivePage,
-  renamedSyncedColumns,
-  rowsToConfirmRemoved,
   type SheetShape,
   schemaArrived,
-  settleRemovedRows,
   shouldStopConfirming,
   shouldStopListing,
+  startRun,
+  takeChunk,
+  workbookFootprint,
+} from '../core/sync/pull/chunks';
+import { putBackEditedIds } from '../core/sync/pull/edited-ids';
+import {
+  deletedColumnIdsAfter,
+  finishedResult,
+  type PullResult,
+  unfinishedResult,
+} from '../core/sync/pull/finish';
+import { findPendingCreates } from '../core/sync/pull/pending-creates';
+import type { PullState } from '../core/sync/pull/pull-state';
+import {
+  MAX_REMOVED_CHECKS,
+  rowsToConfirmRemoved,
+  settleRemovedRows,
+  stillOnService,
+} from '../core/sync/pull/removed-rows';
+import {
+  asksLastRow,
+  asksLastRowAtSchema,
+  columnsToFill,
+  displayWithEmails,
+  type PreparedPull,
+  type PullProgress,
+  pullStateOf,
+  readingFor,
+  renamedSyncedColumns,
   showsMemberEmails,
   startProgress,
-  startRun,
-  stillOnService,
-  takeChunk,
-  unfinishedResult,
-  workbookFootprint,
 } from '../core/sync/pull/start';
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';

@@ -31,8 +31,8 @@ import {
   keptLocalStatus,
   STATUS,
 } from '../../../src/core/status';
-import type { PullCounts } from '../../../src/core/sync/pull/apply-rows';
 import { fixedFieldText } from '../../../src/core/sync/pull/apply-rows';
+import type { PullCounts } from '../../../src/core/sync/pull/pull-state';
 
 export function hash53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

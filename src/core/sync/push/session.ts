@@ -9,7 +9,7 @@ import { type DecodeContext, isOverCellLimit, type JsonValue } from '../../codec
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
-import { headerProblems, ID_HEADER, type Layout, renamedColumns } from '../../layout';
+import { headerProblems, ID_HEADER, type Layout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellsByGet, indexLines, type LineIndex, sheetRowOf } from '../../lines';
 import {
@@ -37,7 +37,7 @@ import {
   pendingRecord,
   sentDigests,
 } from '../lost-creates';
-import { agreedCounter } from '../pull/apply-rows';
+import { findRenamedColumns } from '../renamed-columns';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -120,9 +120,7 @@ export function pushLayoutWarnings(input: PushLayoutInput): string[] {
       'This sheet has no id or _sync column: pull the table first, then edit and push.',
     );
   }
-  const renamed = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id))
-    ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
-    : new Map<string, number>();
+  const renamed = findRenamedColumns(layout, live, syncedBefore, grid, base);
   const warnings = headerProblems(layout, live, syncedBefore, renamed).map(headerProblemText);
   return fresh.length > 0 ? [freshColumnsText(fresh), ...warnings] : warnings;
 }

@@ -16,13 +16,10 @@ import {
   pendingStatus,
   STATUS,
 } from '../../../../src/core/status';
-import {
-  agreedCounter,
-  applyServiceRows,
-  emptyPullCounts,
-  markRemovedRows,
-  type PullState,
-} from '../../../../src/core/sync/pull/apply-rows';
+import { applyServiceRows } from '../../../../src/core/sync/pull/apply-rows';
+import { emptyPullCounts, type PullState } from '../../../../src/core/sync/pull/pull-state';
+import { markRemovedRows } from '../../../../src/core/sync/pull/removed-rows';
+import { agreedCounter } from '../../../../src/core/sync/renamed-columns';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

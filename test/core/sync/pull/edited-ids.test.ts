@@ -6,7 +6,7 @@ import type { ColumnSpec } from '../../../../src/core/columns';
 import { readLayout } from '../../../../src/core/layout';
 import { LineGrid } from '../../../../src/core/line-grid';
 import { indexLines } from '../../../../src/core/lines';
-import { restoreEditedIds } from '../../../../src/core/sync/pull/apply-rows';
+import { restoreEditedIds } from '../../../../src/core/sync/pull/edited-ids';
 
 const live: ColumnSpec[] = [{ id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false }];
 const layout = readLayout(['id', 'title', 'lMod', '_sync'], live);

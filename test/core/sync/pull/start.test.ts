@@ -9,48 +9,54 @@ import { SyncError } from '../../../../src/core/errors';
 import { readLayout } from '../../../../src/core/layout';
 import { LineGrid } from '../../../../src/core/line-grid';
 import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
-import { emptyPullCounts } from '../../../../src/core/sync/pull/apply-rows';
 import {
-  asksLastRow,
-  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
   chunksOfPull,
   chunkWritten,
-  columnsToFill,
-  deletedColumnIdsAfter,
-  displayWithEmails,
-  EAGER_READ_MAX_LINES,
   FIRST_GUESS_MS_PER_ROW,
   fetchProgress,
-  findPendingCreates,
-  finishedResult,
   MEASURED_CHUNK_ROWS,
   needsExactFootprint,
   PULL_CHUNK_ROWS,
-  type PullProgress,
-  pullStateOf,
-  pullSummaryFields,
-  putBackEditedIds,
-  readingFor,
   receivePage,
-  renamedSyncedColumns,
-  rowsToConfirmRemoved,
   SAFETY_MS,
   schemaArrived,
-  settleRemovedRows,
   shouldStopConfirming,
   shouldStopListing,
-  showsMemberEmails,
-  startProgress,
   startRun,
-  stillOnService,
   takeChunk,
   timeToWrite,
-  unfinishedResult,
   WAVE_ROWS,
   workbookFootprint,
+} from '../../../../src/core/sync/pull/chunks';
+import { putBackEditedIds } from '../../../../src/core/sync/pull/edited-ids';
+import {
+  deletedColumnIdsAfter,
+  finishedResult,
+  pullSummaryFields,
+  unfinishedResult,
+} from '../../../../src/core/sync/pull/finish';
+import { findPendingCreates } from '../../../../src/core/sync/pull/pending-creates';
+import { emptyPullCounts } from '../../../../src/core/sync/pull/pull-state';
+import {
+  rowsToConfirmRemoved,
+  settleRemovedRows,
+  stillOnService,
+} from '../../../../src/core/sync/pull/removed-rows';
+import {
+  asksLastRow,
+  asksLastRowAtSchema,
+  columnsToFill,
+  displayWithEmails,
+  EAGER_READ_MAX_LINES,
+  type PullProgress,
+  pullStateOf,
+  readingFor,
+  renamedSyncedColumns,
+  showsMemberEmails,
+  startProgress,
 } from '../../../../src/core/sync/pull/start';
 
 const live: ColumnSpec[] = [
