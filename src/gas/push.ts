@@ -8,37 +8,39 @@ import { readLayout } from '../core/layout';
 import { emailLookup } from '../core/members';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../core/sync/issues';
 import { fixedFieldText } from '../core/sync/pull/apply-rows';
-import type { CreatePlan } from '../core/sync/push/plan';
 import {
   adoptLostCreates,
-  type CreateRun,
-  checkedRows,
   claimPendingCreates,
-  editedRowIds,
-  editedRowsCheck,
-  editsToHold,
-  type FixedFieldText,
-  heldExampleRowIds,
-  heldPushOf,
-  holdEdits,
-  keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
-  keepUnwrittenCreatesPending,
   listingPagesLeft,
+} from '../core/sync/push/adopt';
+import {
+  type CreateRun,
+  keepMarkedCreates,
+  keepUnwrittenCreatesPending,
   markCreatesPending,
-  markHeldLines,
+  settleCreates,
+  unmarkUnsentCreates,
+} from '../core/sync/push/creates';
+import { editsToHold, heldExampleRowIds, heldPushOf, holdEdits, markHeldLines } from '../core/sync/push/hold';
+import type { CreatePlan } from '../core/sync/push/plan';
+import {
+  type FixedFieldText,
   markSettledLines,
-  type PatchRequest,
   type PushCounts,
   type PushSession,
   pushLayoutWarnings,
-  reconcileUpdates,
   type ServiceRow,
-  settleCreates,
-  settleUpdates,
   startPushSession,
-  unmarkUnsentCreates,
 } from '../core/sync/push/session';
+import {
+  checkedRows,
+  editedRowIds,
+  editedRowsCheck,
+  type PatchRequest,
+  reconcileUpdates,
+  settleUpdates,
+} from '../core/sync/push/updates';
 import type { HeldPush, LineIssue } from '../shared/types';
 import { flushBase, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';

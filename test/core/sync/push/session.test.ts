@@ -19,31 +19,39 @@ import { LOST } from '../../../../src/core/sync/locate-lines';
 import { pendingRecord, sentDigests } from '../../../../src/core/sync/lost-creates';
 import {
   adoptLostCreates,
-  checkedRows,
   claimPendingCreates,
-  editedRowIds,
-  editedRowsCheck,
+  keepUnwrittenAdoptionsPending,
+  listingPagesLeft,
+} from '../../../../src/core/sync/push/adopt';
+import {
+  keepMarkedCreates,
+  keepUnwrittenCreatesPending,
+  markCreatesPending,
+  settleCreates,
+  unmarkUnsentCreates,
+} from '../../../../src/core/sync/push/creates';
+import {
   editsToHold,
   heldExampleRowIds,
   heldPushOf,
   holdEdits,
-  keepMarkedCreates,
-  keepUnwrittenAdoptionsPending,
-  keepUnwrittenCreatesPending,
-  listingPagesLeft,
-  markCreatesPending,
   markHeldLines,
+} from '../../../../src/core/sync/push/hold';
+import {
   markSettledLines,
   type PushSession,
   pushLayoutWarnings,
   type RowAnswer,
-  reconcileUpdates,
   type ServiceRow,
-  settleCreates,
-  settleUpdates,
   startPushSession,
-  unmarkUnsentCreates,
 } from '../../../../src/core/sync/push/session';
+import {
+  checkedRows,
+  editedRowIds,
+  editedRowsCheck,
+  reconcileUpdates,
+  settleUpdates,
+} from '../../../../src/core/sync/push/updates';
 import {
   AMOUNT,
   agreed,
