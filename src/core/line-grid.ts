@@ -192,17 +192,29 @@ export class LineGrid {
   }
 
   /**
-   * Takes where every line stands now (from locateLines); lines appended by this run get their rows.
-   * A line that cannot be found keeps -1: nothing more is written to it in this run.
+   * Takes where every line stands now, as locateLines found them (`rows`: per line its physical data
+   * row, or LOST: nothing more is written to it in this run; `moved`: some line stood elsewhere).
+   * `sheetRows`: the data rows the sheet holds now.
    */
-  relocate(rows: readonly number[] | null, moved: boolean, sheetRows: number): void {
-    if (moved) this.moved = true;
+  relocate(located: { readonly rows: readonly number[]; readonly moved: boolean }, sheetRows: number): void {
+    if (located.moved) this.moved = true;
+    this.place(located.rows, sheetRows);
+  }
+
+  /**
+   * Without a reading (nothing can have moved, or no id column to find lines by): lines stand where
+   * they were, and lines appended by this run go after the sheet's `sheetRows` data rows, in order.
+   */
+  placeAppendedLines(sheetRows: number): void {
+    this.place(null, sheetRows);
+  }
+
+  private place(rows: readonly number[] | null, sheetRows: number): void {
     this.sheetRowsBefore = sheetRows;
     let last = sheetRows;
     let next = sheetRows;
     for (let line = 0; line < this.rowOf.length; line++) {
       const before = this.rowOf[line] ?? -1;
-      // Without a reading (no id column) lines stand where they were; new ones go after the last.
       const row = rows ? (rows[line] as number) : before === -1 ? next++ : before;
       this.rowOf[line] = row;
       if (row + 1 > last) last = row + 1;

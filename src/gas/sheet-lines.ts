@@ -149,7 +149,7 @@ export function relocateLines(
   const waits = waitsSoFar();
   const idColumn = layout.fixed.get(ID_HEADER);
   if (grid.checkedAtWait === waits || idColumn === undefined) {
-    grid.relocate(null, false, grid.sheetRows);
+    grid.placeAppendedLines(grid.sheetRows);
     return;
   }
   const count = Math.max(0, sheet.getLastRow() - 1);
@@ -159,7 +159,7 @@ export function relocateLines(
     // the next push sends). No line of this run can be written safely: all are left for the next
     // run, which reads the new layout (as for any line that cannot be found).
     grid.checkedAtWait = waits;
-    grid.relocate(new Array<number>(grid.length).fill(LOST), true, count);
+    grid.relocate({ rows: new Array<number>(grid.length).fill(LOST), moved: true }, count);
     return;
   }
   let low = Number.POSITIVE_INFINITY;
@@ -172,7 +172,7 @@ export function relocateLines(
   }
   // Only lines new to the sheet: they go after its last line, wherever that is now.
   if (dirty && high < 0) {
-    grid.relocate(null, false, count);
+    grid.placeAppendedLines(count);
     return;
   }
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
@@ -188,7 +188,7 @@ export function relocateLines(
         (window.markers[each.row - low] ?? null) === each.marker;
     }
     if (same) {
-      grid.relocate(null, false, count);
+      grid.placeAppendedLines(count);
       return;
     }
   }
@@ -196,7 +196,7 @@ export function relocateLines(
   const current =
     count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
-  grid.relocate(located.rows, located.moved, count);
+  grid.relocate(located, count);
 }
 
 /**

@@ -405,7 +405,7 @@ describe("the engine's diff equals its specification", () => {
         base = { id: 'r1', lMod: 'm0', digests };
       }
       const mayHoldDeleted = rng.next() < 0.5;
-      const merged = mergeCells(row, line, at, base, columns, mayHoldDeleted);
+      const merged = mergeCells(row, line, at, base, columns, { mayHoldDeleted });
       const stated = spec.mergePulledRow(row, local, base, columns, mayHoldDeleted);
       expect(merged.writeAt.map((k, w) => [columns[k]?.id, merged.writeCells[w]])).toEqual([
         ...stated.writes,

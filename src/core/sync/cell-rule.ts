@@ -21,8 +21,8 @@ export type LocalCell = Digest | typeof NEW_LINE | typeof NOT_IN_SHEET;
 export interface CellFacts {
   /** The service's value is longer than a cell holds: the cell shows its marked start, read-only. */
   serviceCut?: boolean;
-  /** This run just put (back) the column into the sheet: its empty cells are not edits. */
-  columnAdded?: boolean;
+  /** A fresh column: this pull put (back) the column into the sheet, so its empty cells are not edits. */
+  freshColumn?: boolean;
 }
 
 /**
@@ -37,8 +37,9 @@ export interface CellFacts {
  *   the local value stays, the agreed value stays, and the service's is kept for the person to decide.
  * - 'restore-cut': the service's value is longer than a cell holds and the cell was edited: the shown
  *   start is read-only, so it is put back.
- * - 'fill' / 'fill-empty': the column was just (re-)added and the cell is empty or holds the agreed
- *   value (an earlier, killed run wrote it): it takes the service's value, which is not empty / empty.
+ * - 'fill' / 'fill-empty': the column is fresh (this pull (re-)added it) and the cell is empty or holds
+ *   the agreed value (an earlier, killed run wrote it): it takes the service's value, which is not
+ *   empty / empty.
  *   A cell the person typed into there is their edit and follows the rule above (chaos seed 20240220).
  * - 'absent': the sheet lacks the column: nothing is read or written and the agreed value stays.
  * - 'absent-changed': the same, but the service changed the value since it was agreed: the row stays
@@ -70,7 +71,7 @@ export function mergeCell(
 ): CellOutcome {
   if (local === NOT_IN_SHEET) return base !== undefined && service !== base ? 'absent-changed' : 'absent';
   if (local === NEW_LINE) return 'add';
-  if (facts.columnAdded === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
+  if (facts.freshColumn === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
     return service === EMPTY_DIGEST ? 'fill-empty' : 'fill';
   }
   if (local === service) return 'same';
@@ -85,10 +86,10 @@ export function mergeCell(
 const FACTS: readonly CellFacts[] = [
   NO_FACTS,
   Object.freeze({ serviceCut: true }),
-  Object.freeze({ columnAdded: true }),
-  Object.freeze({ serviceCut: true, columnAdded: true }),
+  Object.freeze({ freshColumn: true }),
+  Object.freeze({ serviceCut: true, freshColumn: true }),
 ];
 
-export function factsOf(serviceCut: boolean, columnAdded: boolean): CellFacts {
-  return FACTS[(serviceCut ? 1 : 0) + (columnAdded ? 2 : 0)] as CellFacts;
+export function factsOf(serviceCut: boolean, freshColumn: boolean): CellFacts {
+  return FACTS[(serviceCut ? 1 : 0) + (freshColumn ? 2 : 0)] as CellFacts;
 }

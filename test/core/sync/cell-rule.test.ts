@@ -40,48 +40,34 @@ describe('the three-way rule for one cell', () => {
     ['a column the sheet lacks, unchanged on the service', NOT_IN_SHEET, d('A'), d('A'), {}, 'absent'],
     ['a column the sheet lacks, nothing agreed', NOT_IN_SHEET, undefined, d('B'), {}, 'absent'],
     ['a column the sheet lacks, changed on the service', NOT_IN_SHEET, d('A'), d('B'), {}, 'absent-changed'],
-    ['a just-added column fills its empty cell', d(''), d('A'), d('B'), { columnAdded: true }, 'fill'],
+    ['a fresh column fills its empty cell', d(''), d('A'), d('B'), { freshColumn: true }, 'fill'],
     [
-      'a just-added column fills a cell an earlier run wrote',
+      'a fresh column fills a cell an earlier run wrote',
       d('A'),
       d('A'),
       d('B'),
-      { columnAdded: true },
+      { freshColumn: true },
       'fill',
     ],
     [
-      'a just-added column fills any cell while nothing is agreed',
+      'a fresh column fills any cell while nothing is agreed',
       d('x'),
       undefined,
       d('B'),
-      { columnAdded: true },
+      { freshColumn: true },
       'fill',
     ],
     [
-      'a just-added column writes an empty service value',
+      'a fresh column writes an empty service value',
       d(''),
       d(''),
       d(''),
-      { columnAdded: true },
+      { freshColumn: true },
       'fill-empty',
     ],
-    [
-      'a just-added column keeps what the person typed',
-      d(7),
-      d(1),
-      d(1),
-      { columnAdded: true },
-      'keep-local',
-    ],
-    [
-      'a just-added column: typed and changed on the service',
-      d(7),
-      d(1),
-      d(3),
-      { columnAdded: true },
-      'conflict',
-    ],
-    ['a just-added column: typed the service value', d(3), d(1), d(3), { columnAdded: true }, 'same'],
+    ['a fresh column keeps what the person typed', d(7), d(1), d(1), { freshColumn: true }, 'keep-local'],
+    ['a fresh column: typed and changed on the service', d(7), d(1), d(3), { freshColumn: true }, 'conflict'],
+    ['a fresh column: typed the service value', d(3), d(1), d(3), { freshColumn: true }, 'same'],
   ];
   it.each(cases)('%s', (_, local, base, service, facts, outcome) => {
     expect(mergeCell(local, base, service, facts)).toBe(outcome);
@@ -89,6 +75,6 @@ describe('the three-way rule for one cell', () => {
 
   it('reads a line new to the sheet as new whatever is agreed, and a missing column before that', () => {
     expect(mergeCell(NEW_LINE, d('A'), d('A'), {})).toBe('add');
-    expect(mergeCell(NOT_IN_SHEET, undefined, d('A'), { columnAdded: true })).toBe('absent');
+    expect(mergeCell(NOT_IN_SHEET, undefined, d('A'), { freshColumn: true })).toBe('absent');
   });
 });

@@ -60,7 +60,7 @@ describe('a grid relocated after a move', () => {
       line(1, 'b'),
       line(NOT_IN_SHEET, ''),
     ]);
-    grid.relocate([1, LOST, 2], true, 2);
+    grid.relocate({ rows: [1, LOST, 2], moved: true }, 2);
     expect(grid.sheetRowOf(0)).toBe(3);
     expect(grid.sheetRowOf(1)).toBe(0);
     expect(grid.physicalRow(appended)).toBe(2);

@@ -13,7 +13,7 @@ import {
   STATUS,
 } from '../../status';
 import { adoptedBase, type Candidate, findLostCreate } from '../lost-creates';
-import { type MergedCells, mergeCells } from './merge-cells';
+import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
 
 /** Why the kept local edits of a line cannot be sent, as a push would say it (empty: they can). */
@@ -127,7 +127,7 @@ export function applyServiceRows(
   // (eager grids and bases never ask).
   grid.ensureLoaded(touchedLines(rows, index));
   base.ensureLoaded(touchedIds(rows));
-  const { at, takeService, fixed, mayHoldDeleted } = batchColumns(state);
+  const { at, merge, fixed } = batchColumns(state);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -147,7 +147,7 @@ export function applyServiceRows(
     const currentLine = line;
     const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, mayHoldDeleted, takeService);
+    const merged = mergeCells(row, cells, at, before, live, merge);
     writeMergedCells(grid, currentLine, at, merged);
     const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
     settleBaseRecord(state, id, before, merged, shown);
@@ -159,27 +159,24 @@ export function applyServiceRows(
 interface BatchColumns {
   /** Sheet positions of the live columns (-1: not in the sheet). */
   at: number[];
-  /** Per live column: it was just added to the sheet and takes the service's value (none: no such column). */
-  takeService: boolean[] | undefined;
+  /**
+   * Per live column whether it is fresh (in the sheet, and this pull put it there: it takes the
+   * service's value), none when no column is; and whether the base may hold digests of deleted
+   * columns (then a record is rewritten without them).
+   */
+  merge: MergeOptions;
   fixed: FixedColumns;
-  /** The base may hold digests of deleted columns (then a record is rewritten without them). */
-  mayHoldDeleted: boolean;
 }
 
 function batchColumns(state: PullState): BatchColumns {
   const { layout, live, base } = state;
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   const fresh = state.freshColumns;
-  const takeService =
-    fresh && fresh.size > 0
-      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
-      : undefined;
-  return {
-    at,
-    takeService,
-    fixed: fixedColumnsOf(layout),
-    mayHoldDeleted: base.columnIds.length > live.length,
-  };
+  const merge: MergeOptions = { mayHoldDeleted: base.columnIds.length > live.length };
+  if (fresh && fresh.size > 0) {
+    merge.freshColumns = live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0);
+  }
+  return { at, merge, fixed: fixedColumnsOf(layout) };
 }
 
 /** A row whose id is on several lines: nothing is written into them, each says why; the row is seen. */

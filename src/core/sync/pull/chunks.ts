@@ -119,7 +119,7 @@ export function startRun(
 /** The schema arrived and the layout is known: the table is checked at its known size, probes re-aimed. */
 export function schemaArrived(run: PullRun, sheetWidth: number): void {
   run.footprint = { sheetColumns: sheetWidth, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
-  assertTableFits(run.known, true, run.footprint);
+  assertTableFits(run.known, run.footprint, { atLeast: true });
   if (!run.resuming) run.probeAt = largestTableRows(run.footprint);
 }
 
@@ -150,7 +150,7 @@ export function fetchProgress(run: PullRun): {
 
 /** A probe read found `count` rows at `offset`: throws if the table cannot fit. */
 export function probeFound(run: PullRun, offset: number, count: number): void {
-  if (count > 0) assertTableFits(offset + count, true, run.footprint ?? SMALLEST_FOOTPRINT);
+  if (count > 0) assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
 }
 
 /** Whether a chunk has anything to merge or write (rows waiting, or lines changed while preparing). */
@@ -171,7 +171,7 @@ export function needsExactFootprint(run: PullRun): boolean {
 export function assertChunkFits(run: PullRun, linesWritten: number): void {
   if (!run.footprint) return;
   const rows = Math.max(run.deliveredTo, run.known);
-  assertTableFits(rows, !run.listingDone, run.exact ?? run.footprint, linesWritten);
+  assertTableFits(rows, run.exact ?? run.footprint, { atLeast: !run.listingDone, linesWritten });
 }
 
 /** The rows of the chunk about to be merged; the run waits for new ones after this. */

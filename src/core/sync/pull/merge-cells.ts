@@ -57,7 +57,7 @@ function digestsFrom(
   baseDigests: Record<string, Digest> | undefined,
   columns: readonly ColumnSpec[],
   upTo: number,
-  withDeleted: boolean,
+  { withDeleted }: { withDeleted: boolean },
 ): Record<string, Digest> {
   const digests = fresh<Digest>();
   if (baseDigests === undefined) return digests;
@@ -71,6 +71,19 @@ function digestsFrom(
   }
   return digests;
 }
+
+/** How a row is merged, the same for every row of a batch. */
+export interface MergeOptions {
+  /**
+   * The base may hold digests of columns no longer in the schema (default true): they are kept, so
+   * edits to them stay detectable; false: a record holding any is rewritten without them.
+   */
+  mayHoldDeleted?: boolean;
+  /** Per column index k: column k is a fresh column (this pull just put it (back) into the sheet). */
+  freshColumns?: readonly boolean[];
+}
+
+const DEFAULT_MERGE: MergeOptions = Object.freeze({});
 
 /** A merged row: the cells to write listed by column index, the new base record, the outcome. */
 export interface MergedCells {
@@ -97,8 +110,7 @@ export interface MergedCells {
 /**
  * Merges one service row into its line by applying mergeCell to each column. The line is read as
  * cells: column k's local value is cells[at[k]] ('' where the line is shorter); at[k] < 0: the sheet
- * lacks the column; `cells` undefined: a row new to the sheet. `takeService[k]`: column k was just
- * added to the sheet (mergeCell's columnAdded).
+ * lacks the column; `cells` undefined: a row new to the sheet. See MergeOptions for the options.
  * The new base record agrees each column at the service's digest where the cell takes or holds the
  * service's value, and keeps the old agreed digest otherwise; it moves to the service's lMod unless a
  * cell is in conflict or unsettled. A conflict keeps the service's values in the record's conflict
@@ -111,9 +123,9 @@ export function mergeCells(
   at: readonly number[],
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
-  mayHoldDeleted = true,
-  takeService?: readonly boolean[],
+  options: MergeOptions = DEFAULT_MERGE,
 ): MergedCells {
+  const { mayHoldDeleted = true, freshColumns } = options;
   const baseDigests = base?.digests;
   const tally = new RowTally();
   // Built only once a column's agreed digest differs from the base's: while null, every column so far
@@ -135,12 +147,12 @@ export function mergeCells(
     // Whether the service's value is cut only matters for a cell that differs from it (skips the check
     // for nearly every cell).
     const cut = local >= 0 && local !== serviceDigest && isCutRead(read);
-    const added = takeService !== undefined && takeService[k] === true;
-    const outcome = mergeCell(local, agreedBefore, serviceDigest, factsOf(cut, added));
+    const fresh = freshColumns !== undefined && freshColumns[k] === true;
+    const outcome = mergeCell(local, agreedBefore, serviceDigest, factsOf(cut, fresh));
     const agreed = tally.note(outcome, k, column, serviceValue, serviceDigest, agreedBefore);
     if (digests === null) {
       if (agreed === baseDigest) continue;
-      digests = digestsFrom(baseDigests, columns, k, mayHoldDeleted);
+      digests = digestsFrom(baseDigests, columns, k, { withDeleted: mayHoldDeleted });
     }
     if (agreed !== NO_DIGEST) digests[columnId] = agreed;
   }
@@ -149,7 +161,7 @@ export function mergeCells(
     // longer in the schema that this merge must drop (the key count shows whether they do).
     const own = baseDigests as Record<string, Digest>;
     const keepOwn = mayHoldDeleted || hasKeyCount(own, columnIdsOf(columns).size);
-    digests = keepOwn ? own : digestsFrom(own, columns, count, false);
+    digests = keepOwn ? own : digestsFrom(own, columns, count, { withDeleted: false });
   }
   return tally.merged(serviceRow, cells === undefined, base, digests);
 }

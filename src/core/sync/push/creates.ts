@@ -94,7 +94,11 @@ export function settleCreates(
       grid.set(create.line, session.idColumn, rowId);
       const shown = showFixedFields(session, create.line, answer.row);
       base.set({
-        ...baseAfterWrite(undefined, rowId, String(answer.row.lMod), create.digests, false, undefined),
+        ...baseAfterWrite(undefined, {
+          rowId,
+          answeredLMod: String(answer.row.lMod),
+          settledDigests: create.digests,
+        }),
         shown,
       });
       setStatus(session, create.line, STATUS.created);

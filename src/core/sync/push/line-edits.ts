@@ -153,19 +153,26 @@ export function reconcileEdits(
   return result;
 }
 
+/** A write the service answered, as baseAfterWrite settles it. */
+export interface AnsweredWrite {
+  rowId: string;
+  /** The row's lMod in the service's answer. */
+  answeredLMod: string;
+  /** The local digests of the columns now agreed (sent, or already equal). */
+  settledDigests: Readonly<Record<string, Digest>>;
+  /** The row had moved on since its base (default false): the base lMod stays. */
+  stale?: boolean;
+  /** A conflict the row keeps (the base lMod stays). */
+  conflict?: ConflictRecord | undefined;
+}
+
 /**
  * The base after a successful write. Sent and already-equal columns take the local digest (if the
  * service normalised a value, the next pull brings its version); conflicting columns keep theirs; the
  * base lMod moves only when every column is agreed at the answered lMod.
  */
-export function baseAfterWrite(
-  base: BaseRecord | undefined,
-  rowId: string,
-  answeredLMod: string,
-  settledDigests: Readonly<Record<string, Digest>>,
-  stale: boolean,
-  conflict: ConflictRecord | undefined,
-): BaseRecord {
+export function baseAfterWrite(base: BaseRecord | undefined, write: AnsweredWrite): BaseRecord {
+  const { rowId, answeredLMod, settledDigests, stale = false, conflict } = write;
   const digests = fresh<Digest>();
   if (base) for (const key of Object.keys(base.digests)) digests[key] = base.digests[key] as Digest;
   for (const key of Object.keys(settledDigests)) digests[key] = settledDigests[key] as Digest;

@@ -136,11 +136,22 @@ function reconcileStale(
       digests: reconciled.theirDigests,
       ...(typeof serviceRow.lModBy === 'string' ? { by: serviceRow.lModBy } : {}),
     };
-    update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, conflict);
+    update.base = baseAfterWrite(update.base, {
+      rowId: update.rowId,
+      answeredLMod: update.base.lMod,
+      settledDigests: settled,
+      stale: true,
+      conflict,
+    });
     session.base.set(update.base);
     setStatus(session, update.line, conflictStatus(reconciled.conflicts));
   } else if (Object.keys(settled).length > 0) {
-    update.base = baseAfterWrite(update.base, update.rowId, update.base.lMod, settled, true, undefined);
+    update.base = baseAfterWrite(update.base, {
+      rowId: update.rowId,
+      answeredLMod: update.base.lMod,
+      settledDigests: settled,
+      stale: true,
+    });
     session.base.set(update.base);
   }
   if (Object.keys(reconciled.send).length > 0) return reconciled.send;
@@ -163,8 +174,13 @@ export function settleUpdates(
     if (answer.ok) {
       const settled: Record<string, Digest> = Object.create(null);
       for (const columnId of Object.keys(patch)) settled[columnId] = update.edits.digests[columnId] as Digest;
-      const lMod = String(answer.row.lMod);
-      const record = baseAfterWrite(update.base, update.rowId, lMod, settled, stale, update.base.conflict);
+      const record = baseAfterWrite(update.base, {
+        rowId: update.rowId,
+        answeredLMod: String(answer.row.lMod),
+        settledDigests: settled,
+        stale,
+        conflict: update.base.conflict,
+      });
       record.shown = showFixedFields(session, update.line, answer.row);
       session.base.set(record);
       if (!update.base.conflict) setStatus(session, update.line, STATUS.pushed);

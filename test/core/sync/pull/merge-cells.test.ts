@@ -178,19 +178,14 @@ describe('a pull merging one row', () => {
   it('keeps the digests of deleted columns only while the base may hold them', () => {
     const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, gone: 42 } };
     const row = { id: 'r1', lMod: 't1', title: 'A', amount: 1 };
-    const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, true);
+    const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, { mayHoldDeleted: true });
     expect(kept.base.digests).toBe(withDeleted.digests);
-    const dropped = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, false);
+    const dropped = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, { mayHoldDeleted: false });
     expect(dropped.base.digests).toEqual(base.digests);
     expect(dropped.same).toBe(false);
-    const changed = mergeCells(
-      { ...row, lMod: 't2', amount: 3 },
-      ['A', 1],
-      inOrder,
-      withDeleted,
-      columns,
-      true,
-    );
+    const changed = mergeCells({ ...row, lMod: 't2', amount: 3 }, ['A', 1], inOrder, withDeleted, columns, {
+      mayHoldDeleted: true,
+    });
     expect(changed.base.digests).toEqual({
       gone: 42,
       title: base.digests.title,
@@ -252,8 +247,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual([]);
     expect(merged.writeAt).toEqual([1]);
@@ -268,8 +262,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual(['amount']);
     expect(merged.writeAt).toEqual([]);
@@ -283,8 +276,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual([]);
     expect(merged.writeAt).toEqual([1]);
@@ -300,8 +292,7 @@ describe('a column without its single header', () => {
       inOrder,
       emptyBase,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.writeAt).toEqual([1]);
     expect(merged.updated).toEqual([]);

@@ -62,8 +62,17 @@ describe('a push planning one line', () => {
   });
 
   it('moves the base lMod only when nothing is left unsettled', () => {
-    expect(baseAfterWrite(base, 'r1', 't3', {}, false, undefined).lMod).toBe('t3');
-    expect(baseAfterWrite(base, 'r1', 't3', {}, true, undefined).lMod).toBe('t1');
-    expect(baseAfterWrite(base, 'r1', 't3', {}, false, { lMod: 't2', theirs: {} }).lMod).toBe('t1');
+    expect(baseAfterWrite(base, { rowId: 'r1', answeredLMod: 't3', settledDigests: {} }).lMod).toBe('t3');
+    expect(
+      baseAfterWrite(base, { rowId: 'r1', answeredLMod: 't3', settledDigests: {}, stale: true }).lMod,
+    ).toBe('t1');
+    expect(
+      baseAfterWrite(base, {
+        rowId: 'r1',
+        answeredLMod: 't3',
+        settledDigests: {},
+        conflict: { lMod: 't2', theirs: {} },
+      }).lMod,
+    ).toBe('t1');
   });
 });

@@ -304,7 +304,7 @@ describe('adopting lost creates', () => {
   it('keeps the pending record when the adopted line could not be written (moved while the run waited)', () => {
     const { session, pendingCreates } = lostCreate('new deal, corrected');
     const adopted = adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
-    session.grid.relocate([LOST], true, 1);
+    session.grid.relocate({ rows: [LOST], moved: true }, 1);
     expect(keepUnwrittenAdoptionsPending(session, adopted)).toBe(true);
     expect(session.base.has('r50')).toBe(false);
     expect(session.base.get(token)).toEqual(pending);
@@ -485,7 +485,7 @@ describe('creates', () => {
 
   it('are not sent from a line the write could not find again', () => {
     const { session, run } = marked();
-    session.grid.relocate([0, LOST], true, 2);
+    session.grid.relocate({ rows: [0, LOST], moved: true }, 2);
     expect(keepMarkedCreates(session, run)).toBe(true);
     expect(run.creates.map((create) => create.line)).toEqual([0]);
     expect(session.base.has('pending:b')).toBe(false);
@@ -521,7 +521,7 @@ describe('creates', () => {
   it('keep a created row pending when its line could not be written, so the next push adopts it', () => {
     const { session, run } = marked();
     settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' }), ok({ id: 'r8', lMod: 't8' })]);
-    session.grid.relocate([0, LOST], true, 2);
+    session.grid.relocate({ rows: [0, LOST], moved: true }, 2);
     keepUnwrittenCreatesPending(session, run);
     expect(session.base.has('r7')).toBe(true);
     expect(session.base.has('r8')).toBe(false);
