@@ -15,7 +15,7 @@ import {
   listingPagesLeft,
 } from '../core/sync/push/adopt';
 import {
-  type CreateRun,
+  type CreateBatch,
   keepMarkedCreates,
   keepUnwrittenCreatesPending,
   markCreatesPending,
@@ -287,7 +287,7 @@ function patchPhase(run: PushRun, requests: readonly PatchRequest[]): boolean {
 function createPhase(run: PushRun, planned: readonly CreatePlan[]): boolean {
   const { context, session } = run;
   const sentAt = context.counter.lastServiceTime ?? '';
-  const creates = markCreatesPending(session, planned, planned.map(newToken), sentAt);
+  const creates = markCreatesPending(session, planned, newToken, sentAt);
   flush(run);
   if (keepMarkedCreates(session, creates)) flushBase(run.link, session.base);
   const finished = sendCreates(run, creates);
@@ -297,7 +297,7 @@ function createPhase(run: PushRun, planned: readonly CreatePlan[]): boolean {
 }
 
 /** Sends the marked creates in waves; returns whether all were sent in time. */
-function sendCreates(run: PushRun, creates: CreateRun): boolean {
+function sendCreates(run: PushRun, creates: CreateBatch): boolean {
   const { context, link, session } = run;
   const all = creates.creates;
   for (let start = 0, waveNumber = 0; start < all.length; start += WRITE_WAVE, waveNumber++) {
@@ -312,7 +312,7 @@ function sendCreates(run: PushRun, creates: CreateRun): boolean {
     const answers = context.client.createRows(
       link.tableAppId,
       link.tableId,
-      wave.map((create) => create.values),
+      wave.map((create) => create.plan.values),
     );
     settleCreates(session, creates, start, answers);
     if (waveNumber % PATCH_FLUSH_WAVES === PATCH_FLUSH_WAVES - 1) writeCreated(run, creates);
@@ -321,7 +321,7 @@ function sendCreates(run: PushRun, creates: CreateRun): boolean {
 }
 
 /** Writes created ids and base records; a created row whose line was lost stays pending. */
-function writeCreated(run: PushRun, creates: CreateRun): void {
+function writeCreated(run: PushRun, creates: CreateBatch): void {
   const { grid, layout, live, base } = run.session;
   const written = flushLines(run.sheet, grid, layout, live, 'fixedAndStatus');
   keepUnwrittenCreatesPending(run.session, creates);

@@ -5,19 +5,25 @@ import { baseAfterWrite } from './line-edits';
 import type { CreatePlan } from './plan';
 import { type PushSession, type RowAnswer, setStatus, showFixedFields } from './session';
 
+/** A create marked pending, from its mark to its answer. */
+export interface MarkedCreate {
+  readonly plan: CreatePlan;
+  /** Its pending token (its base record holds what is sent). */
+  readonly token: string;
+  /** The line's status before its pending mark, put back when the create is never sent. */
+  readonly statusBefore: unknown;
+  /** Once answered: the id of the row it made, or null. */
+  createdId?: string | null;
+  /** Once sent: its pending record, kept to restore if the created row's line is lost. */
+  pending?: BaseRecord;
+}
+
 /** The creates of a push, from pending marks to answers. */
-export interface CreateRun {
-  creates: CreatePlan[];
-  /** Each create's pending token (its base record holds what is sent). */
-  tokens: string[];
-  /** Each line's status before its pending mark, put back when the create is never sent. */
-  statusBefore: unknown[];
+export interface CreateBatch {
+  /** In sending order. */
+  creates: MarkedCreate[];
   /** Creates sent so far (in order). */
   sent: number;
-  /** Per sent create: the id of the row it made, or null. */
-  createdIds: Array<string | null>;
-  /** Pending records of sent creates by token, kept to restore if the created row's line is lost. */
-  pendingOf: Map<string, BaseRecord>;
   /** Sent creates whose lines were already checked after a write. */
   checked: number;
 }
@@ -25,32 +31,29 @@ export interface CreateRun {
 /**
  * Marks every create pending before the first is sent: its record of what is sent goes into the base
  * under its token and the line's status names the token, so a create is never sent twice (the next
- * push looks for the row first). `tokens` gives one fresh token per create; `sentAt` is the service's
- * time, from which a lost create's row is looked for.
+ * push looks for the row first). `newToken` gives one fresh token per create; `sentAt` is the
+ * service's time, from which a lost create's row is looked for.
  */
 export function markCreatesPending(
   session: PushSession,
-  creates: readonly CreatePlan[],
-  tokens: readonly string[],
+  plans: readonly CreatePlan[],
+  newToken: () => string,
   sentAt: string,
-): CreateRun {
-  const statusBefore = creates.map((create) => session.grid.get(create.line, session.statusColumn));
-  creates.forEach((create, i) => {
-    const token = tokens[i] as string;
+): CreateBatch {
+  const creates = plans.map(
+    (plan): MarkedCreate => ({
+      plan,
+      token: newToken(),
+      statusBefore: session.grid.get(plan.line, session.statusColumn),
+    }),
+  );
+  for (const { plan, token } of creates) {
     session.base.set(
-      pendingRecord(token, sentAt, { ...create, digests: sentDigests(create.values, session.live) }),
+      pendingRecord(token, sentAt, { ...plan, digests: sentDigests(plan.values, session.live) }),
     );
-    setStatus(session, create.line, pendingStatus(token));
-  });
-  return {
-    creates: [...creates],
-    tokens: [...tokens],
-    statusBefore,
-    sent: 0,
-    createdIds: [],
-    pendingOf: new Map(),
-    checked: 0,
-  };
+    setStatus(session, plan.line, pendingStatus(token));
+  }
+  return { creates, sent: 0, checked: 0 };
 }
 
 /**
@@ -58,15 +61,11 @@ export function markCreatesPending(
  * line the write could not find again (moved, or its columns moved while the run waited) is left for
  * the next run, unsent, its record gone. Returns whether any was left (the base changed).
  */
-export function keepMarkedCreates(session: PushSession, run: CreateRun): boolean {
-  const kept = run.creates.map((create) => session.grid.physicalRow(create.line) >= 0);
-  if (kept.every(Boolean)) return false;
-  kept.forEach((keep, i) => {
-    if (!keep) session.base.delete(run.tokens[i] as string);
-  });
-  run.creates = run.creates.filter((_, i) => kept[i]);
-  run.tokens = run.tokens.filter((_, i) => kept[i]);
-  run.statusBefore = run.statusBefore.filter((_, i) => kept[i]);
+export function keepMarkedCreates(session: PushSession, batch: CreateBatch): boolean {
+  const kept = batch.creates.filter((create) => session.grid.physicalRow(create.plan.line) >= 0);
+  if (kept.length === batch.creates.length) return false;
+  for (const create of batch.creates) if (!kept.includes(create)) session.base.delete(create.token);
+  batch.creates = kept;
   return true;
 }
 
@@ -77,41 +76,41 @@ export function keepMarkedCreates(session: PushSession, run: CreateRun): boolean
  */
 export function settleCreates(
   session: PushSession,
-  run: CreateRun,
+  batch: CreateBatch,
   start: number,
   answers: readonly RowAnswer[],
 ): void {
   const { base, grid } = session;
+  const wave = batch.creates.slice(start, start + answers.length);
   answers.forEach((answer, i) => {
-    const create = run.creates[start + i] as CreatePlan;
-    const token = run.tokens[start + i] as string;
-    const record = base.get(token);
-    if (record) run.pendingOf.set(token, record);
-    run.createdIds.push(answer.ok ? String(answer.row.id) : null);
+    const create = wave[i] as MarkedCreate;
+    const { plan, token } = create;
+    create.pending = base.get(token);
+    create.createdId = answer.ok ? String(answer.row.id) : null;
     if (answer.ok) {
       const rowId = String(answer.row.id);
       base.delete(token);
-      grid.set(create.line, session.idColumn, rowId);
-      const shown = showFixedFields(session, create.line, answer.row);
+      grid.set(plan.line, session.idColumn, rowId);
+      const shown = showFixedFields(session, plan.line, answer.row);
       base.set({
         ...baseAfterWrite(undefined, {
           rowId,
           answeredLMod: String(answer.row.lMod),
-          settledDigests: create.digests,
+          settledDigests: plan.digests,
         }),
         shown,
       });
-      setStatus(session, create.line, STATUS.created);
+      setStatus(session, plan.line, STATUS.created);
       session.counts.created += 1;
     } else if (answer.error.outcomeUnknown) {
       session.counts.errors += 1;
     } else {
       base.delete(token);
-      setStatus(session, create.line, notCreatedStatus([answer.error.message]));
+      setStatus(session, plan.line, notCreatedStatus([answer.error.message]));
       session.counts.errors += 1;
     }
   });
-  run.sent = start + answers.length;
+  batch.sent = start + answers.length;
 }
 
 /**
@@ -119,24 +118,21 @@ export function settleCreates(
  * mark wiped) got no id, so its pending record comes back and the next push adopts the row instead
  * of creating it again.
  */
-export function keepUnwrittenCreatesPending(session: PushSession, run: CreateRun): void {
-  for (let i = run.checked; i < run.sent; i++) {
-    const create = run.creates[i] as CreatePlan;
-    const rowId = run.createdIds[i];
-    const pending = run.pendingOf.get(run.tokens[i] as string);
-    if (!rowId || !pending || session.grid.physicalRow(create.line) >= 0) continue;
-    session.base.delete(rowId);
+export function keepUnwrittenCreatesPending(session: PushSession, batch: CreateBatch): void {
+  for (const { plan, createdId, pending } of batch.creates.slice(batch.checked, batch.sent)) {
+    if (!createdId || !pending || session.grid.physicalRow(plan.line) >= 0) continue;
+    session.base.delete(createdId);
     session.base.set(pending);
     session.counts.created -= 1;
     session.counts.errors += 1;
   }
-  run.checked = run.sent;
+  batch.checked = batch.sent;
 }
 
 /** Creates never sent (out of time) are not pending: their record goes, their status is what it was. */
-export function unmarkUnsentCreates(session: PushSession, run: CreateRun): void {
-  for (let i = run.sent; i < run.creates.length; i++) {
-    session.base.delete(run.tokens[i] as string);
-    setStatus(session, (run.creates[i] as CreatePlan).line, String(run.statusBefore[i] ?? ''));
+export function unmarkUnsentCreates(session: PushSession, batch: CreateBatch): void {
+  for (const { plan, token, statusBefore } of batch.creates.slice(batch.sent)) {
+    session.base.delete(token);
+    setStatus(session, plan.line, String(statusBefore ?? ''));
   }
 }
