@@ -149,7 +149,7 @@ export class LineGrid {
   }
 
   /** The sheet row (1-based) a line stands on as far as this run knows; 0: not in the sheet. */
-  sheetRowOf(line: number): number {
+  currentSheetRow(line: number): number {
     const row = this.rowOf[line] ?? -1;
     return row < 0 ? 0 : row + 2;
   }

@@ -45,8 +45,8 @@ import {
 import {
   asksLastRow,
   asksLastRowAtSchema,
-  columnsToFill,
   displayWithEmails,
+  freshColumnsOf,
   type PreparedPull,
   type PullProgress,
   pullStateOf,
@@ -92,7 +92,7 @@ function preparePull(
   const renamed = renamedSyncedColumns(before, live, base, grid);
   const keepOut = new Set(renamed.keys());
   const recorded = [...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])];
-  const { fresh, recordFirst } = columnsToFill(before, live, link.fixedFields, keepOut, recorded);
+  const { fresh, recordFirst } = freshColumnsOf(before, live, link.fixedFields, keepOut, recorded);
   if (recordFirst) {
     link.freshColumns = [...fresh];
     saveLink(link);

@@ -335,7 +335,7 @@ export function flushLines(
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
     const readCount = rowsToReadBack(plan, first, last, existingRows);
-    const { guarded, guardedRuns } = plan;
+    const { guarded, guardedGroups } = plan;
     const current =
       readCount > 0
         ? readBlock(
@@ -344,13 +344,13 @@ export function flushLines(
             readCount,
             guarded[0] as number,
             guarded[guarded.length - 1] as number,
-            guardedRuns,
+            guardedGroups,
           )
         : [];
     const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current);
     // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
     setPlainText(sheet, plainTextBlocks(plan, first, last, existingRows, inserted));
-    for (const [start, width] of plan.runs) {
+    for (const [start, width] of plan.groups) {
       const from = start - firstColumn;
       const values = block.map((cells) => cells.slice(from, from + width));
       sheet.getRange(firstRow, start + 1, count, width).setValues(values);

@@ -9,13 +9,13 @@ const NO_FACTS: CellFacts = Object.freeze({});
 /** The sheet's side of a cell when the row is new to the sheet: there is no cell yet. */
 export const NEW_LINE = -1;
 /** The sheet's side of a cell when the sheet has no (single) header for the column: nothing is read or written there. */
-export const NOT_IN_SHEET = -2;
+export const COLUMN_ABSENT = -2;
 
 /**
- * The sheet's side of one cell: the digest of what it holds, or NEW_LINE, or NOT_IN_SHEET (digests are
+ * The sheet's side of one cell: the digest of what it holds, or NEW_LINE, or COLUMN_ABSENT (digests are
  * never negative, so all three are one number type).
  */
-export type LocalCell = Digest | typeof NEW_LINE | typeof NOT_IN_SHEET;
+export type LocalCell = Digest | typeof NEW_LINE | typeof COLUMN_ABSENT;
 
 /** Two facts about a cell besides its three sides. */
 export interface CellFacts {
@@ -69,7 +69,7 @@ export function mergeCell(
   service: Digest,
   facts: CellFacts = NO_FACTS,
 ): CellOutcome {
-  if (local === NOT_IN_SHEET) return base !== undefined && service !== base ? 'absent-changed' : 'absent';
+  if (local === COLUMN_ABSENT) return base !== undefined && service !== base ? 'absent-changed' : 'absent';
   if (local === NEW_LINE) return 'add';
   if (facts.freshColumn === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
     return service === EMPTY_DIGEST ? 'fill-empty' : 'fill';

@@ -5,10 +5,10 @@ import type { Digest } from '../../../src/core/digest';
 import {
   type CellFacts,
   type CellOutcome,
+  COLUMN_ABSENT,
   type LocalCell,
   mergeCell,
   NEW_LINE,
-  NOT_IN_SHEET,
 } from '../../../src/core/sync/cell-rule';
 
 const d = cellDigest;
@@ -37,9 +37,9 @@ describe('the three-way rule for one cell', () => {
       'restore-cut',
     ],
     ['an unedited cut value is agreement', d(cut), d(cut), d(cut), { serviceCut: true }, 'same'],
-    ['a column the sheet lacks, unchanged on the service', NOT_IN_SHEET, d('A'), d('A'), {}, 'absent'],
-    ['a column the sheet lacks, nothing agreed', NOT_IN_SHEET, undefined, d('B'), {}, 'absent'],
-    ['a column the sheet lacks, changed on the service', NOT_IN_SHEET, d('A'), d('B'), {}, 'absent-changed'],
+    ['a column the sheet lacks, unchanged on the service', COLUMN_ABSENT, d('A'), d('A'), {}, 'absent'],
+    ['a column the sheet lacks, nothing agreed', COLUMN_ABSENT, undefined, d('B'), {}, 'absent'],
+    ['a column the sheet lacks, changed on the service', COLUMN_ABSENT, d('A'), d('B'), {}, 'absent-changed'],
     ['a fresh column fills its empty cell', d(''), d('A'), d('B'), { freshColumn: true }, 'fill'],
     [
       'a fresh column fills a cell an earlier run wrote',
@@ -75,6 +75,6 @@ describe('the three-way rule for one cell', () => {
 
   it('reads a line new to the sheet as new whatever is agreed, and a missing column before that', () => {
     expect(mergeCell(NEW_LINE, d('A'), d('A'), {})).toBe('add');
-    expect(mergeCell(NOT_IN_SHEET, undefined, d('A'), { freshColumn: true })).toBe('absent');
+    expect(mergeCell(COLUMN_ABSENT, undefined, d('A'), { freshColumn: true })).toBe('absent');
   });
 });

@@ -4,7 +4,7 @@ import type { BaseRecord, ConflictRecord } from '../../base';
 import { cellDigest, cellRead, type EncodedCell, encodeCell, isCutRead, readsBackAs } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
-import { type CellOutcome, factsOf, type LocalCell, mergeCell, NEW_LINE, NOT_IN_SHEET } from '../cell-rule';
+import { type CellOutcome, COLUMN_ABSENT, factsOf, type LocalCell, mergeCell, NEW_LINE } from '../cell-rule';
 
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
@@ -173,7 +173,7 @@ function localCell(
   read: EncodedCell['read'],
   serviceDigest: Digest,
 ): LocalCell {
-  if (position < 0) return NOT_IN_SHEET;
+  if (position < 0) return COLUMN_ABSENT;
   if (cells === undefined) return NEW_LINE;
   const value = cells[position];
   const localValue = value === undefined ? '' : value;

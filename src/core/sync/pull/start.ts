@@ -81,7 +81,7 @@ export function renamedSyncedColumns(
 }
 
 /** Columns this pull fills with the service's values on every line, and whether to record them first. */
-export interface ColumnsToFill {
+export interface FreshColumns {
   fresh: Set<string>;
   /**
    * True when the run adds a column not recorded yet: the caller records `fresh` before adding it, so
@@ -95,13 +95,13 @@ export interface ColumnsToFill {
  * The columns to fill: those an earlier execution recorded (`recorded`, from the progress and the
  * link) and the live columns the header row lacks now (but the renamed ones in `keepOut`).
  */
-export function columnsToFill(
+export function freshColumnsOf(
   before: Layout,
   live: readonly ColumnSpec[],
   fixedFields: readonly string[],
   keepOut: ReadonlySet<string>,
   recorded: Iterable<string>,
-): ColumnsToFill {
+): FreshColumns {
   const fresh = new Set(recorded);
   const liveIds = new Set(live.map((column) => column.id));
   const adding = missingHeaders(before, live, fixedFields, keepOut).filter((id) => liveIds.has(id));

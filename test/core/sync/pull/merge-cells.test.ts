@@ -176,7 +176,7 @@ describe('a pull merging one row', () => {
   });
 
   it('keeps the digests of deleted columns only while the base may hold them', () => {
-    const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, gone: 42 } };
+    const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, deleted: 42 } };
     const row = { id: 'r1', lMod: 't1', title: 'A', amount: 1 };
     const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, { mayHoldDeleted: true });
     expect(kept.base.digests).toBe(withDeleted.digests);
@@ -187,7 +187,7 @@ describe('a pull merging one row', () => {
       mayHoldDeleted: true,
     });
     expect(changed.base.digests).toEqual({
-      gone: 42,
+      deleted: 42,
       title: base.digests.title,
       amount: valueDigest(3, 'number'),
     });

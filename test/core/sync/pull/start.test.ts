@@ -48,9 +48,9 @@ import {
 import {
   asksLastRow,
   asksLastRowAtSchema,
-  columnsToFill,
   displayWithEmails,
   EAGER_READ_MAX_LINES,
+  freshColumnsOf,
   type PullProgress,
   pullStateOf,
   readingFor,
@@ -247,11 +247,11 @@ describe('fetching and writing in chunks', () => {
 describe('preparing the layout', () => {
   it('adds a missing live column to the columns to fill and asks to record it first', () => {
     const before = readLayout(['id', 'title', 'lMod', '_sync'], live);
-    expect(columnsToFill(before, live, [], new Set(), [])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(), [])).toEqual({
       fresh: new Set(['notes']),
       recordFirst: true,
     });
-    expect(columnsToFill(before, live, [], new Set(), ['notes'])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(), ['notes'])).toEqual({
       fresh: new Set(['notes']),
       recordFirst: false,
     });
@@ -259,12 +259,12 @@ describe('preparing the layout', () => {
 
   it('keeps a renamed column out, and carries columns recorded by an earlier execution', () => {
     const before = readLayout(['id', 'title', 'lMod', '_sync'], live);
-    expect(columnsToFill(before, live, [], new Set(['notes']), [])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(['notes']), [])).toEqual({
       fresh: new Set(),
       recordFirst: false,
     });
     const complete = readLayout(HEADERS, live);
-    expect(columnsToFill(complete, live, [], new Set(), ['title'])).toEqual({
+    expect(freshColumnsOf(complete, live, [], new Set(), ['title'])).toEqual({
       fresh: new Set(['title']),
       recordFirst: false,
     });
