@@ -43,7 +43,6 @@ import {
   stillOnService,
 } from '../core/sync/pull/removed-rows';
 import {
-  asksLastRow,
   asksLastRowAtSchema,
   displayWithEmails,
   freshColumnsOf,
@@ -209,7 +208,9 @@ export function pullLink(context: OperationContext, link: LinkRecord, resume?: P
   const reading = readingFor(resume);
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
   const base = readBase(link, reading);
-  const lastRow = asksLastRow(!!resume) ? sheet.getLastRow() : undefined;
+  // Only a continuing pull asks the sheet's size before the schema wait (its size plans the lazy
+  // reads): any other size asked now is stale after the wait (lines may be added meanwhile).
+  const lastRow = resume ? sheet.getLastRow() : undefined;
   const lastRowAtWait = waitsSoFar();
   const progress = startProgress(resume, newPullId);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);

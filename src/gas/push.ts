@@ -1,7 +1,6 @@
 // Push: edited lines as PATCH (only the changed columns), new lines as POST, three-way, never twice.
 import type { ListAllResult } from '../api/client';
 import type { Row } from '../api/types';
-import type { BaseRecord } from '../core/base';
 import { liveColumns } from '../core/columns';
 import { SyncError } from '../core/errors';
 import { readLayout } from '../core/layout';
@@ -55,8 +54,6 @@ const WRITE_WAVE = 10;
 const WRITE_RESERVE_MS = 30 * 1000;
 /** PATCH waves between writes of statuses and base. */
 const PATCH_FLUSH_WAVES = 20;
-
-export type { PushCounts };
 
 export interface PushResult {
   finished: boolean;
@@ -328,5 +325,3 @@ function writeCreated(run: PushRun, creates: CreateBatch): void {
   flushBase(run.link, base);
   reportProgress(run.context, { linesWritten: run.context.progress.linesWritten + written });
 }
-
-export type { BaseRecord };

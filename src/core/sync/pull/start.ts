@@ -46,15 +46,6 @@ export function readingFor(resume: PullProgress | undefined): PullReading {
 }
 
 /**
- * Whether the run asks the sheet's last row before the schema wait: only a continuing pull, whose
- * size plans its lazy reads. Any other size asked then is stale after the wait (lines may be added
- * meanwhile) and would be asked again.
- */
-export function asksLastRow(resuming: boolean): boolean {
-  return resuming;
-}
-
-/**
  * Whether the run asks the sheet's last row right after the schema wait, before reading its lines:
  * a fresh pull with no base, whose sheet is most often empty (one waiting call, and nothing more to
  * read). With a base the lines are read through the data range, which says the size with them.

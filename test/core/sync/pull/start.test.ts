@@ -46,7 +46,6 @@ import {
   stillOnService,
 } from '../../../../src/core/sync/pull/removed-rows';
 import {
-  asksLastRow,
   asksLastRowAtSchema,
   displayWithEmails,
   EAGER_READ_MAX_LINES,
@@ -95,11 +94,6 @@ describe('starting a run', () => {
   it('reads a fresh pull whole up to EAGER_READ_MAX_LINES; a continuation in spans, with seen marks', () => {
     expect(readingFor(undefined)).toEqual({ eagerUpTo: EAGER_READ_MAX_LINES, withSeen: false });
     expect(readingFor(freshProgress())).toEqual({ eagerUpTo: 0, withSeen: true });
-  });
-
-  it("asks the sheet's last row before the schema wait only when continuing", () => {
-    expect(asksLastRow(false)).toBe(false);
-    expect(asksLastRow(true)).toBe(true);
   });
 
   it("asks the sheet's last row right after the schema wait only on a fresh pull with no base", () => {
