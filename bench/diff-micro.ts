@@ -1,14 +1,16 @@
 // Micro-benchmark of the pure diff (src/core only): three-way pull merge and push plan of N rows x C columns.
 
 import { sampleState } from '../emulators/table-service/sample-data';
+import { BaseTable } from '../src/core/base-table';
 import type { DecodeContext } from '../src/core/codec';
 import { encodeCell } from '../src/core/codec';
 import { liveColumns } from '../src/core/columns';
 import { readLayout } from '../src/core/layout';
+import { LineGrid } from '../src/core/line-grid';
 import { indexLines } from '../src/core/lines';
-import { applyServiceRows, emptyPullCounts, type PullState } from '../src/core/pull-engine';
-import { planPush } from '../src/core/push-engine';
-import { BaseTable, LineGrid } from '../src/core/sheet-model';
+import { applyServiceRows } from '../src/core/sync/pull/apply-rows';
+import { emptyPullCounts, type PullState } from '../src/core/sync/pull/pull-state';
+import { planPush } from '../src/core/sync/push/plan';
 import { bulkSeededTable } from './seed';
 
 /** Node CPU seconds of each phase, and what the phases found (so the work is known to be real). */

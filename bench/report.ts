@@ -2,7 +2,7 @@
 
 import { type CostModel, httpWaveMs } from '../emulators/apps-script/costs';
 // A first pull's chunks (the limit writes in the same chunks; the census counts them).
-import { chunksOfPull } from '../src/core/sync/pull-session';
+import { chunksOfPull } from '../src/core/sync/pull/chunks';
 import type { DiffFigures } from './diff-micro';
 import type { BenchOptions } from './options';
 import type { ScenarioResult } from './scenario';

@@ -74,13 +74,6 @@ export function parseBaseColumnIds(headerCell: unknown): string[] {
   }
 }
 
-/** Column ids for digests: the old list, extended (never reordered) by new ids. */
-export function extendColumnIds(existing: readonly string[], ids: readonly string[]): string[] {
-  const result = [...existing];
-  for (const id of ids) if (!result.includes(id)) result.push(id);
-  return result;
-}
-
 /** The record cell: lMod, digests, shown fields, conflict (the conflict gets what room is left). */
 export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[]): string {
   let digests = '';

@@ -47,14 +47,14 @@ export function largestTableRows(footprint: TableFootprint): number {
 const n = (value: number): string => value.toLocaleString('en-US');
 
 /**
- * Throws a SHEET error when `rows` rows (`atLeast`: the table has at least that many, its end not
- * seen yet) do not fit; called before writing. The message shows the arithmetic and what to do.
+ * Throws a SHEET error when `rows` rows do not fit; called before writing. The message shows the
+ * arithmetic and what to do. `atLeast`: the table has at least that many rows (its end not seen
+ * yet); `linesWritten`: lines this pull already wrote.
  */
 export function assertTableFits(
   rows: number,
-  atLeast: boolean,
   footprint: TableFootprint,
-  linesWritten = 0,
+  { atLeast, linesWritten = 0 }: { atLeast: boolean; linesWritten?: number },
 ): void {
   const needed = cellsForRows(rows, footprint);
   if (needed <= SPREADSHEET_CELL_LIMIT) return;

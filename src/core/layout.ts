@@ -25,7 +25,7 @@ export interface Layout {
   /** Header texts that appear more than once among the synced headers. */
   duplicates: string[];
   /**
-   * Table, gone or fixed-field columns whose header appears more than once, with every sheet column carrying it:
+   * Table, deleted or fixed-field columns whose header appears more than once, with every sheet column carrying it:
    * none of them is synced (read, sent or written) until only one is left, so a person's own column
    * headed like a column id never takes the synced column over silently.
    */
@@ -150,15 +150,15 @@ export function syncedColumns(layout: Layout): number[] {
   return indexes.sort((a, b) => a - b);
 }
 
-/** Groups sorted column indexes into runs of adjacent columns: [start, count][]. */
-export function contiguousRuns(indexes: readonly number[]): Array<[number, number]> {
-  const runs: Array<[number, number]> = [];
+/** Groups sorted column indexes into groups of adjacent columns: [start, count][]. */
+export function adjacentColumnGroups(indexes: readonly number[]): Array<[number, number]> {
+  const groups: Array<[number, number]> = [];
   for (const index of indexes) {
-    const last = runs[runs.length - 1];
+    const last = groups[groups.length - 1];
     if (last && last[0] + last[1] === index) last[1] += 1;
-    else runs.push([index, 1]);
+    else groups.push([index, 1]);
   }
-  return runs;
+  return groups;
 }
 
 /** A1 letters of a 1-based column: 1 → A, 26 → Z, 27 → AA. */

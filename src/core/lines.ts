@@ -1,7 +1,7 @@
 // Lines of a linked sheet as plain data: a cell's text, lines indexed by row id, and the sheet row
 // (1-based) of a line's index (0-based, after the header row).
 import { ID_HEADER, type Layout } from './layout';
-import type { LineGrid } from './sheet-model';
+import type { LineGrid } from './line-grid';
 
 /** The sheet row (1-based, row 1 the headers) of a line (0-based index of data lines). */
 export function sheetRowOf(line: number): number {

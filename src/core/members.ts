@@ -1,6 +1,7 @@
 // The Members sheet: account members keyed by user id, updated in place; the person's own columns stay.
+
+import type { LineGrid } from './line-grid';
 import { cellText } from './lines';
-import type { LineGrid } from './sheet-model';
 
 export const MEMBER_HEADERS = [
   'id',

@@ -3,7 +3,7 @@
 import { asSyncError, SyncError } from '../core/errors';
 import { type Continuation, resolvedMessage, runMessage, SKIPPED_MESSAGE } from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
-import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve';
+import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';

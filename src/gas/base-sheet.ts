@@ -11,14 +11,14 @@ import {
   baseHeaderRow,
   parseBaseColumnIds,
 } from '../core/base';
+import { BaseTable } from '../core/base-table';
 import { columnLetters } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
-import { BaseTable } from '../core/sheet-model';
+import type { SheetReadOptions } from '../core/sync/ports';
 import { activeSpreadsheet } from './active';
 import { execution } from './execution';
 import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';
 import { setPlainText } from './plain-text';
-import type { SheetReadOptions } from './sheet-lines';
 import { insertHiddenSheet } from './sheets';
 import type { LinkRecord } from './stores';
 

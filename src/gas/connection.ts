@@ -7,7 +7,7 @@ import type { UserProfile } from '../api/types';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { keySafety } from './key-safety';
-import { clientFor, requireConnection } from './operation';
+import { clientFor } from './operation';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
@@ -63,5 +63,3 @@ export function disconnect(): { connected: false } {
   clearConnection();
   return { connected: false };
 }
-
-export { requireConnection };

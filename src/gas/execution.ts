@@ -2,7 +2,7 @@
 // every execution (a menu click, a sidebar call, a trigger firing) with fresh module state, so
 // nothing here outlives the execution that learned it; every Spreadsheet call that waits costs
 // ~150 ms, so each fact is asked for once. Each entry says why it stays true for the execution.
-import type { LineGrid } from '../core/sheet-model';
+import type { LineGrid } from '../core/line-grid';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 

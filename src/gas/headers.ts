@@ -1,8 +1,14 @@
 // The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
 // fields marked read-only with a warning-only protection.
 import type { ColumnSpec } from '../core/columns';
-import { contiguousRuns, extendLayout, type Layout, missingHeaders, STATUS_HEADER } from '../core/layout';
-import type { LineGrid } from '../core/sheet-model';
+import {
+  adjacentColumnGroups,
+  extendLayout,
+  type Layout,
+  missingHeaders,
+  STATUS_HEADER,
+} from '../core/layout';
+import type { LineGrid } from '../core/line-grid';
 import { ensureColumns, maxRowsOf } from './grid-size';
 import { setPlainText } from './plain-text';
 
@@ -74,7 +80,7 @@ function appendHeaders(
   if (maxRows > 1) {
     setPlainText(
       sheet,
-      contiguousRuns(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
+      adjacentColumnGroups(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
     );
   }
   for (const field of added) {
@@ -137,7 +143,7 @@ function writeHeaderRuns<T extends string>(
   values.forEach((value, index) => {
     if (value !== undefined) indexes.push(index);
   });
-  for (const [start, width] of contiguousRuns(indexes)) {
+  for (const [start, width] of adjacentColumnGroups(indexes)) {
     write(sheet.getRange(1, start + 1, 1, width), values.slice(start, start + width) as T[]);
   }
 }

@@ -16,9 +16,3 @@ export function localTime(at: string | number | Date | null, pattern = 'yyyy-MM-
   if (Number.isNaN(date.getTime())) return String(at);
   return Utilities.formatDate(date, spreadsheetZone(), pattern);
 }
-
-/** A local time with its zone, for sentences: "2024-01-05 09:00 (America/New_York)". */
-export function localTimeWithZone(at: string | number | Date | null): string | null {
-  const text = localTime(at);
-  return text === null ? null : `${text} (${spreadsheetZone()})`;
-}

@@ -1,7 +1,7 @@
 // Account members: the Members sheet, and e-mails for createdBy / lModBy in linked sheets.
 
 import { SyncError } from '../core/errors';
-import { contiguousRuns } from '../core/layout';
+import { adjacentColumnGroups } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
 import { membersMessage } from '../core/summary';
@@ -46,7 +46,7 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
     const maxRows = sheet.getMaxRows();
     if (first + count + 1 > maxRows) sheet.insertRowsAfter(maxRows, first + count + 1 - maxRows);
     const columns = MEMBER_HEADERS.map((header) => merged.headers.indexOf(header)).sort((a, b) => a - b);
-    for (const [start, width] of contiguousRuns(columns)) {
+    for (const [start, width] of adjacentColumnGroups(columns)) {
       const range = sheet.getRange(sheetRowOf(first), start + 1, count, width);
       range.setNumberFormat('@');
       range.setValues(grid.lines.slice(first, first + count).map((line) => line.slice(start, start + width)));

@@ -4,8 +4,8 @@
 import { isDateLike } from '../core/codec';
 import type { ColumnSpec } from '../core/columns';
 import { a1Notation, type Layout } from '../core/layout';
+import type { LineGrid } from '../core/line-grid';
 import { sheetRowOf } from '../core/lines';
-import type { LineGrid } from '../core/sheet-model';
 import { spreadsheetZone } from './local-time';
 
 /** The number format of a cell nobody formatted (what Sheets reports for it). */

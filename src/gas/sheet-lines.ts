@@ -1,12 +1,15 @@
 // Reads a linked sheet's lines once, and writes back dirty spans in a constant number of range
 // calls per flush: one per run of adjacent synced columns, plus one plain-text format call (a
 // RangeList) for all text runs. Lines are re-identified by id right before a write.
+
 import type { ColumnSpec } from '../core/columns';
 import { headerText, ID_HEADER, type Layout, syncedColumns } from '../core/layout';
+import { LineGrid } from '../core/line-grid';
 import { cellText, sheetRowOf } from '../core/lines';
-import { LineGrid, SPAN_GAP, spansOf } from '../core/sheet-model';
+import { SPAN_GAP, spansOf } from '../core/row-spans';
 import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines } from '../core/sync/locate-lines';
+import type { SheetReadOptions } from '../core/sync/ports';
 import {
   plainTextBlocks,
   planWriteBack,
@@ -57,14 +60,6 @@ function linesOf(
   const grid = new LineGrid(values.slice(1), lastColumn);
   grid.checkedAtWait = waitsSoFar();
   return { headers, grid };
-}
-
-/** How a sync reads the sheet and its base. */
-export interface SheetReadOptions {
-  /** Sheets of at most this many lines are read whole, in one call; larger ones lazily, in spans. */
-  eagerUpTo: number;
-  /** Whether the base's seen marks are needed (only a pull continuing from an earlier execution). */
-  withSeen: boolean;
 }
 
 /**
@@ -146,7 +141,7 @@ export function relocateLines(
   const waits = waitsSoFar();
   const idColumn = layout.fixed.get(ID_HEADER);
   if (grid.checkedAtWait === waits || idColumn === undefined) {
-    grid.relocate(null, false, grid.sheetRows);
+    grid.placeAppendedLines(grid.sheetRows);
     return;
   }
   const count = Math.max(0, sheet.getLastRow() - 1);
@@ -156,7 +151,7 @@ export function relocateLines(
     // the next push sends). No line of this run can be written safely: all are left for the next
     // run, which reads the new layout (as for any line that cannot be found).
     grid.checkedAtWait = waits;
-    grid.relocate(new Array<number>(grid.length).fill(LOST), true, count);
+    grid.relocate({ rows: new Array<number>(grid.length).fill(LOST), moved: true }, count);
     return;
   }
   let low = Number.POSITIVE_INFINITY;
@@ -169,7 +164,7 @@ export function relocateLines(
   }
   // Only lines new to the sheet: they go after its last line, wherever that is now.
   if (dirty && high < 0) {
-    grid.relocate(null, false, count);
+    grid.placeAppendedLines(count);
     return;
   }
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
@@ -185,7 +180,7 @@ export function relocateLines(
         (window.markers[each.row - low] ?? null) === each.marker;
     }
     if (same) {
-      grid.relocate(null, false, count);
+      grid.placeAppendedLines(count);
       return;
     }
   }
@@ -193,7 +188,7 @@ export function relocateLines(
   const current =
     count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
-  grid.relocate(located.rows, located.moved, count);
+  grid.relocate(located, count);
 }
 
 /**
@@ -332,7 +327,7 @@ export function flushLines(
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
     const readCount = rowsToReadBack(plan, first, last, existingRows);
-    const { guarded, guardedRuns } = plan;
+    const { guarded, guardedGroups } = plan;
     const current =
       readCount > 0
         ? readBlock(
@@ -341,13 +336,13 @@ export function flushLines(
             readCount,
             guarded[0] as number,
             guarded[guarded.length - 1] as number,
-            guardedRuns,
+            guardedGroups,
           )
         : [];
     const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current);
     // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
     setPlainText(sheet, plainTextBlocks(plan, first, last, existingRows, inserted));
-    for (const [start, width] of plan.runs) {
+    for (const [start, width] of plan.groups) {
       const from = start - firstColumn;
       const values = block.map((cells) => cells.slice(from, from + width));
       sheet.getRange(firstRow, start + 1, count, width).setValues(values);

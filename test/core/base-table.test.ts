@@ -1,7 +1,7 @@
 // The base table: which base-sheet cells a flush rewrites.
 import { describe, expect, it } from 'vitest';
 import { type BaseRecord, decodeBaseRow, encodeBaseRow } from '../../src/core/base';
-import { BaseTable } from '../../src/core/sheet-model';
+import { BaseTable } from '../../src/core/base-table';
 
 const COLUMNS = ['title', 'count'];
 const record = (id: string, lMod: string): BaseRecord => ({ id, lMod, digests: { title: 1, count: 2 } });

@@ -30,17 +30,19 @@ describe('table capacity', () => {
     const rows = largestTableRows(footprint);
     expect(cellsForRows(rows, footprint)).toBeLessThanOrEqual(SPREADSHEET_CELL_LIMIT);
     expect(cellsForRows(rows + 1, footprint)).toBeGreaterThan(SPREADSHEET_CELL_LIMIT);
-    expect(() => assertTableFits(rows, false, footprint)).not.toThrow();
+    expect(() => assertTableFits(rows, footprint, { atLeast: false })).not.toThrow();
     expect(largestTableRows(SMALLEST_FOOTPRINT)).toBeGreaterThan(largestTableRows(footprint));
     expect(largestTableRows({ ...footprint, otherCells: SPREADSHEET_CELL_LIMIT })).toBe(0);
   });
   it('refuses with the arithmetic and what to do', () => {
-    const message = refusal(() => assertTableFits(300_000, true, { ...footprint, otherCells: 26_000 }));
+    const message = refusal(() =>
+      assertTableFits(300_000, { ...footprint, otherCells: 26_000 }, { atLeast: true }),
+    );
     expect(message).toBe(
       'This table is too large for one spreadsheet: it has at least 300,000 rows, and (300,000 rows + 1 header + 100 spare) x (15 columns of the sheet + 26 of its hidden sync record) + 26,000 cells of the other sheets = 12,330,141 cells, more than the 10,000,000 a spreadsheet holds; at most 243,167 rows of it fit. Nothing was written. Pull it into a spreadsheet of its own, delete unused columns or sheets here, or split the table on the service.',
     );
-    expect(refusal(() => assertTableFits(300_000, false, footprint, 5000))).toMatch(
-      /it has 300,000 rows, .* The first 5,000 lines were written; nothing more was\./,
-    );
+    expect(
+      refusal(() => assertTableFits(300_000, footprint, { atLeast: false, linesWritten: 5000 })),
+    ).toMatch(/it has 300,000 rows, .* The first 5,000 lines were written; nothing more was\./);
   });
 });

@@ -5,15 +5,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRng, type Rng } from '../../emulators/table-service/rng';
 import { type BaseRecord, encodeBaseRow } from '../../src/core/base';
+import { BaseTable } from '../../src/core/base-table';
 import { cellDigest, cellRead, type DecodeContext, encodeCell } from '../../src/core/codec';
 import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
 import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
+import { LineGrid } from '../../src/core/line-grid';
 import { indexLines } from '../../src/core/lines';
-import { cellEdits, mergeCells, newCellValues } from '../../src/core/merge';
-import { applyServiceRows, emptyPullCounts, type PullState } from '../../src/core/pull-engine';
-import { planPush } from '../../src/core/push-engine';
-import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+import { applyServiceRows } from '../../src/core/sync/pull/apply-rows';
+import { mergeCells } from '../../src/core/sync/pull/merge-cells';
+import { emptyPullCounts, type PullState } from '../../src/core/sync/pull/pull-state';
+import { cellEdits, newCellValues } from '../../src/core/sync/push/line-edits';
+import { planPush } from '../../src/core/sync/push/plan';
 import * as spec from './reference/diff-spec';
 
 const context: DecodeContext = {
@@ -213,7 +216,7 @@ function snapshot(state: PullState, ids: readonly string[]) {
     const record = state.base.get(id);
     return record
       ? {
-          row: encodeBaseRow(record, [...state.base.columnIds, 'gone1', 'gone2']),
+          row: encodeBaseRow(record, [...state.base.columnIds, 'deleted1', 'deleted2']),
           digests: { ...record.digests },
         }
       : null;
@@ -231,7 +234,7 @@ function snapshot(state: PullState, ids: readonly string[]) {
 function runScenario(seed: number): void {
   const rng = createRng(seed);
   const live = makeColumns(rng);
-  const gone = ['gone1', 'gone2'];
+  const deleted = ['deleted1', 'deleted2'];
   // A deleted column is still in the sheet. Every live column has its header: one without holds no
   // edits, a rule stated on top of the specification (merge.test.ts); the draw stays so the
   // seeds keep their scenarios.
@@ -242,10 +245,10 @@ function runScenario(seed: number): void {
     'lMod',
     ...(rng.next() < 0.5 ? ['cOn'] : []),
     '_sync',
-    'gone1',
+    'deleted1',
     'mine',
   ];
-  const layout = readLayout(headers, live, gone);
+  const layout = readLayout(headers, live, deleted);
   const width = headers.length;
   const serial = { next: 0 };
   let rows: Record<string, unknown>[] = [];
@@ -271,14 +274,14 @@ function runScenario(seed: number): void {
   const ids = rows.map((row) => String(row.id));
   expect(snapshot(first, ids)).toEqual(snapshot(firstOld, ids));
 
-  // The base as read back: all, some or more than the live columns (gone ones with their digests).
+  // The base as read back: all, some or more than the live columns (deleted ones with their digests).
   const choice = rng.int(3);
   const columnIds =
     choice === 0
       ? live.map((column) => column.id)
       : choice === 1
-        ? [...live.slice(1).map((column) => column.id), ...gone]
-        : [...live.map((column) => column.id), ...gone];
+        ? [...live.slice(1).map((column) => column.id), ...deleted]
+        : [...live.map((column) => column.id), ...deleted];
   const reorderShown = rng.next() < 0.3;
   const baseRows = first.base.all().map((record) => {
     const row = encodeBaseRow(record, columnIds);
@@ -398,11 +401,11 @@ describe("the engine's diff equals its specification", () => {
           if (roll < 0.6) digests[column.id] = spec.cellDigest(cellRead(row[column.id] ?? null, column.kind));
           else if (roll < 0.9) digests[column.id] = spec.cellDigest(rng.pick(FITTING));
         }
-        if (rng.next() < 0.3) digests.gone = 12345;
+        if (rng.next() < 0.3) digests.deleted = 12345;
         base = { id: 'r1', lMod: 'm0', digests };
       }
       const mayHoldDeleted = rng.next() < 0.5;
-      const merged = mergeCells(row, line, at, base, columns, mayHoldDeleted);
+      const merged = mergeCells(row, line, at, base, columns, { mayHoldDeleted });
       const stated = spec.mergePulledRow(row, local, base, columns, mayHoldDeleted);
       expect(merged.writeAt.map((k, w) => [columns[k]?.id, merged.writeCells[w]])).toEqual([
         ...stated.writes,

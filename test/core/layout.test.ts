@@ -4,8 +4,8 @@ import { decodeBaseRow, encodeBaseRow, MAX_BASE_CELL } from '../../src/core/base
 import type { ColumnSpec } from '../../src/core/columns';
 import {
   a1Notation,
+  adjacentColumnGroups,
   columnLetters,
-  contiguousRuns,
   headerProblems,
   joinRowBlocks,
   missingHeaders,
@@ -20,7 +20,7 @@ const live: ColumnSpec[] = [
 ];
 
 describe('readLayout', () => {
-  it('sorts headers into table columns, fixed fields, status, gone and own columns', () => {
+  it('sorts headers into table columns, fixed fields, status, deleted and own columns', () => {
     const layout = readLayout(['my notes', 'status', 'id', 'title', 'old', '_sync', 'lMod', ''], live, [
       'old',
     ]);
@@ -98,7 +98,7 @@ describe('readLayout', () => {
 
   it('groups synced columns into runs around the person’s own columns', () => {
     const layout = readLayout(['id', 'title', 'mine', 'status', 'lMod', '_sync'], live);
-    expect(contiguousRuns(syncedColumns(layout))).toEqual([
+    expect(adjacentColumnGroups(syncedColumns(layout))).toEqual([
       [0, 2],
       [3, 3],
     ]);
@@ -116,13 +116,13 @@ describe('base rows', () => {
       seen: 'p1',
     };
     // Written as its id and record cells: the seen cell is written apart, by a continuing pull only.
-    const row = encodeBaseRow(record, ['status', 'title', 'gone']);
+    const row = encodeBaseRow(record, ['status', 'title', 'deleted']);
     expect(row).toHaveLength(2);
     expect(row[1]?.split('\t').slice(0, 2)).toEqual(['2024-01-01T00:00:00.000Z', '12345678abcdefgh--------']);
     const { seen: _seen, ...unseen } = record;
-    expect(decodeBaseRow(row, ['status', 'title', 'gone'])).toEqual(unseen);
+    expect(decodeBaseRow(row, ['status', 'title', 'deleted'])).toEqual(unseen);
     // Read with a seen cell beside it (a continuing pull reads three columns), the mark comes back.
-    expect(decodeBaseRow([...row, 'p1'], ['status', 'title', 'gone'])).toEqual(record);
+    expect(decodeBaseRow([...row, 'p1'], ['status', 'title', 'deleted'])).toEqual(record);
   });
 
   it('keep tabs and newlines inside values from splitting the record cell', () => {

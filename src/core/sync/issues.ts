@@ -4,8 +4,8 @@
 import type { LineIssue } from '../../shared/types';
 import { SyncError } from '../errors';
 import { columnLetters, ID_HEADER, type Layout } from '../layout';
+import type { LineGrid } from '../line-grid';
 import { sheetRowOf } from '../lines';
-import type { LineGrid } from '../sheet-model';
 import { issueMessage, type ProblemKind, problemKind } from '../status';
 
 /**

@@ -6,7 +6,7 @@ import { cellText } from '../lines';
 /** What the run believes one of its lines holds in the sheet, and where (physical data row, 0-based). */
 export interface ExpectedLine {
   /**
-   * Physical data row (row 2 of the sheet is 0); NOT_IN_SHEET: appended by this run, not written yet;
+   * Physical data row (row 2 of the sheet is 0); NOT_WRITTEN_YET: appended by this run, not written yet;
    * LOST: could not be found after an earlier move.
    */
   row: number;
@@ -21,7 +21,9 @@ export interface CurrentColumns {
   markers: readonly (string | null)[];
 }
 
-export const NOT_IN_SHEET = -1;
+/** Where a line appended by this run stands until it is written: not in the sheet yet. */
+export const NOT_WRITTEN_YET = -1;
+/** Where a line stands that could not be found after a move: nothing more is written to it in this run. */
 export const LOST = -2;
 
 export interface LocatedLines {
@@ -57,7 +59,7 @@ export function locateLines(
   if (!moved) {
     for (let i = 0; i < expected.length; i++) {
       const row = (expected[i] as ExpectedLine).row;
-      rows[i] = row === NOT_IN_SHEET ? next++ : row;
+      rows[i] = row === NOT_WRITTEN_YET ? next++ : row;
     }
     return { moved, rows };
   }
@@ -73,7 +75,7 @@ export function locateLines(
   for (let i = 0; i < expected.length; i++) {
     const line = expected[i] as ExpectedLine;
     let row = LOST;
-    if (line.row === NOT_IN_SHEET) row = next++;
+    if (line.row === NOT_WRITTEN_YET) row = next++;
     else if (line.row === LOST) row = LOST;
     else if (line.id !== '') row = rowById.get(line.id) ?? LOST;
     else if (line.marker !== null) row = rowByMarker.get(line.marker) ?? LOST;

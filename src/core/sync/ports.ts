@@ -2,13 +2,14 @@
 // run's clock and budget, and the stored link. The core owns the sequence and calls these; src/gas
 // implements them over SpreadsheetApp, UrlFetchApp and PropertiesService, and tests over memory.
 import type { ProgressInfo } from '../../shared/types';
+import type { BaseTable } from '../base-table';
 import type { DecodeContext } from '../codec';
 import type { ColumnSpec, ServiceColumnLike } from '../columns';
 import type { SyncError } from '../errors';
 import type { Layout } from '../layout';
+import type { LineGrid } from '../line-grid';
 import type { Member } from '../members';
 import type { LinkRecord } from '../records';
-import type { BaseTable, LineGrid } from '../sheet-model';
 
 /** How a run reads the sheet and its base. */
 export interface SheetReadOptions {

@@ -1,29 +1,29 @@
 // The write-back decision of a flush: which columns it writes and reads back first, and per span of
 // rows the block of cells to write (the run's value, unless the person changed that cell since the
 // run read it; rows between the run's lines as they stand) and the blocks that need plain text.
-import { contiguousRuns, joinRowBlocks } from '../layout';
+import { adjacentColumnGroups, joinRowBlocks } from '../layout';
+import { sameCell } from '../line-grid';
 import { sheetRowOf } from '../lines';
-import { sameCell } from '../sheet-model';
 
 /** A block of sheet cells: 1-based first row and column, row and column counts. */
 export type CellBlock = [number, number, number, number];
 
-/** What a flush writes, as sheet column indexes (0-based, ascending) and their runs [start, width]. */
+/** What a flush writes, as sheet column indexes (0-based, ascending) and their groups of adjacent columns [start, width]. */
 export interface WriteBackPlan {
-  /** The columns written: one setValues per run of adjacent ones. */
+  /** The columns written: one setValues per group of adjacent ones. */
   written: readonly number[];
-  runs: ReadonlyArray<[number, number]>;
+  groups: ReadonlyArray<[number, number]>;
   /**
    * The written columns read back before writing, so a cell a person changed since the run read it
    * is kept: the table columns, or every written column once lines moved (rows between the run's
    * lines are then no longer its copies). None for a write of the add-on's own read-only fields.
    */
   guarded: readonly number[];
-  guardedRuns: ReadonlyArray<[number, number]>;
+  guardedGroups: ReadonlyArray<[number, number]>;
   /** Text columns among the written ones: plain text on the rows the sheet had. */
-  textRuns: ReadonlyArray<[number, number]>;
+  textGroups: ReadonlyArray<[number, number]>;
   /** Every text column the flush may write: plain text on the rows it adds, for later typing too. */
-  allTextRuns: ReadonlyArray<[number, number]>;
+  allTextGroups: ReadonlyArray<[number, number]>;
 }
 
 /** What decides a flush's columns. */
@@ -62,11 +62,11 @@ export function planWriteBack(columns: WriteBackColumns): WriteBackPlan | null {
       : [];
   return {
     written,
-    runs: contiguousRuns(written),
+    groups: adjacentColumnGroups(written),
     guarded,
-    guardedRuns: contiguousRuns(guarded),
-    textRuns: contiguousRuns(allText.filter((column) => writtenSet.has(column))),
-    allTextRuns: contiguousRuns(allText),
+    guardedGroups: adjacentColumnGroups(guarded),
+    textGroups: adjacentColumnGroups(allText.filter((column) => writtenSet.has(column))),
+    allTextGroups: adjacentColumnGroups(allText),
   };
 }
 
@@ -161,9 +161,9 @@ export function plainTextBlocks(
   if (last >= appendedFrom) newRows.push([sheetRowOf(appendedFrom), last - appendedFrom + 1]);
   const blocks: CellBlock[] = [];
   for (const [row, rowCount] of joinRowBlocks(newRows))
-    for (const [start, width] of plan.allTextRuns) blocks.push([row, start + 1, rowCount, width]);
+    for (const [start, width] of plan.allTextGroups) blocks.push([row, start + 1, rowCount, width]);
   const kept = Math.min(last, appendedFrom - 1) - first + 1;
   if (kept > 0)
-    for (const [start, width] of plan.textRuns) blocks.push([sheetRowOf(first), start + 1, kept, width]);
+    for (const [start, width] of plan.textGroups) blocks.push([sheetRowOf(first), start + 1, kept, width]);
   return blocks;
 }

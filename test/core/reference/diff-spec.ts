@@ -7,6 +7,7 @@
 // the rules added on top of it (cut values, columns without their header, columns a pull adds back)
 // are stated by merge.test.ts and cut-cells.test.ts.
 import type { BaseRecord, ConflictRecord } from '../../../src/core/base';
+import type { BaseTable } from '../../../src/core/base-table';
 import {
   type CellValue,
   cellRead,
@@ -21,10 +22,8 @@ import {
 import type { ColumnSpec } from '../../../src/core/columns';
 import type { Digest } from '../../../src/core/digest';
 import { ID_HEADER, type Layout } from '../../../src/core/layout';
+import type { LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
-import type { PullCounts } from '../../../src/core/pull-engine';
-import { fixedFieldText } from '../../../src/core/pull-engine';
-import type { BaseTable, LineGrid } from '../../../src/core/sheet-model';
 import {
   conflictStatus,
   duplicateStatus,
@@ -32,6 +31,8 @@ import {
   keptLocalStatus,
   STATUS,
 } from '../../../src/core/status';
+import { fixedFieldText } from '../../../src/core/sync/pull/apply-rows';
+import type { PullCounts } from '../../../src/core/sync/pull/pull-state';
 
 export function hash53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

@@ -1,10 +1,11 @@
 // Shared fixtures for the sync-session tests: a table (title, amount, note), its sheet layout
 // (id, title, amount, lMod, _sync: no note) and base records agreed on given values.
 import type { BaseRecord } from '../../../src/core/base';
+import { BaseTable } from '../../../src/core/base-table';
 import { valueDigest } from '../../../src/core/codec';
 import type { ColumnSpec } from '../../../src/core/columns';
 import { readLayout } from '../../../src/core/layout';
-import { BaseTable, LineGrid } from '../../../src/core/sheet-model';
+import { LineGrid } from '../../../src/core/line-grid';
 
 export const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

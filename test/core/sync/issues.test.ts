@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnSpec } from '../../../src/core/columns';
 import { SyncError } from '../../../src/core/errors';
 import { readLayout } from '../../../src/core/layout';
-import { LineGrid } from '../../../src/core/sheet-model';
+import { LineGrid } from '../../../src/core/line-grid';
 import { conflictStatus, errorStatus, pendingStatus, STATUS } from '../../../src/core/status';
 import { assertIdColumn, collectIssues, emptyTally } from '../../../src/core/sync/issues';
 

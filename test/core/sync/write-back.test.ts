@@ -31,7 +31,7 @@ describe('the columns a flush writes', () => {
   it('writes only eligible columns that changed, one run per group of adjacent ones', () => {
     const plan = planOf(pull);
     expect(plan.written).toEqual([1, 2, 5]);
-    expect(plan.runs).toEqual([
+    expect(plan.groups).toEqual([
       [1, 2],
       [5, 1],
     ]);
@@ -39,7 +39,7 @@ describe('the columns a flush writes', () => {
 
   it('reads back the table columns a pull writes, and nothing for a push', () => {
     expect(planOf(pull).guarded).toEqual([1, 2]);
-    expect(planOf(pull).guardedRuns).toEqual([[1, 2]]);
+    expect(planOf(pull).guardedGroups).toEqual([[1, 2]]);
     expect(planOf(push).guarded).toEqual([]);
   });
 
@@ -50,11 +50,11 @@ describe('the columns a flush writes', () => {
 
   it('formats written text columns, and every eligible text column on added rows', () => {
     const plan = planOf(pull);
-    expect(plan.textRuns).toEqual([
+    expect(plan.textGroups).toEqual([
       [1, 1],
       [5, 1],
     ]);
-    expect(plan.allTextRuns).toEqual([
+    expect(plan.allTextGroups).toEqual([
       [0, 2],
       [4, 2],
     ]);

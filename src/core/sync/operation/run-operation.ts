@@ -4,12 +4,13 @@
 // words the summary; every read and write is a port call.
 import type { SyncSummary } from '../../../shared/types';
 import type { SyncError } from '../../errors';
-import { emptyPullCounts, type PullCounts } from '../../pull-engine';
 import type { JobRecord, LinkRecord } from '../../records';
 import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
+import { pullSummaryFields } from '../pull/finish';
+import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
-import { type PullProgress, pullSummaryFields } from '../pull-session';
+import type { PullProgress } from '../pull/start';
 import { runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';

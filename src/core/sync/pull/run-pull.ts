@@ -1,52 +1,51 @@
 // A pull, start to end: the table's schema and rows into the linked sheet, three-way, in chunks,
-// resumable. This is the sequence; every decision is a step of ../pull-session.ts, every read and
-// write a port call (./ports.ts), so it runs the same over Apps Script and over memory.
+// resumable. This is the sequence; every decision is a step of the pull's phase modules beside it
+// (start, chunks, apply-rows, removed-rows, finish), every read and write a port call
+// (../ports.ts), so it runs the same over Apps Script and over memory.
+
+import type { BaseTable } from '../../base-table';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
 import { asSyncError, SyncError } from '../../errors';
 import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
-import { applyServiceRows, type PullState } from '../../pull-engine';
 import type { LinkRecord } from '../../records';
-import type { BaseTable } from '../../sheet-model';
 import { assertIdColumn } from '../issues';
 import type { LinkedSheetPort, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
+import { applyServiceRows } from './apply-rows';
 import {
-  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
   chunkWritten,
-  columnsToFill,
-  deletedColumnIdsAfter,
-  displayWithEmails,
   fetchProgress,
-  findPendingCreates,
-  finishedResult,
-  MAX_REMOVED_CHECKS,
   needsExactFootprint,
-  type PreparedPull,
-  type PullProgress,
-  type PullResult,
   type PullRun,
   probeFound,
-  pullStateOf,
-  putBackEditedIds,
-  readingFor,
   receivePage,
-  renamedSyncedColumns,
-  rowsToConfirmRemoved,
   schemaArrived,
-  settleRemovedRows,
   shouldStopConfirming,
   shouldStopListing,
+  startRun,
+  takeChunk,
+  workbookFootprint,
+} from './chunks';
+import { putBackEditedIds } from './edited-ids';
+import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
+import { findPendingCreates } from './pending-creates';
+import type { PullState } from './pull-state';
+import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
+import {
+  asksLastRowAtSchema,
+  displayWithEmails,
+  freshColumnsOf,
+  type PreparedPull,
+  type PullProgress,
+  pullStateOf,
+  readingFor,
+  renamedSyncedColumns,
   showsMemberEmails,
   startProgress,
-  startRun,
-  stillOnService,
-  takeChunk,
-  unfinishedResult,
-  workbookFootprint,
-} from '../pull-session';
+} from './start';
 
 /** One pull's ports and what it has read so far. */
 interface Pull {
@@ -153,7 +152,7 @@ function preparePull(
   const renamed = renamedSyncedColumns(before, live, base, grid);
   const keepOut = new Set(renamed.keys());
   const recorded = [...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])];
-  const { fresh, recordFirst } = columnsToFill(before, live, link.fixedFields, keepOut, recorded);
+  const { fresh, recordFirst } = freshColumnsOf(before, live, link.fixedFields, keepOut, recorded);
   if (recordFirst) {
     link.freshColumns = [...fresh];
     ports.links.update((stored) => {

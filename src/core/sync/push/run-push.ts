@@ -1,46 +1,49 @@
 // A push, start to end: edited lines as PATCH (only the changed columns), new lines as POST,
-// three-way, never twice. This is the sequence; every decision is a step of ../push-session.ts,
-// every read and write a port call (../ports.ts).
+// three-way, never twice. This is the sequence; every decision is a step of the push's
+// phase modules beside it (session, hold, adopt, updates, creates), every read and write a port call
+// (../ports.ts).
 
 import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
 import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
-import { fixedFieldText } from '../../pull-engine';
-import type { CreatePlan } from '../../push-engine';
 import type { LinkRecord } from '../../records';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
+import { fixedFieldText } from '../pull/apply-rows';
 import {
   adoptLostCreates,
-  type CreateRun,
-  checkedRows,
   claimPendingCreates,
-  editedRowIds,
-  editedRowsCheck,
-  editsToHold,
-  type FixedFieldText,
-  heldExampleRowIds,
-  heldPushOf,
-  holdEdits,
-  keepMarkedCreates,
   keepUnwrittenAdoptionsPending,
-  keepUnwrittenCreatesPending,
   listingPagesLeft,
+} from './adopt';
+import {
+  type CreateBatch,
+  keepMarkedCreates,
+  keepUnwrittenCreatesPending,
   markCreatesPending,
-  markHeldLines,
+  settleCreates,
+  unmarkUnsentCreates,
+} from './creates';
+import { editsToHold, heldExampleRowIds, heldPushOf, holdEdits, markHeldLines } from './hold';
+import type { CreatePlan } from './plan';
+import {
+  type FixedFieldText,
   markSettledLines,
-  type PatchRequest,
   type PushCounts,
   type PushSession,
   pushLayoutWarnings,
-  reconcileUpdates,
-  settleCreates,
-  settleUpdates,
   startPushSession,
-  unmarkUnsentCreates,
-} from '../push-session';
+} from './session';
+import {
+  checkedRows,
+  editedRowIds,
+  editedRowsCheck,
+  type PatchRequest,
+  reconcileUpdates,
+  settleUpdates,
+} from './updates';
 
 /** Writes per wave; the sheet and base are written after every few waves. */
 const WRITE_WAVE = 10;
@@ -274,8 +277,7 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
 function createPhase(push: Push, planned: readonly CreatePlan[]): boolean {
   const { ports, session } = push;
   const sentAt = ports.run.lastServiceTime();
-  const tokens = planned.map(() => `pending:${ports.run.uniqueId()}`);
-  const creates = markCreatesPending(session, planned, tokens, sentAt);
+  const creates = markCreatesPending(session, planned, () => `pending:${ports.run.uniqueId()}`, sentAt);
   writeStatuses(push);
   if (keepMarkedCreates(session, creates)) ports.base.write(session.base);
   const finished = sendCreates(push, creates);
@@ -285,7 +287,7 @@ function createPhase(push: Push, planned: readonly CreatePlan[]): boolean {
 }
 
 /** Sends the marked creates in waves; returns whether all were sent in time. */
-function sendCreates(push: Push, creates: CreateRun): boolean {
+function sendCreates(push: Push, creates: CreateBatch): boolean {
   const { ports, link, session } = push;
   const all = creates.creates;
   for (let start = 0, waveNumber = 0; start < all.length; start += WRITE_WAVE, waveNumber++) {
@@ -300,7 +302,7 @@ function sendCreates(push: Push, creates: CreateRun): boolean {
     const answers = ports.service.createRows(
       link.tableAppId,
       link.tableId,
-      wave.map((create) => create.values),
+      wave.map((create) => create.plan.values),
     );
     settleCreates(session, creates, start, answers);
     if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeCreated(push, creates);
@@ -309,7 +311,7 @@ function sendCreates(push: Push, creates: CreateRun): boolean {
 }
 
 /** Writes created ids and base records; a created row whose line was lost stays pending. */
-function writeCreated(push: Push, creates: CreateRun): void {
+function writeCreated(push: Push, creates: CreateBatch): void {
   const { grid, layout, live, base } = push.session;
   const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
   keepUnwrittenCreatesPending(push.session, creates);

@@ -10,7 +10,7 @@ import type { LinkRecord } from '../../records';
 import { isConflictStatus } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
-import { type KeepChoice, resolveConflictLines } from '../resolve';
+import { type KeepChoice, resolveConflictLines } from './resolve-conflicts';
 
 /** Lines listed at most: more conflicts than this are settled with "for all". */
 export const MAX_CONFLICT_LINES = 50;

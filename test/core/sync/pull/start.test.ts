@@ -1,56 +1,62 @@
 // The pull session's steps over plain data: reading plan, pacing, size checks, layout preparation,
 // pending creates, removed rows and the run's result.
 import { describe, expect, it } from 'vitest';
-import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../src/core/capacity';
-import { cellDigest, valueDigest } from '../../../src/core/codec';
-import type { ColumnSpec } from '../../../src/core/columns';
-import { SyncError } from '../../../src/core/errors';
-import { readLayout } from '../../../src/core/layout';
-import { emptyPullCounts } from '../../../src/core/pull-engine';
-import { BaseTable, LineGrid } from '../../../src/core/sheet-model';
-import { conflictStatus, pendingStatus, STATUS } from '../../../src/core/status';
+import { BaseTable } from '../../../../src/core/base-table';
+import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../../src/core/capacity';
+import { cellDigest, valueDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import { SyncError } from '../../../../src/core/errors';
+import { readLayout } from '../../../../src/core/layout';
+import { LineGrid } from '../../../../src/core/line-grid';
+import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
 import {
-  asksLastRow,
-  asksLastRowAtSchema,
   assertChunkFits,
   chunkMeasured,
   chunkPending,
   chunksOfPull,
   chunkWritten,
-  columnsToFill,
-  deletedColumnIdsAfter,
-  displayWithEmails,
-  EAGER_READ_MAX_LINES,
   FIRST_GUESS_MS_PER_ROW,
   fetchProgress,
-  findPendingCreates,
-  finishedResult,
   MEASURED_CHUNK_ROWS,
   needsExactFootprint,
   PULL_CHUNK_ROWS,
-  type PullProgress,
-  pullStateOf,
-  pullSummaryFields,
-  putBackEditedIds,
-  readingFor,
   receivePage,
-  renamedSyncedColumns,
-  rowsToConfirmRemoved,
   SAFETY_MS,
   schemaArrived,
-  settleRemovedRows,
   shouldStopConfirming,
   shouldStopListing,
-  showsMemberEmails,
-  startProgress,
   startRun,
-  stillOnService,
   takeChunk,
   timeToWrite,
-  unfinishedResult,
   WAVE_ROWS,
   workbookFootprint,
-} from '../../../src/core/sync/pull-session';
+} from '../../../../src/core/sync/pull/chunks';
+import { putBackEditedIds } from '../../../../src/core/sync/pull/edited-ids';
+import {
+  deletedColumnIdsAfter,
+  finishedResult,
+  pullSummaryFields,
+  unfinishedResult,
+} from '../../../../src/core/sync/pull/finish';
+import { findPendingCreates } from '../../../../src/core/sync/pull/pending-creates';
+import { emptyPullCounts } from '../../../../src/core/sync/pull/pull-state';
+import {
+  rowsToConfirmRemoved,
+  settleRemovedRows,
+  stillOnService,
+} from '../../../../src/core/sync/pull/removed-rows';
+import {
+  asksLastRowAtSchema,
+  displayWithEmails,
+  EAGER_READ_MAX_LINES,
+  freshColumnsOf,
+  type PullProgress,
+  pullStateOf,
+  readingFor,
+  renamedSyncedColumns,
+  showsMemberEmails,
+  startProgress,
+} from '../../../../src/core/sync/pull/start';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },
@@ -88,11 +94,6 @@ describe('starting a run', () => {
   it('reads a fresh pull whole up to EAGER_READ_MAX_LINES; a continuation in spans, with seen marks', () => {
     expect(readingFor(undefined)).toEqual({ eagerUpTo: EAGER_READ_MAX_LINES, withSeen: false });
     expect(readingFor(freshProgress())).toEqual({ eagerUpTo: 0, withSeen: true });
-  });
-
-  it("asks the sheet's last row before the schema wait only when continuing", () => {
-    expect(asksLastRow(false)).toBe(false);
-    expect(asksLastRow(true)).toBe(true);
   });
 
   it("asks the sheet's last row right after the schema wait only on a fresh pull with no base", () => {
@@ -240,11 +241,11 @@ describe('fetching and writing in chunks', () => {
 describe('preparing the layout', () => {
   it('adds a missing live column to the columns to fill and asks to record it first', () => {
     const before = readLayout(['id', 'title', 'lMod', '_sync'], live);
-    expect(columnsToFill(before, live, [], new Set(), [])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(), [])).toEqual({
       fresh: new Set(['notes']),
       recordFirst: true,
     });
-    expect(columnsToFill(before, live, [], new Set(), ['notes'])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(), ['notes'])).toEqual({
       fresh: new Set(['notes']),
       recordFirst: false,
     });
@@ -252,12 +253,12 @@ describe('preparing the layout', () => {
 
   it('keeps a renamed column out, and carries columns recorded by an earlier execution', () => {
     const before = readLayout(['id', 'title', 'lMod', '_sync'], live);
-    expect(columnsToFill(before, live, [], new Set(['notes']), [])).toEqual({
+    expect(freshColumnsOf(before, live, [], new Set(['notes']), [])).toEqual({
       fresh: new Set(),
       recordFirst: false,
     });
     const complete = readLayout(HEADERS, live);
-    expect(columnsToFill(complete, live, [], new Set(), ['title'])).toEqual({
+    expect(freshColumnsOf(complete, live, [], new Set(), ['title'])).toEqual({
       fresh: new Set(['title']),
       recordFirst: false,
     });

@@ -1,18 +1,18 @@
 // planPush: every line of the sheet sorted into an update, a create, an error or unchanged, read
 // against the base; read-only cells a person changed are put back.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
-import { cellDigest, valueDigest } from '../../src/core/codec';
-import { indexLines } from '../../src/core/lines';
-import { planPush } from '../../src/core/push-engine';
+import type { BaseRecord } from '../../../../src/core/base';
+import { cellDigest, valueDigest } from '../../../../src/core/codec';
+import { indexLines } from '../../../../src/core/lines';
 import {
   deletedColumnEditReason,
   duplicateStatus,
   notPushedStatus,
   pendingStatus,
   unknownRowStatus,
-} from '../../src/core/status';
-import { agreed, baseOf, decode, gridOf, HEADERS, LMOD, layoutOf, line, live } from './sync/fixtures';
+} from '../../../../src/core/status';
+import { planPush } from '../../../../src/core/sync/push/plan';
+import { agreed, baseOf, decode, gridOf, HEADERS, LMOD, layoutOf, line, live } from '../fixtures';
 
 function plan(
   lines: unknown[][],

@@ -1,13 +1,13 @@
 // Re-identifying lines right before a write: by row id, new lines by their pending mark.
 import { describe, expect, it } from 'vitest';
-import { LineGrid } from '../../src/core/sheet-model';
-import { LOST, locateLines, NOT_IN_SHEET } from '../../src/core/sync/locate-lines';
+import { LineGrid } from '../../../src/core/line-grid';
+import { LOST, locateLines, NOT_WRITTEN_YET } from '../../../src/core/sync/locate-lines';
 
 const line = (row: number, id: string, marker: string | null = null) => ({ row, id, marker });
 
 describe('locateLines', () => {
   it('sees that nothing moved when the id and mark columns are as read', () => {
-    const located = locateLines([line(0, 'a'), line(1, ''), line(NOT_IN_SHEET, 'n')], 2, {
+    const located = locateLines([line(0, 'a'), line(1, ''), line(NOT_WRITTEN_YET, 'n')], 2, {
       ids: ['a', ''],
       markers: [null, null],
     });
@@ -16,7 +16,7 @@ describe('locateLines', () => {
 
   it('finds moved lines by id and new lines by their pending mark; others are lost', () => {
     const located = locateLines(
-      [line(0, 'a'), line(1, 'b'), line(2, '', 'pending:x'), line(3, ''), line(NOT_IN_SHEET, 'n')],
+      [line(0, 'a'), line(1, 'b'), line(2, '', 'pending:x'), line(3, ''), line(NOT_WRITTEN_YET, 'n')],
       4,
       // Sorted, and a line inserted at the top.
       { ids: ['', 'b', '', 'a', ''], markers: [null, null, 'pending:x', null, null] },
@@ -58,11 +58,11 @@ describe('a grid relocated after a move', () => {
     expect(grid.expectedLines(0, undefined, () => null, String)).toEqual([
       line(0, 'a'),
       line(1, 'b'),
-      line(NOT_IN_SHEET, ''),
+      line(NOT_WRITTEN_YET, ''),
     ]);
-    grid.relocate([1, LOST, 2], true, 2);
-    expect(grid.sheetRowOf(0)).toBe(3);
-    expect(grid.sheetRowOf(1)).toBe(0);
+    grid.relocate({ rows: [1, LOST, 2], moved: true }, 2);
+    expect(grid.currentSheetRow(0)).toBe(3);
+    expect(grid.currentSheetRow(1)).toBe(0);
     expect(grid.physicalRow(appended)).toBe(2);
     expect(grid.sheetRows).toBe(3);
     grid.flushed();

@@ -1,22 +1,10 @@
-// The three-way rule: per cell (mergeCell), per row (mergeCells), and the push side (edits, reconcile).
+// A pull's merge of one row (mergeCells), and a column without its single header on both sides.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
-import { cellDigest, cutToCell, valueDigest } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
-import type { Digest } from '../../src/core/digest';
-import {
-  baseAfterWrite,
-  type CellFacts,
-  type CellOutcome,
-  cellEdits,
-  type LocalCell,
-  mergeCell,
-  mergeCells,
-  NEW_LINE,
-  NOT_IN_SHEET,
-  newCellValues,
-  reconcileEdits,
-} from '../../src/core/merge';
+import type { BaseRecord } from '../../../../src/core/base';
+import { valueDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import { mergeCells } from '../../../../src/core/sync/pull/merge-cells';
+import { cellEdits } from '../../../../src/core/sync/push/line-edits';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },
@@ -33,88 +21,6 @@ function baseOf(values: Record<string, unknown>, lMod = 't1'): BaseRecord {
     digests: Object.fromEntries(columns.map((c) => [c.id, valueDigest(values[c.id] ?? null, c.kind)])),
   };
 }
-
-const d = cellDigest;
-const cut = cutToCell('0123456789'.repeat(6000));
-
-describe('the three-way rule for one cell', () => {
-  const cases: Array<[string, LocalCell, Digest | undefined, Digest, CellFacts, CellOutcome]> = [
-    ['a row new to the sheet takes the service value', NEW_LINE, undefined, d('B'), {}, 'add'],
-    ['unchanged on both sides', d('A'), d('A'), d('A'), {}, 'same'],
-    ['the same change made on both sides is agreement', d('X'), d('A'), d('X'), {}, 'same'],
-    ['changed on the service only: take it', d('A'), d('A'), d('B'), {}, 'take-service'],
-    ['changed in the sheet only: keep it', d('mine'), d('A'), d('A'), {}, 'keep-local'],
-    ['changed on both to different values', d('mine'), d('A'), d('theirs'), {}, 'conflict'],
-    ['cleared in the sheet only is a local edit', d(''), d('A'), d('A'), {}, 'keep-local'],
-    ['cleared on the service only is taken', d('A'), d('A'), d(''), {}, 'take-service'],
-    ['nothing agreed, an empty cell takes the service value', d(''), undefined, d('B'), {}, 'take-service'],
-    ['nothing agreed, a filled cell is for the person to decide', d('x'), undefined, d('B'), {}, 'conflict'],
-    ['nothing agreed, the same value is agreement', d('B'), undefined, d('B'), {}, 'same'],
-    ['an edited cut value is put back', d('edited'), d(cut), d(cut), { serviceCut: true }, 'restore-cut'],
-    [
-      'an edited cut value is put back even when the service changed it',
-      d('edited'),
-      d('A'),
-      d(cut),
-      { serviceCut: true },
-      'restore-cut',
-    ],
-    ['an unedited cut value is agreement', d(cut), d(cut), d(cut), { serviceCut: true }, 'same'],
-    ['a column the sheet lacks, unchanged on the service', NOT_IN_SHEET, d('A'), d('A'), {}, 'absent'],
-    ['a column the sheet lacks, nothing agreed', NOT_IN_SHEET, undefined, d('B'), {}, 'absent'],
-    ['a column the sheet lacks, changed on the service', NOT_IN_SHEET, d('A'), d('B'), {}, 'absent-changed'],
-    ['a just-added column fills its empty cell', d(''), d('A'), d('B'), { columnAdded: true }, 'fill'],
-    [
-      'a just-added column fills a cell an earlier run wrote',
-      d('A'),
-      d('A'),
-      d('B'),
-      { columnAdded: true },
-      'fill',
-    ],
-    [
-      'a just-added column fills any cell while nothing is agreed',
-      d('x'),
-      undefined,
-      d('B'),
-      { columnAdded: true },
-      'fill',
-    ],
-    [
-      'a just-added column writes an empty service value',
-      d(''),
-      d(''),
-      d(''),
-      { columnAdded: true },
-      'fill-empty',
-    ],
-    [
-      'a just-added column keeps what the person typed',
-      d(7),
-      d(1),
-      d(1),
-      { columnAdded: true },
-      'keep-local',
-    ],
-    [
-      'a just-added column: typed and changed on the service',
-      d(7),
-      d(1),
-      d(3),
-      { columnAdded: true },
-      'conflict',
-    ],
-    ['a just-added column: typed the service value', d(3), d(1), d(3), { columnAdded: true }, 'same'],
-  ];
-  it.each(cases)('%s', (_, local, base, service, facts, outcome) => {
-    expect(mergeCell(local, base, service, facts)).toBe(outcome);
-  });
-
-  it('reads a line new to the sheet as new whatever is agreed, and a missing column before that', () => {
-    expect(mergeCell(NEW_LINE, d('A'), d('A'), {})).toBe('add');
-    expect(mergeCell(NOT_IN_SHEET, undefined, d('A'), { columnAdded: true })).toBe('absent');
-  });
-});
 
 describe('a pull merging one row', () => {
   const base = baseOf({ title: 'A', amount: 1 });
@@ -270,23 +176,18 @@ describe('a pull merging one row', () => {
   });
 
   it('keeps the digests of deleted columns only while the base may hold them', () => {
-    const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, gone: 42 } };
+    const withDeleted: BaseRecord = { ...base, digests: { ...base.digests, deleted: 42 } };
     const row = { id: 'r1', lMod: 't1', title: 'A', amount: 1 };
-    const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, true);
+    const kept = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, { mayHoldDeleted: true });
     expect(kept.base.digests).toBe(withDeleted.digests);
-    const dropped = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, false);
+    const dropped = mergeCells(row, ['A', 1], inOrder, withDeleted, columns, { mayHoldDeleted: false });
     expect(dropped.base.digests).toEqual(base.digests);
     expect(dropped.same).toBe(false);
-    const changed = mergeCells(
-      { ...row, lMod: 't2', amount: 3 },
-      ['A', 1],
-      inOrder,
-      withDeleted,
-      columns,
-      true,
-    );
+    const changed = mergeCells({ ...row, lMod: 't2', amount: 3 }, ['A', 1], inOrder, withDeleted, columns, {
+      mayHoldDeleted: true,
+    });
     expect(changed.base.digests).toEqual({
-      gone: 42,
+      deleted: 42,
       title: base.digests.title,
       amount: valueDigest(3, 'number'),
     });
@@ -302,48 +203,6 @@ describe('a pull merging one row', () => {
     );
     expect(Object.isFrozen(merged.updated)).toBe(true);
     expect(Object.isFrozen(merged.writeAt)).toBe(true);
-  });
-});
-
-describe('a push planning one line', () => {
-  const base = baseOf({ title: 'A', amount: 1 });
-
-  it('finds only the columns that changed', () => {
-    const edits = cellEdits(['A', 7], inOrder, base, columns, context);
-    expect(edits.values).toEqual({ amount: 7 });
-    expect(edits.errors).toEqual([]);
-  });
-
-  it('sends text as strings even when a number was typed', () => {
-    expect(cellEdits([42, 1], inOrder, base, columns, context).values).toEqual({ title: '42' });
-  });
-
-  it('reports values that cannot be sent', () => {
-    expect(cellEdits(['A', 'lots'], inOrder, base, columns, context).errors[0]).toContain('not a number');
-  });
-
-  it('ignores blank new lines and creates lines with any value', () => {
-    expect(Object.keys(newCellValues(['', ''], inOrder, columns, context).values)).toEqual([]);
-    expect(newCellValues(['', 3], inOrder, columns, context).values).toEqual({ amount: 3 });
-  });
-
-  it('does not send a field the service changed too (conflict), but sends the others', () => {
-    const edits = cellEdits(['mine', 9], inOrder, base, columns, context);
-    const reconciled = reconcileEdits(
-      edits,
-      base,
-      { id: 'r1', lMod: 't2', title: 'theirs', amount: 1 },
-      columns,
-    );
-    expect(reconciled.send).toEqual({ amount: 9 });
-    expect(reconciled.conflicts).toEqual(['title']);
-    expect(reconciled.theirs).toEqual({ title: 'theirs' });
-  });
-
-  it('moves the base lMod only when nothing is left unsettled', () => {
-    expect(baseAfterWrite(base, 'r1', 't3', {}, false, undefined).lMod).toBe('t3');
-    expect(baseAfterWrite(base, 'r1', 't3', {}, true, undefined).lMod).toBe('t1');
-    expect(baseAfterWrite(base, 'r1', 't3', {}, false, { lMod: 't2', theirs: {} }).lMod).toBe('t1');
   });
 });
 
@@ -388,8 +247,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual([]);
     expect(merged.writeAt).toEqual([1]);
@@ -404,8 +262,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual(['amount']);
     expect(merged.writeAt).toEqual([]);
@@ -419,8 +276,7 @@ describe('a column without its single header', () => {
       inOrder,
       base,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.keptLocal).toEqual([]);
     expect(merged.writeAt).toEqual([1]);
@@ -436,8 +292,7 @@ describe('a column without its single header', () => {
       inOrder,
       emptyBase,
       columns,
-      true,
-      [false, true],
+      { freshColumns: [false, true] },
     );
     expect(merged.writeAt).toEqual([1]);
     expect(merged.updated).toEqual([]);

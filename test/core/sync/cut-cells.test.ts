@@ -1,6 +1,6 @@
 // Values longer than a cell holds: a marked prefix, read-only, never sent cut.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
+import type { BaseRecord } from '../../../src/core/base';
 import {
   cutToCell,
   encodeCell,
@@ -9,9 +9,10 @@ import {
   isOverCellLimit,
   MAX_CELL_CHARS,
   valueDigest,
-} from '../../src/core/codec';
-import type { ColumnKind, ColumnSpec } from '../../src/core/columns';
-import { cellEdits, mergeCells } from '../../src/core/merge';
+} from '../../../src/core/codec';
+import type { ColumnKind, ColumnSpec } from '../../../src/core/columns';
+import { mergeCells } from '../../../src/core/sync/pull/merge-cells';
+import { cellEdits } from '../../../src/core/sync/push/line-edits';
 
 const columns: ColumnSpec[] = [{ id: 'long', name: 'Long', type: 'text', kind: 'text', deleted: false }];
 const long = '0123456789'.repeat(6000);

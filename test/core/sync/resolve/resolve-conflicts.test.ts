@@ -1,12 +1,16 @@
 // Settling conflicts: Keep mine agrees with the service so the cells go out as edits; Take theirs
 // writes the service's values; lines are named by row id, so a sort in between settles no other line.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../../src/core/base';
-import { cellDigest, valueDigest } from '../../../src/core/codec';
-import { indexLines } from '../../../src/core/lines';
-import { cellEdits } from '../../../src/core/merge';
-import { STATUS } from '../../../src/core/status';
-import { chosenRowIds, keepChoiceOf, resolveConflictLines } from '../../../src/core/sync/resolve';
+import type { BaseRecord } from '../../../../src/core/base';
+import { cellDigest, valueDigest } from '../../../../src/core/codec';
+import { indexLines } from '../../../../src/core/lines';
+import { STATUS } from '../../../../src/core/status';
+import { cellEdits } from '../../../../src/core/sync/push/line-edits';
+import {
+  chosenRowIds,
+  keepChoiceOf,
+  resolveConflictLines,
+} from '../../../../src/core/sync/resolve/resolve-conflicts';
 import {
   AMOUNT,
   agreed,
@@ -18,7 +22,7 @@ import {
   live,
   STATUS_COLUMN,
   TITLE,
-} from './fixtures';
+} from '../fixtures';
 
 /** Row `id` agreed on ('first', 1) at t1; the service changed title to `theirs` at t2, the line says 'mine'. */
 function inConflict(id: string, theirs: string, known = true): BaseRecord {

@@ -1,15 +1,15 @@
 // The accident guard: which push plans are held, and that ordinary edits go out unasked.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
-import { cellDigest, type JsonValue } from '../../src/core/codec';
-import type { LineEdits } from '../../src/core/merge';
+import type { BaseRecord } from '../../../../src/core/base';
+import { cellDigest, type JsonValue } from '../../../../src/core/codec';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
   type GuardUpdate,
   guardPush,
   withoutHeld,
-} from '../../src/core/sync/push-guard';
+} from '../../../../src/core/sync/push/guard';
+import type { LineEdits } from '../../../../src/core/sync/push/line-edits';
 
 const COLUMNS = ['title', 'status', 'amount'];
 

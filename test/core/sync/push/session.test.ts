@@ -1,10 +1,9 @@
 // The push session's steps, each stated over in-memory lines, base and service answers: adopting lost
 // creates, meeting edits with the service's changes, and settling what each answer says.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../../src/core/base';
-import { valueDigest } from '../../../src/core/codec';
-import { SyncError } from '../../../src/core/errors';
-import { pendingRecord, sentDigests } from '../../../src/core/recovery';
+import type { BaseRecord } from '../../../../src/core/base';
+import { valueDigest } from '../../../../src/core/codec';
+import { SyncError } from '../../../../src/core/errors';
 import {
   conflictStatus,
   cutNotSentReason,
@@ -15,35 +14,44 @@ import {
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
-} from '../../../src/core/status';
-import { LOST } from '../../../src/core/sync/locate-lines';
+} from '../../../../src/core/status';
+import { LOST } from '../../../../src/core/sync/locate-lines';
+import { pendingRecord, sentDigests } from '../../../../src/core/sync/lost-creates';
 import {
   adoptLostCreates,
-  checkedRows,
   claimPendingCreates,
-  editedRowIds,
-  editedRowsCheck,
+  keepUnwrittenAdoptionsPending,
+  listingPagesLeft,
+} from '../../../../src/core/sync/push/adopt';
+import {
+  keepMarkedCreates,
+  keepUnwrittenCreatesPending,
+  markCreatesPending,
+  settleCreates,
+  unmarkUnsentCreates,
+} from '../../../../src/core/sync/push/creates';
+import {
   editsToHold,
   heldExampleRowIds,
   heldPushOf,
   holdEdits,
-  keepMarkedCreates,
-  keepUnwrittenAdoptionsPending,
-  keepUnwrittenCreatesPending,
-  listingPagesLeft,
-  markCreatesPending,
   markHeldLines,
+} from '../../../../src/core/sync/push/hold';
+import {
   markSettledLines,
   type PushSession,
   pushLayoutWarnings,
   type RowAnswer,
-  reconcileUpdates,
   type ServiceRow,
-  settleCreates,
-  settleUpdates,
   startPushSession,
-  unmarkUnsentCreates,
-} from '../../../src/core/sync/push-session';
+} from '../../../../src/core/sync/push/session';
+import {
+  checkedRows,
+  editedRowIds,
+  editedRowsCheck,
+  reconcileUpdates,
+  settleUpdates,
+} from '../../../../src/core/sync/push/updates';
 import {
   AMOUNT,
   agreed,
@@ -58,7 +66,7 @@ import {
   live,
   STATUS_COLUMN,
   TITLE,
-} from './fixtures';
+} from '../fixtures';
 
 const ME = 'u1';
 
@@ -296,7 +304,7 @@ describe('adopting lost creates', () => {
   it('keeps the pending record when the adopted line could not be written (moved while the run waited)', () => {
     const { session, pendingCreates } = lostCreate('new deal, corrected');
     const adopted = adoptLostCreates(session, pendingCreates, new Map([['r50', created()]]), ME);
-    session.grid.relocate([LOST], true, 1);
+    session.grid.relocate({ rows: [LOST], moved: true }, 1);
     expect(keepUnwrittenAdoptionsPending(session, adopted)).toBe(true);
     expect(session.base.has('r50')).toBe(false);
     expect(session.base.get(token)).toEqual(pending);
@@ -462,8 +470,9 @@ describe('creates', () => {
 
   function marked() {
     const session = sessionOf(newLines, []);
-    const run = markCreatesPending(session, session.plan.creates, ['pending:a', 'pending:b'], 'now');
-    return { session, run };
+    const tokens = ['pending:a', 'pending:b'];
+    const batch = markCreatesPending(session, session.plan.creates, () => tokens.shift() ?? '', 'now');
+    return { session, batch };
   }
 
   it('are marked pending, what is sent in the base, before any is sent', () => {
@@ -476,17 +485,17 @@ describe('creates', () => {
   });
 
   it('are not sent from a line the write could not find again', () => {
-    const { session, run } = marked();
-    session.grid.relocate([0, LOST], true, 2);
-    expect(keepMarkedCreates(session, run)).toBe(true);
-    expect(run.creates.map((create) => create.line)).toEqual([0]);
+    const { session, batch } = marked();
+    session.grid.relocate({ rows: [0, LOST], moved: true }, 2);
+    expect(keepMarkedCreates(session, batch)).toBe(true);
+    expect(batch.creates.map((create) => create.plan.line)).toEqual([0]);
     expect(session.base.has('pending:b')).toBe(false);
-    expect(keepMarkedCreates(session, run)).toBe(false);
+    expect(keepMarkedCreates(session, batch)).toBe(false);
   });
 
   it('settle: the created row on its line; an answer lost stays pending; a refusal says why', () => {
-    const { session, run } = marked();
-    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' })]);
+    const { session, batch } = marked();
+    settleCreates(session, batch, 0, [ok({ id: 'r7', lMod: 't7' })]);
     expect(session.grid.get(0, ID)).toBe('r7');
     expect(status(session, 0)).toBe(STATUS.created);
     expect(session.base.has('pending:a')).toBe(false);
@@ -495,14 +504,14 @@ describe('creates', () => {
       digests: sentDigests({ title: 'one', amount: 1 }, live),
     });
     const lost = new SyncError('NETWORK', 'no answer', { outcomeUnknown: true });
-    settleCreates(session, run, 1, [failed(lost)]);
+    settleCreates(session, batch, 1, [failed(lost)]);
     expect(status(session, 1)).toBe(pendingStatus('pending:b'));
     expect(session.base.has('pending:b')).toBe(true);
-    expect(run.sent).toBe(2);
+    expect(batch.sent).toBe(2);
     expect(session.counts).toMatchObject({ created: 1, errors: 1 });
 
     const again = marked();
-    settleCreates(again.session, again.run, 0, [
+    settleCreates(again.session, again.batch, 0, [
       ok({ id: 'r7', lMod: 't7' }),
       failed(new SyncError('REJECTED', 'too big')),
     ]);
@@ -511,10 +520,10 @@ describe('creates', () => {
   });
 
   it('keep a created row pending when its line could not be written, so the next push adopts it', () => {
-    const { session, run } = marked();
-    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' }), ok({ id: 'r8', lMod: 't8' })]);
-    session.grid.relocate([0, LOST], true, 2);
-    keepUnwrittenCreatesPending(session, run);
+    const { session, batch } = marked();
+    settleCreates(session, batch, 0, [ok({ id: 'r7', lMod: 't7' }), ok({ id: 'r8', lMod: 't8' })]);
+    session.grid.relocate({ rows: [0, LOST], moved: true }, 2);
+    keepUnwrittenCreatesPending(session, batch);
     expect(session.base.has('r7')).toBe(true);
     expect(session.base.has('r8')).toBe(false);
     expect(session.base.get('pending:b')?.lMod).toBe('now');
@@ -522,9 +531,9 @@ describe('creates', () => {
   });
 
   it('not sent in time are not pending: record gone, status as it was', () => {
-    const { session, run } = marked();
-    settleCreates(session, run, 0, [ok({ id: 'r7', lMod: 't7' })]);
-    unmarkUnsentCreates(session, run);
+    const { session, batch } = marked();
+    settleCreates(session, batch, 0, [ok({ id: 'r7', lMod: 't7' })]);
+    unmarkUnsentCreates(session, batch);
     expect(status(session, 1)).toBe('what it said before');
     expect(session.base.has('pending:b')).toBe(false);
     expect(session.grid.get(0, TITLE)).toBe('one');

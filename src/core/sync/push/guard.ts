@@ -1,9 +1,9 @@
 // The accident guard: a push plan that looks like a slip (a column emptied or sorted alone, data
 // shifted by a line) is held rather than sent; ordinary edits and short fill-downs go out unasked.
-import type { BaseRecord } from '../base';
-import { cellDigest, type JsonValue } from '../codec';
-import { type Digest, digest, digestText } from '../digest';
-import type { LineEdits } from '../merge';
+import type { BaseRecord } from '../../base';
+import { cellDigest, type JsonValue } from '../../codec';
+import { type Digest, digest, digestText } from '../../digest';
+import type { LineEdits } from './line-edits';
 
 /**
  * Thresholds (docs/shared-sheet.md states them for people). A column's edits are held when at least

@@ -1,9 +1,8 @@
 // Lost creates: what was sent lives in the base; a line is matched to it by what it holds, and edits
 // made after sending stay edits once the row is adopted.
 import { describe, expect, it } from 'vitest';
-import { type JsonValue, valueDigest } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
-import { cellEdits } from '../../src/core/merge';
+import { type JsonValue, valueDigest } from '../../../src/core/codec';
+import type { ColumnSpec } from '../../../src/core/columns';
 import {
   adoptedBase,
   findChangedLostCreate,
@@ -12,7 +11,8 @@ import {
   matchPendingByContent,
   pendingRecord,
   sentDigests,
-} from '../../src/core/recovery';
+} from '../../../src/core/sync/lost-creates';
+import { cellEdits } from '../../../src/core/sync/push/line-edits';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

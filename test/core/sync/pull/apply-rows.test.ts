@@ -1,19 +1,13 @@
 // The pull engine's rules, stated directly over in-memory lines: each service row is matched to its
 // line by row id and merged three-way (sheet, base, service); rows gone from the service are marked.
 import { describe, expect, it } from 'vitest';
-import type { BaseRecord } from '../../src/core/base';
-import { cellDigest, valueDigest } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
-import { readLayout } from '../../src/core/layout';
-import { indexLines } from '../../src/core/lines';
-import {
-  agreedCounter,
-  applyServiceRows,
-  emptyPullCounts,
-  markRemovedRows,
-  type PullState,
-} from '../../src/core/pull-engine';
-import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+import type { BaseRecord } from '../../../../src/core/base';
+import { BaseTable } from '../../../../src/core/base-table';
+import { cellDigest, valueDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import { readLayout } from '../../../../src/core/layout';
+import { LineGrid } from '../../../../src/core/line-grid';
+import { indexLines } from '../../../../src/core/lines';
 import {
   conflictStatus,
   duplicateStatus,
@@ -21,7 +15,11 @@ import {
   notPushedStatus,
   pendingStatus,
   STATUS,
-} from '../../src/core/status';
+} from '../../../../src/core/status';
+import { applyServiceRows } from '../../../../src/core/sync/pull/apply-rows';
+import { emptyPullCounts, type PullState } from '../../../../src/core/sync/pull/pull-state';
+import { markRemovedRows } from '../../../../src/core/sync/pull/removed-rows';
+import { agreedCounter } from '../../../../src/core/sync/renamed-columns';
 
 const live: ColumnSpec[] = [
   { id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false },

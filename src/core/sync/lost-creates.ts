@@ -1,9 +1,9 @@
 // Finding the row a lost create made: a create whose answer never came (dropped connection, 5xx)
 // leaves a pending record of what was sent; push and pull look for that row before anything else.
-import type { BaseRecord } from './base';
-import { type JsonValue, valueDigest } from './codec';
-import type { ColumnSpec } from './columns';
-import type { Digest } from './digest';
+import type { BaseRecord } from '../base';
+import { type JsonValue, valueDigest } from '../codec';
+import type { ColumnSpec } from '../columns';
+import type { Digest } from '../digest';
 
 /** A create that was sent: the base keeps its per-column digests under the pending token. */
 export function pendingRecord(

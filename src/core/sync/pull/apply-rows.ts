@@ -1,13 +1,8 @@
-// Pull, as pure logic over in-memory lines: match service rows to lines by row id, merge three-way,
-// append rows new on the service, mark rows gone from it. The caller does the I/O in chunks.
-import type { BaseRecord } from './base';
-import { cellDigest, type DecodeContext, decodeCell, type EncodedCell, encodeCell } from './codec';
-import type { ColumnSpec } from './columns';
-import { ID_HEADER, type Layout, LMOD_HEADER } from './layout';
-import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
-import { type MergedCells, mergeCells } from './merge';
-import { adoptedBase, type Candidate, findLostCreate, isPendingToken } from './recovery';
-import type { BaseTable, LineGrid } from './sheet-model';
+import type { BaseRecord } from '../../base';
+import { decodeCell, type EncodedCell, encodeCell } from '../../codec';
+import { ID_HEADER, type Layout } from '../../layout';
+import type { LineGrid } from '../../line-grid';
+import { cellsByGet, type LineIndex, sheetRowOf } from '../../lines';
 import {
   conflictStatus,
   cutRestoredStatus,
@@ -15,47 +10,11 @@ import {
   isProblemStatus,
   keptLocalStatus,
   notPushedStatus,
-  pendingTokenOf,
   STATUS,
-} from './status';
-
-export interface PullCounts {
-  added: number;
-  updated: number;
-  unchanged: number;
-  keptLocal: number;
-  conflicts: number;
-  removedOnService: number;
-  errors: number;
-}
-
-export function emptyPullCounts(): PullCounts {
-  return { added: 0, updated: 0, unchanged: 0, keptLocal: 0, conflicts: 0, removedOnService: 0, errors: 0 };
-}
-
-export interface PullState {
-  grid: LineGrid;
-  layout: Layout;
-  live: readonly ColumnSpec[];
-  base: BaseTable;
-  index: LineIndex;
-  pullId: string;
-  counts: PullCounts;
-  /** How a fixed field shows (e.g. createdBy as an e-mail); default: its text. */
-  displayFixed?: (field: string, value: unknown) => string;
-  /** New lines whose create was sent but not answered: a pull adopts the row it made, never adds it twice. */
-  pending?: PendingCreates;
-  /**
-   * Column ids this pull added (back) to the sheet: their empty cells are not edits, every line
-   * takes the service's value (an absent column is never "kept local edits").
-   */
-  freshColumns?: ReadonlySet<string>;
-  /**
-   * Reads edited cells as a push would: a line whose kept edits cannot be sent keeps saying why
-   * (a pull never hides a push's reason behind "local edits not pushed yet").
-   */
-  decode?: DecodeContext;
-}
+} from '../../status';
+import { adoptedBase, type Candidate, findLostCreate } from '../lost-creates';
+import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
+import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
 
 /** Why the kept local edits of a line cannot be sent, as a push would say it (empty: they can). */
 export function keptEditProblems(state: PullState, line: number, columnIds: readonly string[]): string[] {
@@ -69,11 +28,6 @@ export function keptEditProblems(state: PullState, line: number, columnIds: read
     if (!decoded.ok) problems.push(decoded.reason);
   }
   return problems;
-}
-
-export interface PendingCreates {
-  me: string;
-  lines: Array<{ line: number; record: BaseRecord }>;
 }
 
 /** How a fixed field's value shows in its (plain-text) cell. */
@@ -144,14 +98,6 @@ function sameShown(
   return f >= fields.length;
 }
 
-function setStatus(state: PullState, line: number, status: string): void {
-  if (state.layout.status !== undefined) state.grid.set(line, state.layout.status, status);
-}
-
-function statusOf(state: PullState, line: number): unknown {
-  return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
-}
-
 function* touchedIds(rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Generator<string> {
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string') continue;
@@ -181,7 +127,7 @@ export function applyServiceRows(
   // (eager grids and bases never ask).
   grid.ensureLoaded(touchedLines(rows, index));
   base.ensureLoaded(touchedIds(rows));
-  const { at, takeService, fixed, mayHoldDeleted } = batchColumns(state);
+  const { at, merge, fixed } = batchColumns(state);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -201,7 +147,7 @@ export function applyServiceRows(
     const currentLine = line;
     const before = adopted ?? base.get(id);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, mayHoldDeleted, takeService);
+    const merged = mergeCells(row, cells, at, before, live, merge);
     writeMergedCells(grid, currentLine, at, merged);
     const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
     settleBaseRecord(state, id, before, merged, shown);
@@ -213,27 +159,24 @@ export function applyServiceRows(
 interface BatchColumns {
   /** Sheet positions of the live columns (-1: not in the sheet). */
   at: number[];
-  /** Per live column: it was just added to the sheet and takes the service's value (none: no such column). */
-  takeService: boolean[] | undefined;
+  /**
+   * Per live column whether it is fresh (in the sheet, and this pull put it there: it takes the
+   * service's value), none when no column is; and whether the base may hold digests of deleted
+   * columns (then a record is rewritten without them).
+   */
+  merge: MergeOptions;
   fixed: FixedColumns;
-  /** The base may hold digests of deleted columns (then a record is rewritten without them). */
-  mayHoldDeleted: boolean;
 }
 
 function batchColumns(state: PullState): BatchColumns {
   const { layout, live, base } = state;
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   const fresh = state.freshColumns;
-  const takeService =
-    fresh && fresh.size > 0
-      ? live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0)
-      : undefined;
-  return {
-    at,
-    takeService,
-    fixed: fixedColumnsOf(layout),
-    mayHoldDeleted: base.columnIds.length > live.length,
-  };
+  const merge: MergeOptions = { mayHoldDeleted: base.columnIds.length > live.length };
+  if (fresh && fresh.size > 0) {
+    merge.freshColumns = live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0);
+  }
+  return { at, merge, fixed: fixedColumnsOf(layout) };
 }
 
 /** A row whose id is on several lines: nothing is written into them, each says why; the row is seen. */
@@ -384,143 +327,7 @@ function adoptLostCreate(
   return undefined;
 }
 
-/**
- * After a complete listing: the row ids of lines this pull did not see (duplicates and pending creates
- * aside). Removed on the service, or skipped: a listing by offset skips a row when rows before it are
- * deleted or moved while it goes on (between page waves or executions).
- */
-export function unseenRowIds(state: PullState): string[] {
-  const ids: string[] = [];
-  for (const [id, line] of state.index.lineById) {
-    if (state.index.duplicates.has(id)) continue;
-    if (state.base.seenOf(id) === state.pullId) continue;
-    if (pendingTokenOf(statusOf(state, line)) !== null) continue;
-    ids.push(id);
-  }
-  return ids;
-}
-
-/** Whether the row's line already says it was removed on the service (an earlier pull confirmed it). */
-export function markedRemoved(state: PullState, id: string): boolean {
-  const line = state.index.lineById.get(id);
-  return line !== undefined && statusOf(state, line) === STATUS.removed;
-}
-
-/**
- * After a complete listing: lines whose row the service no longer has are marked, never deleted.
- * `stillThere`: unseen rows the service was found to still hold (skipped by the listing), not marked.
- */
-export function markRemovedRows(state: PullState, stillThere: ReadonlySet<string> = new Set()): number[] {
-  const removedLines: number[] = [];
-  for (const id of unseenRowIds(state)) {
-    if (!stillThere.has(id)) removedLines.push(state.index.lineById.get(id) as number);
-  }
-  state.grid.ensureLoaded(removedLines);
-  for (const line of removedLines) setStatus(state, line, STATUS.removed);
-  state.counts.removedOnService = removedLines.length;
-  return removedLines;
-}
-
 /** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */
 export function asText(value: unknown): string {
   return String(encodeCell(value, 'text').write);
 }
-
-/**
- * Lines whose id cell a person edited: an id neither the base nor a pending create knows, on a line
- * that matches exactly one row of the base that is on no line (its lMod cell shows that row's lMod,
- * or every synced cell still holds that row's agreed value). The id is put back, so the line is
- * merged as that row's and never marked removed while the row comes back as a second line. Returns
- * the lines put back.
- */
-export function restoreEditedIds(
-  state: Pick<PullState, 'grid' | 'layout' | 'live' | 'base' | 'index'>,
-): number[] {
-  const { grid, layout, live, base, index } = state;
-  const idColumn = layout.fixed.get(ID_HEADER);
-  if (idColumn === undefined) return [];
-  const orphans: Array<{ id: string; line: number }> = [];
-  for (const [id, line] of index.lineById) {
-    if (!base.has(id) && !index.duplicates.has(id) && !isPendingToken(id)) orphans.push({ id, line });
-  }
-  if (orphans.length === 0) return [];
-  const missing = base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id));
-  if (missing.length === 0) return [];
-  grid.ensureLoaded(orphans.map((orphan) => orphan.line));
-  base.ensureLoaded(missing);
-  const lModColumn = layout.fixed.get(LMOD_HEADER);
-  const at = live.map((column) => layout.columns.get(column.id) ?? -1);
-  const anySynced = at.some((position) => position >= 0);
-  const matchesOf = (line: number): string[] => {
-    // The line's lMod text and cell digests are read once, then compared with every missing row.
-    const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
-    const cells = grid.lineCells(line) ?? cellsByGet(grid, line, at);
-    const digests = at.map((position) => (position < 0 ? -1 : cellDigest(cells[position] ?? '')));
-    const found: string[] = [];
-    for (const id of missing) {
-      const record = base.get(id);
-      if (!record) continue;
-      const shownLMod = record.shown?.lMod ?? record.lMod;
-      let same = lModCell !== '' && lModCell === String(shownLMod);
-      if (!same) {
-        same = anySynced;
-        for (let k = 0; k < live.length && same; k++) {
-          const digest = record.digests[(live[k] as ColumnSpec).id];
-          if ((at[k] as number) < 0 || digest === undefined) continue;
-          if (digests[k] !== digest) same = false;
-        }
-      }
-      if (same) found.push(id);
-    }
-    return found;
-  };
-  const restored: number[] = [];
-  const claimed = new Set<string>();
-  for (const orphan of orphans) {
-    const found = matchesOf(orphan.line).filter((id) => !claimed.has(id));
-    if (found.length !== 1) continue;
-    const rowId = found[0] as string;
-    claimed.add(rowId);
-    grid.set(orphan.line, idColumn, rowId);
-    index.lineById.delete(orphan.id);
-    index.lineById.set(rowId, orphan.line);
-    restored.push(orphan.line);
-  }
-  return restored;
-}
-
-/**
- * Counts, for a column id and a sheet column, the lines whose row the base knows ([known]) and those
- * whose cell there still holds the base's agreed value ([matching]): how renamedColumns recognises a
- * synced column under a new header. Loads every line (only asked when a synced header is gone).
- */
-export function agreedCounter(
-  grid: LineGrid,
-  layout: Layout,
-  base: BaseTable,
-): (columnId: string, sheetColumn: number) => [number, number] {
-  const idColumn = layout.fixed.get(ID_HEADER);
-  const lines: number[] = [];
-  for (let line = 0; line < grid.length; line++) lines.push(line);
-  let loaded = false;
-  return (columnId, sheetColumn) => {
-    if (idColumn === undefined) return [0, 0];
-    if (!loaded) {
-      grid.ensureLoaded(lines);
-      base.ensureLoaded(lines.map((line) => cellText(grid.get(line, idColumn))));
-      loaded = true;
-    }
-    let known = 0;
-    let matching = 0;
-    for (let line = 0; line < grid.length; line++) {
-      const id = cellText(grid.get(line, idColumn));
-      const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
-      if (digest === undefined) continue;
-      known++;
-      if (cellDigest(grid.get(line, sheetColumn)) === digest) matching++;
-    }
-    return [matching, known];
-  };
-}
-
-export { ID_HEADER, LMOD_HEADER };

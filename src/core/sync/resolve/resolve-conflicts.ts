@@ -1,15 +1,16 @@
 // Settling conflicts a person decided: "Keep mine" agrees with the service's values so the cells are
 // pushed as edits; "Take theirs" writes the service's values into the cells. Lines are named by row
 // id, never by sheet row, so a sort since the person chose never settles another line.
-import type { BaseRecord } from '../base';
-import { cellDigest, encodeCell, valueDigest } from '../codec';
-import type { ColumnSpec } from '../columns';
-import type { Digest } from '../digest';
-import { SyncError } from '../errors';
-import type { Layout } from '../layout';
-import type { LineIndex } from '../lines';
-import type { BaseTable, LineGrid } from '../sheet-model';
-import { STATUS } from '../status';
+import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
+import { cellDigest, encodeCell, valueDigest } from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import type { Digest } from '../../digest';
+import { SyncError } from '../../errors';
+import type { Layout } from '../../layout';
+import type { LineGrid } from '../../line-grid';
+import type { LineIndex } from '../../lines';
+import { STATUS } from '../../status';
 
 export type KeepChoice = 'mine' | 'theirs';
 

@@ -1,11 +1,12 @@
 // An edited id cell is put back by the line's base record, never read as a new row.
 import { describe, expect, it } from 'vitest';
-import { cellDigest } from '../../src/core/codec';
-import type { ColumnSpec } from '../../src/core/columns';
-import { readLayout } from '../../src/core/layout';
-import { indexLines } from '../../src/core/lines';
-import { restoreEditedIds } from '../../src/core/pull-engine';
-import { BaseTable, LineGrid } from '../../src/core/sheet-model';
+import { BaseTable } from '../../../../src/core/base-table';
+import { cellDigest } from '../../../../src/core/codec';
+import type { ColumnSpec } from '../../../../src/core/columns';
+import { readLayout } from '../../../../src/core/layout';
+import { LineGrid } from '../../../../src/core/line-grid';
+import { indexLines } from '../../../../src/core/lines';
+import { restoreEditedIds } from '../../../../src/core/sync/pull/edited-ids';
 
 const live: ColumnSpec[] = [{ id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false }];
 const layout = readLayout(['id', 'title', 'lMod', '_sync'], live);

@@ -1,13 +1,13 @@
 // Push planning, as pure logic over in-memory lines: which lines are edited (against the base), which
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
-import type { BaseRecord } from './base';
-import { cellDigest, type DecodeContext, type JsonValue } from './codec';
-import type { ColumnSpec } from './columns';
-import type { Digest } from './digest';
-import { ID_HEADER, type Layout } from './layout';
-import { cellsByGet, cellText, type LineIndex, sheetRowOf } from './lines';
-import { cellEdits, type LineEdits, newCellValues } from './merge';
-import type { BaseTable, LineGrid } from './sheet-model';
+import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
+import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
+import type { ColumnSpec } from '../../columns';
+import type { Digest } from '../../digest';
+import { ID_HEADER, type Layout } from '../../layout';
+import type { LineGrid } from '../../line-grid';
+import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   deletedColumnEditReason,
   duplicateStatus,
@@ -15,7 +15,8 @@ import {
   notPushedStatus,
   pendingTokenOf,
   unknownRowStatus,
-} from './status';
+} from '../../status';
+import { cellEdits, type LineEdits, newCellValues } from './line-edits';
 
 export interface UpdatePlan {
   line: number;

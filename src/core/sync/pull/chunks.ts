@@ -1,0 +1,250 @@
+import {
+  assertTableFits,
+  cellsForRows,
+  largestTableRows,
+  NEW_SHEET_COLUMNS,
+  SMALLEST_FOOTPRINT,
+  SPREADSHEET_CELL_LIMIT,
+  type TableFootprint,
+} from '../../capacity';
+import type { SheetReadOptions, SheetShape } from '../ports';
+import type { PullProgress } from './start';
+
+/**
+ * Rows merged and written per chunk until a chunk's cost is measured: the sheet is written a constant
+ * number of times per chunk, and the first chunk is kept small so the cautious first guess of its
+ * cost is not trusted for long.
+ */
+export const PULL_CHUNK_ROWS = 5000;
+
+/**
+ * Rows per chunk once a chunk that wrote whole lines is measured. Every chunk costs a
+ * re-identification of the lines and a flush (waiting calls); a larger chunk is as safe, since the
+ * stop check before each page wave counts the rows waiting at the measured cost, which no row costs
+ * more than when the measured chunk wrote whole lines (see chunkMeasured).
+ */
+export const MEASURED_CHUNK_ROWS = 20_000;
+
+/**
+ * Chunks a pull of `rows` rows forms in one execution when no whole sheet is read at once: the first
+ * of PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
+ */
+export function chunksOfPull(rows: number): number {
+  if (rows <= 0) return 0;
+  if (rows <= PULL_CHUNK_ROWS) return 1;
+  return 1 + Math.ceil((rows - PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
+}
+
+/** A fresh pull of a sheet up to this many lines merges and writes them in one chunk. */
+export const ONE_CHUNK_MAX_LINES = 2 * PULL_CHUNK_ROWS;
+
+/** Rows of one page wave the listing may still deliver after a stop check. */
+export const WAVE_ROWS = 800;
+/** Kept free after the last write, for the job record and the summary. */
+export const SAFETY_MS = 20 * 1000;
+/** Before anything was measured: a cautious cost of merging and writing one row. */
+export const FIRST_GUESS_MS_PER_ROW = 10;
+/** A chunk smaller than this says too little about the cost of a row to replace the estimate. */
+const MEASURED_CHUNK_MIN_ROWS = 100;
+/** The least cost per row an estimate assumes, however fast a chunk went. */
+const MIN_MS_PER_ROW = 0.05;
+
+/** One execution's pacing: rows waiting to be merged, the measured cost of writing, the size checks. */
+export interface PullRun {
+  readonly resuming: boolean;
+  /** Rows the table had at the last pull (the base), or lines the sheet holds: plans waves and checks. */
+  readonly known: number;
+  /** Rows gathered before a chunk is merged and written (grows once a chunk's cost is measured). */
+  chunkRows: number;
+  /** Service rows received and not merged yet, in service order. */
+  rows: Array<Readonly<Record<string, unknown>>>;
+  pagesFetched: number;
+  /** Offset just past the last row delivered. */
+  deliveredTo: number;
+  /** Whether the listing reached the table's end (the size checks then know it exactly). */
+  listingDone: boolean;
+  /** Estimated cost of merging and writing one row (measured from the last chunk). */
+  msPerRow: number;
+  /**
+   * A chunk written and not measured yet: Apps Script queues writes until something waits for the
+   * spreadsheet, so the next stop decision flushes them first (without that their cost would land at
+   * the end of the run, past the budget the stop check keeps). After the last chunk nothing is
+   * decided on its cost and the run's own flush charges it.
+   */
+  unmeasured: { started: number; count: number; wholeLines: boolean } | null;
+  /** Offset of the probe read riding in the page waves (undefined: none). */
+  probeAt: number | undefined;
+  /** The table's footprint as its layout says (set when the schema arrived). */
+  footprint: TableFootprint | undefined;
+  /** The footprint as the spreadsheet really has it (asked once, near the cell limit). */
+  exact: TableFootprint | undefined;
+}
+
+/**
+ * Starts the pacing of an execution. A small sheet read whole is merged and written in one chunk: its
+ * lines are in memory already. Larger ones go in PULL_CHUNK_ROWS chunks, so the first one measures
+ * the cost of writing before the cautious first guess could stop the listing early. A table too
+ * large for the spreadsheet is refused before anything is written: by probe reads riding in the
+ * page waves at the first row that cannot fit (in the first wave whatever the columns, from the
+ * second on for this table's columns), at the schema with the size known from the last pull, and
+ * before each chunk is written.
+ */
+export function startRun(
+  progress: PullProgress,
+  resuming: boolean,
+  baseRows: number,
+  lastRow: number | undefined,
+  reading: SheetReadOptions,
+): PullRun {
+  const known = Math.max(baseRows, (lastRow ?? 0) - 1);
+  const chunkRows =
+    known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
+      ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS)
+      : PULL_CHUNK_ROWS;
+  return {
+    resuming,
+    known,
+    chunkRows,
+    rows: [],
+    pagesFetched: 0,
+    deliveredTo: progress.nextOffset,
+    listingDone: false,
+    msPerRow: FIRST_GUESS_MS_PER_ROW,
+    unmeasured: null,
+    probeAt: resuming ? undefined : largestTableRows(SMALLEST_FOOTPRINT),
+    footprint: undefined,
+    exact: undefined,
+  };
+}
+
+/** The schema arrived and the layout is known: the table is checked at its known size, probes re-aimed. */
+export function schemaArrived(run: PullRun, sheetWidth: number): void {
+  run.footprint = { sheetColumns: sheetWidth, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 };
+  assertTableFits(run.known, run.footprint, { atLeast: true });
+  if (!run.resuming) run.probeAt = largestTableRows(run.footprint);
+}
+
+/** A page arrived at `offset`: its rows wait for the next chunk. Returns whether a chunk is due. */
+export function receivePage(
+  run: PullRun,
+  page: ReadonlyArray<Readonly<Record<string, unknown>>>,
+  offset: number,
+): boolean {
+  run.pagesFetched += 1;
+  run.deliveredTo = offset + page.length;
+  for (const row of page) run.rows.push(row);
+  return run.rows.length >= run.chunkRows;
+}
+
+/** What the sidebar shows about the listing so far. */
+export function fetchProgress(run: PullRun): {
+  pagesFetched: number;
+  rowsFetched: number;
+  rowsExpected: number | null;
+} {
+  return {
+    pagesFetched: run.pagesFetched,
+    rowsFetched: run.deliveredTo,
+    rowsExpected: run.known > 0 ? Math.max(run.known, run.deliveredTo) : null,
+  };
+}
+
+/** A probe read found `count` rows at `offset`: throws if the table cannot fit. */
+export function probeFound(run: PullRun, offset: number, count: number): void {
+  if (count > 0) assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
+}
+
+/** Whether a chunk has anything to merge or write (rows waiting, or lines changed while preparing). */
+export function chunkPending(run: PullRun, dirtyLines: number): boolean {
+  return run.rows.length > 0 || dirtyLines > 0;
+}
+
+/**
+ * Whether the spreadsheet's real footprint (grid widths, other sheets' cells) must be asked before
+ * the next chunk: once an execution, only past half the cell limit where it decides.
+ */
+export function needsExactFootprint(run: PullRun): boolean {
+  if (run.exact || !run.footprint) return false;
+  return cellsForRows(Math.max(run.deliveredTo, run.known), run.footprint) > SPREADSHEET_CELL_LIMIT / 2;
+}
+
+/** Before a chunk is written: throws if the rows seen so far cannot fit (nothing more is written). */
+export function assertChunkFits(run: PullRun, linesWritten: number): void {
+  if (!run.footprint) return;
+  const rows = Math.max(run.deliveredTo, run.known);
+  assertTableFits(rows, run.exact ?? run.footprint, { atLeast: !run.listingDone, linesWritten });
+}
+
+/** The rows of the chunk about to be merged; the run waits for new ones after this. */
+export function takeChunk(run: PullRun): Array<Readonly<Record<string, unknown>>> {
+  const rows = run.rows;
+  run.rows = [];
+  return rows;
+}
+
+/**
+ * A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check.
+ * `cellsWritten` of a sheet `width` columns wide says whether it wrote about whole lines (rows added,
+ * or changed in most columns): only such a chunk's cost is what any later row may cost.
+ */
+export function chunkWritten(
+  run: PullRun,
+  started: number,
+  count: number,
+  cellsWritten: number,
+  width: number,
+): void {
+  run.unmeasured = { started, count, wholeLines: cellsWritten * 2 >= count * width };
+}
+
+/**
+ * The spreadsheet finished the queued writes at `now` (ms): the cost per row of the last chunk
+ * replaces the estimate when the chunk was large enough to say. Later chunks may be larger only when
+ * it wrote about whole lines: a chunk of rows unchanged (or changed in a column or two) costs little,
+ * and a chunk four times larger of rows all changed would cost far more than its estimate, past the
+ * time the stop check keeps (killed at the 6-minute limit).
+ */
+export function chunkMeasured(run: PullRun, now: number): void {
+  const chunk = run.unmeasured;
+  if (!chunk) return;
+  if (chunk.count >= MEASURED_CHUNK_MIN_ROWS) {
+    run.msPerRow = Math.max(MIN_MS_PER_ROW, (now - chunk.started) / chunk.count);
+    run.chunkRows = chunk.wholeLines
+      ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
+      : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
+  }
+  run.unmeasured = null;
+}
+
+/** Time to merge and write `rows` rows at the estimated cost, with the safety margin kept free. */
+export function timeToWrite(run: PullRun, rows: number): number {
+  return rows * run.msPerRow * 1.3 + SAFETY_MS;
+}
+
+/**
+ * Whether the listing stops before the next wave, to continue in the next execution: the rows waiting
+ * and one more wave could not be written in the time left.
+ */
+export function shouldStopListing(run: PullRun, msLeft: number): boolean {
+  return msLeft < timeToWrite(run, run.rows.length + WAVE_ROWS);
+}
+
+/** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */
+export function shouldStopConfirming(run: PullRun, lines: number, msLeft: number): boolean {
+  return msLeft < timeToWrite(run, lines + WAVE_ROWS);
+}
+
+/** The footprint as the spreadsheet really has it: grid widths, and the cells of the other sheets. */
+export function workbookFootprint(sheetWidth: number, sheets: Iterable<SheetShape>): TableFootprint {
+  const footprint: TableFootprint = {
+    sheetColumns: sheetWidth,
+    baseColumns: NEW_SHEET_COLUMNS,
+    otherCells: 0,
+  };
+  for (const sheet of sheets) {
+    if (sheet.role === 'linked') footprint.sheetColumns = Math.max(sheetWidth, sheet.columns);
+    else if (sheet.role === 'base') footprint.baseColumns = sheet.columns;
+    else footprint.otherCells += sheet.rows * sheet.columns;
+  }
+  return footprint;
+}

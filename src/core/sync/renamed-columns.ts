@@ -1,0 +1,60 @@
+// Renamed-column detection, shared by pull and push: a synced column whose header is gone may stand
+// under a new header; it is recognised by its cells still holding the agreed values.
+import type { BaseTable } from '../base-table';
+import { cellDigest } from '../codec';
+import type { ColumnSpec } from '../columns';
+import { ID_HEADER, type Layout, renamedColumns } from '../layout';
+import type { LineGrid } from '../line-grid';
+import { cellText } from '../lines';
+
+/**
+ * Counts, for a column id and a sheet column, the lines whose row the base knows ([known]) and those
+ * whose cell there still holds the base's agreed value ([matching]): how renamedColumns recognises a
+ * synced column under a new header. Loads every line (only asked when a synced header is gone).
+ */
+export function agreedCounter(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+): (columnId: string, sheetColumn: number) => [number, number] {
+  const idColumn = layout.fixed.get(ID_HEADER);
+  const lines: number[] = [];
+  for (let line = 0; line < grid.length; line++) lines.push(line);
+  let loaded = false;
+  return (columnId, sheetColumn) => {
+    if (idColumn === undefined) return [0, 0];
+    if (!loaded) {
+      grid.ensureLoaded(lines);
+      base.ensureLoaded(lines.map((line) => cellText(grid.get(line, idColumn))));
+      loaded = true;
+    }
+    let known = 0;
+    let matching = 0;
+    for (let line = 0; line < grid.length; line++) {
+      const id = cellText(grid.get(line, idColumn));
+      const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
+      if (digest === undefined) continue;
+      known++;
+      if (cellDigest(grid.get(line, sheetColumn)) === digest) matching++;
+    }
+    return [matching, known];
+  };
+}
+
+/**
+ * Synced columns a person renamed (column id → sheet column): such a column is not added again, and
+ * renaming it back restores it, edits kept. Only looked for when a synced column's header is gone
+ * (recognising one reads every line). `syncedBefore`: the column ids the base followed.
+ */
+export function findRenamedColumns(
+  layout: Layout,
+  live: readonly ColumnSpec[],
+  syncedBefore: readonly string[],
+  grid: LineGrid,
+  base: BaseTable,
+): Map<string, number> {
+  const anyGone = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id));
+  return anyGone
+    ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
+    : new Map<string, number>();
+}
