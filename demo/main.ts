@@ -1,6 +1,6 @@
 // `npm run demo`: the table service emulator with sample data, the Apps Script simulator and a page
 // showing the simulated spreadsheet beside the real sidebar, on a printed localhost URL.
-import { SAMPLE, startHarness } from '../test/harness/index';
+import { SAMPLE, startHarness } from './playground-server';
 
 function portFromArgs(argv: readonly string[]): number {
   const at = argv.findIndex((arg) => arg === '--port' || arg.startsWith('--port='));

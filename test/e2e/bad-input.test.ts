@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QueuedAnswer } from '../../emulators/table-service';
-import { startWorld, type World } from './world';
+import { refusal, startWorld, type World } from './world';
 
 interface Summary {
   ok: boolean;
@@ -31,15 +31,6 @@ function snapshot(world: World): string {
 /** The last-run summary is expected to change on a failed pull; links and jobs must not. */
 function omitVolatile(properties: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(properties).filter(([key]) => !key.startsWith('tas.summary.')));
-}
-
-/** Runs a server function that must refuse: returns the message (thrown or in the summary). */
-function refusal(world: World, fn: string, ...args: unknown[]): string {
-  const result = world.sim.callFromClient(fn, args);
-  if (!result.ok) return result.error?.message ?? '';
-  const summary = result.value as Summary;
-  expect(summary.ok, `${fn} should have failed but said: ${summary.message}`).toBe(false);
-  return summary.message;
 }
 
 describe('bad configuration and bad answers', () => {

@@ -2,7 +2,7 @@
 // pushed (a pull keeps it and adds what it learned), the summary's counts match "Lines to check", and
 // values of every column type are checked before anything goes to the service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM, DEALS, startWorld, type World } from './world';
+import { CRM, DEALS, headers, startWorld, type World } from './world';
 
 interface Summary {
   ok: boolean;
@@ -23,17 +23,14 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-function headers(): string[] {
-  return (world.values()[0] ?? []).map(String);
-}
 function rowIdAt(row: number): string {
-  return String(world.values()[row - 1]?.[headers().indexOf('id')]);
+  return String(world.values()[row - 1]?.[headers(world).indexOf('id')]);
 }
 function status(row: number): string {
-  return String(world.values()[row - 1]?.[headers().indexOf('_sync')]);
+  return String(world.values()[row - 1]?.[headers(world).indexOf('_sync')]);
 }
 function type(row: number, columnId: string, text: string): void {
-  world.sim.personEdit(sheetName, row, headers().indexOf(columnId) + 1, text);
+  world.sim.personEdit(sheetName, row, headers(world).indexOf(columnId) + 1, text);
 }
 function errorRows(summary: Summary): number[] {
   return summary.issues.filter((issue) => issue.kind === 'error').map((issue) => issue.row);

@@ -1,7 +1,7 @@
 // Linking (issue 17, point 4): any link of the service that contains the table app id is understood,
 // and the add-on's own sheets (Sync log, Members, hidden base sheets) are never linked.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CRM, DEALS, startWorld, type World } from './world';
+import { CRM, DEALS, refusal, startWorld, type World } from './world';
 
 let world: World;
 
@@ -10,12 +10,6 @@ beforeAll(async () => {
   world.connect();
 });
 afterAll(async () => world?.close());
-
-function refusal(fn: string, ...args: unknown[]): string {
-  const result = world.sim.callFromClient(fn, args);
-  expect(result.ok, `${fn} should refuse`).toBe(false);
-  return result.error?.message ?? '';
-}
 
 describe('linking', () => {
   it.each([
@@ -43,7 +37,7 @@ describe('linking', () => {
   });
 
   it('says what to paste for a link without a table app', () => {
-    expect(refusal('listTables', { tableAppId: 'https://tables.example.com/' })).toContain(
+    expect(refusal(world, 'listTables', { tableAppId: 'https://tables.example.com/' })).toContain(
       'is the service’s address, not a table app',
     );
   });
@@ -57,7 +51,7 @@ describe('linking', () => {
       if (!sheet) throw new Error(`no sheet ${name}`);
       spreadsheet.setActiveSheet(sheet);
       const before = JSON.stringify(world.values(name));
-      const message = refusal('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true });
+      const message = refusal(world, 'linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true });
       expect(message).toContain(`"${name}"`);
       expect(message).toContain('Choose "A new sheet"');
       expect(JSON.stringify(world.values(name))).toBe(before);
@@ -69,7 +63,7 @@ describe('linking', () => {
     expect(base?.isSheetHidden()).toBe(true);
     if (base) {
       spreadsheet.setActiveSheet(base);
-      expect(refusal('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true })).toContain(
+      expect(refusal(world, 'linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true })).toContain(
         'hidden sheet the add-on keeps',
       );
     }
@@ -98,6 +92,6 @@ describe('linking', () => {
     expect(world.values('My notes')).toEqual([['my own data']]);
     expect(world.call<{ link: unknown }>('getState').link).toBeNull();
     // A caller that does not ask gets the refusal as an error, as before.
-    expect(refusal('linkActiveSheet', link)).toBe(answer.message);
+    expect(refusal(world, 'linkActiveSheet', link)).toBe(answer.message);
   });
 });

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, FetchRequestInfo } from '../../emulators/apps-script';
 import { settle } from './continuations';
-import { CRM, DEALS, startWorld, type World } from './world';
+import { CRM, columnIndex, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
 
@@ -20,10 +20,6 @@ afterEach(async () => {
   world = undefined;
 });
 
-function col(w: World, header: string): number {
-  return (w.values()[0] as string[]).indexOf(header);
-}
-
 describe('the document lock', () => {
   it('a manual push while another process holds the lock is told a sync is running and sends nothing', async () => {
     world = await startWorld();
@@ -31,7 +27,7 @@ describe('the document lock', () => {
     w.connect();
     w.linkAndPull();
     const sheet = w.sim.spreadsheet.getActiveSheet().getName();
-    w.sim.personEdit(sheet, 2, col(w, 'title') + 1, 'edited while locked');
+    w.sim.personEdit(sheet, 2, columnIndex(w, 'title') + 1, 'edited while locked');
     await settle();
     await w.emulator.admin.clearLog();
     w.sim.holdDocumentLock(w.sim.clock.now() + 5 * MINUTE);
@@ -45,7 +41,7 @@ describe('the document lock', () => {
     expect(result.simulatedMs).toBeLessThan(30_000);
     await settle();
     expect(await w.emulator.admin.requestLog()).toEqual([]);
-    expect(w.values()[1]?.[col(w, 'title')]).toBe('edited while locked');
+    expect(w.values()[1]?.[columnIndex(w, 'title')]).toBe('edited while locked');
     // From the sidebar the summary is the one place the result shows; the menu says it in a toast.
     expect(w.sim.ui.toasts).toEqual([]);
     w.sim.run('menuPush');
@@ -88,7 +84,7 @@ describe('the document lock', () => {
     w.linkAndPull();
     w.call('setSchedule', { mode: 'sync', every: 'm15' });
     const sheet = w.sim.spreadsheet.getActiveSheet().getName();
-    w.sim.personEdit(sheet, 3, col(w, 'title') + 1, 'edited before the scheduled run');
+    w.sim.personEdit(sheet, 3, columnIndex(w, 'title') + 1, 'edited before the scheduled run');
     await settle();
     await w.emulator.admin.clearLog();
 

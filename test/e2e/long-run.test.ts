@@ -8,10 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-script';
 import type { SyncSummary } from '../../src/shared/types';
 import { BIG, expectWithinLimit, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
-import { CRM, type World } from './world';
+import { CRM, logLines, type World } from './world';
 
 const MINUTE = 60_000;
-const LOG_SHEET = 'Sync log';
 
 type Summary = SyncSummary;
 
@@ -26,9 +25,6 @@ async function bigWorld(rows: number, simulator: SimulatorOptions, columns = 12)
   return world;
 }
 
-function logLines(w: World): unknown[][] {
-  return w.values(LOG_SHEET).slice(1);
-}
 const LOG = { run: 3, mode: 4, added: 5, updated: 6, outcome: 12, message: 13 };
 
 interface ServiceTable {

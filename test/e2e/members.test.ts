@@ -2,7 +2,7 @@
 // createdBy / lModBy shown as e-mails with one members lookup per run.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EmulatorState, RequestLogEntry } from '../../emulators/table-service';
-import { CRM, startWorld, type World } from './world';
+import { CRM, requestsDuring, startWorld, type World } from './world';
 
 let world: World;
 let sample: EmulatorState;
@@ -40,9 +40,7 @@ async function accountWith(people: number): Promise<string> {
 }
 
 async function peopleRequests(work: () => void): Promise<RequestLogEntry[]> {
-  await world.emulator.admin.clearLog();
-  work();
-  return (await world.emulator.admin.requestLog()).filter((entry) => entry.path.endsWith('/user/people'));
+  return (await requestsDuring(world, work)).filter((entry) => entry.path.endsWith('/user/people'));
 }
 
 function membersSheet(): unknown[][] {

@@ -2,9 +2,21 @@
 // service emulator over real HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, DEALS, mismatches, startWorld, type World } from './world';
+import {
+  activeSheet,
+  CRM,
+  cellOf,
+  DEALS,
+  freshSheet,
+  headers,
+  mismatches,
+  pullSheet,
+  requestsDuring,
+  startWorld,
+  typeInto,
+  type World,
+} from './world';
 
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 const RANGE_PROTECTION = 'RANGE' as unknown as GoogleAppsScript.Spreadsheet.ProtectionType;
 
 let world: World;
@@ -13,47 +25,6 @@ beforeAll(async () => {
   world = await startWorld();
 });
 afterAll(async () => world?.close());
-
-function freshSpreadsheet(): void {
-  // Each test links a new sheet so links and bases do not leak between tests.
-  const spreadsheet = world.sim.spreadsheet;
-  const sheet = spreadsheet.insertSheet(`t${Math.random().toString(36).slice(2, 8)}`);
-  spreadsheet.setActiveSheet(sheet);
-}
-
-function activeSheet(): Sheet {
-  return world.sim.spreadsheet.getActiveSheet() as unknown as Sheet;
-}
-
-function headers(): string[] {
-  return (world.values()[0] ?? []).map(String);
-}
-
-function cell(rowId: string, header: string): unknown {
-  const values = world.values();
-  const h = (values[0] ?? []).map(String);
-  const line = values.find((each) => String(each[h.indexOf('id')]) === rowId);
-  return line ? line[h.indexOf(header)] : undefined;
-}
-
-function typeInto(rowId: string, header: string, typed: unknown): void {
-  const values = world.values();
-  const h = (values[0] ?? []).map(String);
-  const lineIndex = values.findIndex((each) => String(each[h.indexOf('id')]) === rowId);
-  activeSheet()
-    .getRange(lineIndex + 1, h.indexOf(header) + 1)
-    .setValue(typed);
-}
-
-function pull(): SyncSummary {
-  return world.call<SyncSummary>('pullActiveSheet');
-}
-
-async function requestsDuring(work: () => void): Promise<Array<{ method: string; path: string }>> {
-  await world.emulator.admin.clearLog();
-  work();
-  return (await world.emulator.admin.requestLog()) as Array<{ method: string; path: string }>;
-}
 
 describe('connecting', () => {
   it('checks the key with /user/me and returns whose it is, never the key', () => {
@@ -97,8 +68,8 @@ describe('connecting', () => {
       apiKey: world.emulator.keys.u_alice,
     });
     expect(info.prefix).toBe('/public');
-    freshSpreadsheet();
-    const log = await requestsDuring(() => world.linkAndPull());
+    freshSheet(world);
+    const log = await requestsDuring(world, () => world.linkAndPull());
     expect(log.every((entry) => entry.path.startsWith('/public/'))).toBe(true);
     world.connect();
   });
@@ -107,7 +78,7 @@ describe('connecting', () => {
 describe('linking', () => {
   beforeEach(() => {
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
   });
 
   it('lists a table app’s tables with their live column counts', () => {
@@ -122,19 +93,19 @@ describe('linking', () => {
   });
 
   it('does not overwrite a sheet holding other data without replace', () => {
-    activeSheet().getRange('A1').setValue('my own data');
+    activeSheet(world).getRange('A1').setValue('my own data');
     expect(() => world.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS })).toThrow(
       /already holds data/,
     );
-    expect(activeSheet().getRange('A1').getValue()).toBe('my own data');
+    expect(activeSheet(world).getRange('A1').getValue()).toBe('my own data');
     world.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS, replace: true });
-    expect(activeSheet().getRange('A1').getValue()).toBe('');
+    expect(activeSheet(world).getRange('A1').getValue()).toBe('');
   });
 
   it('keeps the link when the sheet is renamed (bound to the sheet id)', () => {
     world.linkAndPull();
-    activeSheet().setName('renamed deals');
-    expect(pull().ok).toBe(true);
+    activeSheet(world).setName('renamed deals');
+    expect(pullSheet(world).ok).toBe(true);
   });
 
   it('says what to do when a menu pull runs on a sheet that is not linked', () => {
@@ -152,12 +123,12 @@ describe('linking', () => {
 describe('a first pull', () => {
   beforeAll(() => {
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.linkAndPull();
   });
 
   it('puts column ids in a frozen header row with name and type as notes, leaving deleted columns out', () => {
-    expect(headers()).toEqual([
+    expect(headers(world)).toEqual([
       'id',
       'title',
       'status',
@@ -170,19 +141,19 @@ describe('a first pull', () => {
       'lMod',
       '_sync',
     ]);
-    const sheet = activeSheet();
+    const sheet = activeSheet(world);
     expect(sheet.getFrozenRows()).toBe(1);
     expect(sheet.getRange(1, 2).getNote()).toContain('Name');
     expect(sheet.getRange(1, 2).getNote()).toContain('Type: text');
   });
 
   it('marks the fixed-field columns read-only: a warning-only protection and a distinct header style', () => {
-    const sheet = activeSheet();
+    const sheet = activeSheet(world);
     const protectedColumns = sheet
       .getProtections(RANGE_PROTECTION)
       .filter((protection) => protection.isWarningOnly())
       .map((protection) => protection.getRange().getColumn());
-    const h = headers();
+    const h = headers(world);
     for (const field of ['id', 'lMod', '_sync']) expect(protectedColumns).toContain(h.indexOf(field) + 1);
     expect(protectedColumns).not.toContain(h.indexOf('title') + 1);
     const backgrounds = sheet.getRange(1, 1, 1, h.length).getBackgrounds()[0] ?? [];
@@ -195,14 +166,14 @@ describe('a first pull', () => {
 
   it('keeps text literal and never makes a live formula', () => {
     const values = world.values();
-    const formulas = activeSheet()
+    const formulas = activeSheet(world)
       .getRange(1, 1, values.length, values[0]?.length ?? 1)
       .getFormulas();
     expect(formulas.flat().every((formula) => formula === '')).toBe(true);
   });
 
   it('a second pull with nothing changed writes nothing and reports all unchanged', () => {
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary).toMatchObject({ ok: true, added: 0, updated: 0, conflicts: 0 });
     expect(summary.unchanged).toBe(25);
   });
@@ -213,7 +184,7 @@ describe('a later pull', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.linkAndPull();
     rows = await world.serviceRows();
   });
@@ -221,38 +192,38 @@ describe('a later pull', () => {
   it('takes values changed on the service', async () => {
     const id = String(rows[0]?.id);
     await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'Won' }, 'u_bob');
-    expect(pull()).toMatchObject({ updated: 1 });
-    expect(cell(id, 'status')).toBe('Won');
+    expect(pullSheet(world)).toMatchObject({ updated: 1 });
+    expect(cellOf(world, id, 'status')).toBe('Won');
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('keeps service text literal in a column the person formatted as numbers since the last pull', async () => {
     const [first, second] = [String(rows[0]?.id), String(rows[1]?.id)];
-    const h = headers();
+    const h = headers(world);
     // The whole title column reformatted by hand: a plain-text cell there would parse 00123 as 123.
-    activeSheet()
+    activeSheet(world)
       .getRange(2, h.indexOf('title') + 1, rows.length, 1)
       .setNumberFormat('0.###############');
     await world.emulator.admin.editRow(CRM, DEALS, first, { title: '00123' }, 'u_bob');
     await world.emulator.admin.editRow(CRM, DEALS, second, { title: '=1+1' }, 'u_bob');
-    expect(pull()).toMatchObject({ updated: 2 });
-    expect(cell(first, 'title')).toBe('00123');
-    expect(cell(second, 'title')).toBe('=1+1');
+    expect(pullSheet(world)).toMatchObject({ updated: 2 });
+    expect(cellOf(world, first, 'title')).toBe('00123');
+    expect(cellOf(world, second, 'title')).toBe('=1+1');
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('restores the header notes and styles a person removed', () => {
-    const h = headers();
-    const header = activeSheet().getRange(1, 1, 1, h.length);
+    const h = headers(world);
+    const header = activeSheet(world).getRange(1, 1, 1, h.length);
     const notes = header.getNotes();
     const backgrounds = header.getBackgrounds();
     const weights = header.getFontWeights();
     header.clearNote();
-    activeSheet()
+    activeSheet(world)
       .getRange(1, h.indexOf('title') + 1)
       .setBackground('#ff0000')
       .setFontWeight('normal');
-    pull();
+    pullSheet(world);
     expect(header.getNotes()).toEqual(notes);
     expect(header.getBackgrounds()).toEqual(backgrounds);
     expect(header.getFontWeights()).toEqual(weights);
@@ -261,57 +232,57 @@ describe('a later pull', () => {
 
   it('keeps a cell edited in the sheet since the last sync', async () => {
     const id = String(rows[1]?.id);
-    typeInto(id, 'status', 'Negotiating');
-    expect(pull()).toMatchObject({ keptLocal: 1 });
-    expect(cell(id, 'status')).toBe('Negotiating');
-    expect(String(cell(id, '_sync'))).toContain('not pushed yet');
+    typeInto(world, id, 'status', 'Negotiating');
+    expect(pullSheet(world)).toMatchObject({ keptLocal: 1 });
+    expect(cellOf(world, id, 'status')).toBe('Negotiating');
+    expect(String(cellOf(world, id, '_sync'))).toContain('not pushed yet');
   });
 
   it('marks a cell changed on both sides as a conflict and keeps the local value', async () => {
     const id = String(rows[2]?.id);
-    typeInto(id, 'status', 'mine');
+    typeInto(world, id, 'status', 'mine');
     await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'theirs' }, 'u_bob');
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.conflicts).toBe(1);
     expect(summary.issues).toEqual([expect.objectContaining({ rowId: id, kind: 'conflict' })]);
-    expect(cell(id, 'status')).toBe('mine');
-    expect(String(cell(id, '_sync'))).toContain('conflict: status');
+    expect(cellOf(world, id, 'status')).toBe('mine');
+    expect(String(cellOf(world, id, '_sync'))).toContain('conflict: status');
   });
 
   it('appends a column added on the service as a new header', async () => {
     await world.emulator.admin.addColumn(CRM, DEALS, { id: 'priority', name: 'Priority', type: 'text' });
     await world.emulator.admin.editRow(CRM, DEALS, String(rows[0]?.id), { priority: 'high' }, 'u_bob');
-    pull();
-    expect(headers().at(-1)).toBe('priority');
-    expect(cell(String(rows[0]?.id), 'priority')).toBe('high');
+    pullSheet(world);
+    expect(headers(world).at(-1)).toBe('priority');
+    expect(cellOf(world, String(rows[0]?.id), 'priority')).toBe('high');
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('keeps the sheet column of a column deleted on the service, unsynced and noted', async () => {
     await world.emulator.admin.deleteColumn(CRM, DEALS, 'status');
-    const before = cell(String(rows[0]?.id), 'status');
-    expect(pull().ok).toBe(true);
-    expect(cell(String(rows[0]?.id), 'status')).toBe(before);
+    const before = cellOf(world, String(rows[0]?.id), 'status');
+    expect(pullSheet(world).ok).toBe(true);
+    expect(cellOf(world, String(rows[0]?.id), 'status')).toBe(before);
     expect(
-      activeSheet()
-        .getRange(1, headers().indexOf('status') + 1)
+      activeSheet(world)
+        .getRange(1, headers(world).indexOf('status') + 1)
         .getNote(),
     ).toContain('deleted on the service');
   });
 
   it('updates the header note when a column is renamed on the service', async () => {
     await world.emulator.admin.renameColumn(CRM, DEALS, 'status', 'Stage');
-    pull();
+    pullSheet(world);
     expect(
-      activeSheet()
-        .getRange(1, headers().indexOf('status') + 1)
+      activeSheet(world)
+        .getRange(1, headers(world).indexOf('status') + 1)
         .getNote(),
     ).toContain('Stage');
   });
 
   it('keeps the person’s sort order and own columns on the line of the same row id', async () => {
-    const sheet = activeSheet();
-    const width = headers().length;
+    const sheet = activeSheet(world);
+    const width = headers(world).length;
     sheet.getRange(1, width + 1).setValue('my note');
     const values = world.values();
     for (let r = 2; r <= values.length; r++)
@@ -320,7 +291,7 @@ describe('a later pull', () => {
     const target = String(rows[5]?.id);
     await world.emulator.admin.editRow(CRM, DEALS, target, { status: 'moved' }, 'u_bob');
     await world.emulator.admin.createRow(CRM, DEALS, { title: 'Brand new deal' }, 'u_bob');
-    pull();
+    pullSheet(world);
     const after = world.values();
     const h = (after[0] ?? []).map(String);
     for (const line of after.slice(1)) {
@@ -328,15 +299,15 @@ describe('a later pull', () => {
       if (id === String((await world.serviceRows()).at(-1)?.id)) continue;
       expect(line[h.indexOf('my note')]).toBe(`note for ${id}`);
     }
-    expect(cell(target, 'status')).toBe('moved');
+    expect(cellOf(world, target, 'status')).toBe('moved');
     expect(String(after.at(-1)?.[h.indexOf('title')])).toBe('Brand new deal');
   });
 
   it('marks rows gone from the service instead of deleting them', async () => {
     const id = String(rows[3]?.id);
     await world.emulator.admin.deleteRow(CRM, DEALS, id);
-    expect(pull()).toMatchObject({ removedOnService: 1 });
-    expect(String(cell(id, '_sync'))).toContain('removed on the service');
+    expect(pullSheet(world)).toMatchObject({ removedOnService: 1 });
+    expect(String(cellOf(world, id, '_sync'))).toContain('removed on the service');
   });
 });
 
@@ -345,7 +316,7 @@ describe('when the service misbehaves', () => {
     await world.emulator.admin.reset('sample');
     await world.emulator.admin.clearFaults();
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.linkAndPull();
   });
 
@@ -356,7 +327,7 @@ describe('when the service misbehaves', () => {
     await world.emulator.admin.queueAnswers([
       { match: { method: 'GET', path: rowsPath }, status: 200, body: '{"rows":[],"hasMore":false}' },
     ]);
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.ok).toBe(true);
     expect(world.values()).toEqual(before);
   });
@@ -366,7 +337,7 @@ describe('when the service misbehaves', () => {
       { match: { method: 'GET', path: rowsPath }, status: 429, headers: { 'Retry-After': '1' }, body: '{}' },
       { match: { method: 'GET', path: rowsPath }, status: 500, body: '{}' },
     ]);
-    expect(pull()).toMatchObject({ ok: true, unchanged: 25 });
+    expect(pullSheet(world)).toMatchObject({ ok: true, unchanged: 25 });
   });
 
   it('an HTML page is an error, not data, and the sheet stays', async () => {
@@ -379,7 +350,7 @@ describe('when the service misbehaves', () => {
         body: '<html><body>Sign in</body></html>',
       },
     ]);
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/not JSON/);
     expect(world.values()).toEqual(before);
@@ -391,7 +362,7 @@ describe('when the service misbehaves', () => {
     world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: soonExpired });
     const before = world.values();
     await world.emulator.admin.expireToken(soonExpired);
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/API key was refused \(401\): create a new key/);
     expect(world.values()).toEqual(before);
@@ -405,7 +376,7 @@ describe('when the service misbehaves', () => {
         body: '{"error":{"code":"not_found","message":"Table not found"}}',
       },
     ]);
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.ok).toBe(false);
     expect(summary.message).toMatch(/not found|404/i);
   });
@@ -416,7 +387,7 @@ describe('list shapes and size', () => {
     await world.emulator.admin.reset('sample');
     await world.emulator.admin.setListShape('array');
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.linkAndPull();
     expect(await mismatches(world)).toEqual([]);
     await world.emulator.admin.setListShape('object');
@@ -431,15 +402,17 @@ describe('list shapes and size', () => {
       columns: 12,
     });
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_big' });
-    const log = await requestsDuring(() => expect(pull()).toMatchObject({ ok: true, added: 2500 }));
+    const log = await requestsDuring(world, () =>
+      expect(pullSheet(world)).toMatchObject({ ok: true, added: 2500 }),
+    );
     // The schema + 25 pages, at most 7 pages past the end (speculative waves of 4, 8, then 10: pages
     // 0-31 in 4 rounds), and the two size probes (too-large tables are refused before anything is
     // written).
     expect(log.length).toBeLessThanOrEqual(35);
     expect(await mismatches(world, undefined, CRM, 'tbl_big')).toEqual([]);
-    const formulas = activeSheet().getRange(1, 1, 2501, headers().length).getFormulas();
+    const formulas = activeSheet(world).getRange(1, 1, 2501, headers(world).length).getFormulas();
     expect(formulas.flat().filter((formula) => formula !== '')).toEqual([]);
   });
 });
@@ -448,15 +421,15 @@ describe('guard rails', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
     world.connect();
-    freshSpreadsheet();
+    freshSheet(world);
     world.linkAndPull();
   });
 
   it('refuses to pull or push when the id column was deleted, instead of duplicating every row', async () => {
     const before = await world.serviceRows();
-    activeSheet().deleteColumn(headers().indexOf('id') + 1);
+    activeSheet(world).deleteColumn(headers(world).indexOf('id') + 1);
     const values = world.values();
-    const pulled = pull();
+    const pulled = pullSheet(world);
     expect(pulled.ok).toBe(false);
     expect(pulled.message).toMatch(/id column of this sheet is missing/);
     expect(world.values()).toEqual(values);
@@ -473,12 +446,12 @@ describe('guard rails', () => {
         body: '{"rows":[],"hasMore":false}',
       },
     ]);
-    const summary = pull();
+    const summary = pullSheet(world);
     expect(summary.removedOnService).toBe(0);
     const statuses = world
       .values()
       .slice(1)
-      .map((line) => String(line[headers().indexOf('_sync')]));
+      .map((line) => String(line[headers(world).indexOf('_sync')]));
     expect(statuses.some((status) => status.includes('removed'))).toBe(false);
   });
 });

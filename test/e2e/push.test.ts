@@ -3,9 +3,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../emulators/table-service';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, DEALS, mismatches, startWorld, type World } from './world';
-
-type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
+import {
+  activeSheet,
+  CRM,
+  cell,
+  column,
+  DEALS,
+  headers,
+  lineOf,
+  linkFreshSheet,
+  mismatches,
+  pushSheet,
+  requestsDuring,
+  startWorld,
+  typeInto,
+  type World,
+} from './world';
 
 let world: World;
 beforeAll(async () => {
@@ -13,52 +26,20 @@ beforeAll(async () => {
 });
 afterAll(async () => world?.close());
 
-async function freshLink(tableId = DEALS): Promise<void> {
-  await world.emulator.admin.clearFaults();
-  world.connect();
-  const spreadsheet = world.sim.spreadsheet;
-  spreadsheet.setActiveSheet(spreadsheet.insertSheet(`t${Math.random().toString(36).slice(2, 8)}`));
-  world.linkAndPull(CRM, tableId);
-}
-
-const sheet = (): Sheet => world.sim.spreadsheet.getActiveSheet() as unknown as Sheet;
-const headers = (): string[] => (world.values()[0] ?? []).map(String);
-const column = (header: string): number => headers().indexOf(header) + 1;
-
-function rowOf(rowId: string): number {
-  const values = world.values();
-  const idIndex = headers().indexOf('id');
-  return values.findIndex((line) => String(line[idIndex]) === rowId) + 1;
-}
-
-function typeInto(rowId: string, header: string, typed: unknown): void {
-  sheet().getRange(rowOf(rowId), column(header)).setValue(typed);
-}
-
-function cell(row: number, header: string): unknown {
-  return sheet().getRange(row, column(header)).getValue();
-}
-
 function newLine(values: Record<string, unknown>, at?: number): number {
-  const target = sheet();
+  const target = activeSheet(world);
   let row = target.getLastRow() + 1;
   if (at !== undefined) {
     target.insertRowBefore(at);
     row = at;
   }
-  for (const [header, value] of Object.entries(values)) target.getRange(row, column(header)).setValue(value);
+  for (const [header, value] of Object.entries(values))
+    target.getRange(row, column(world, header)).setValue(value);
   return row;
-}
-
-async function logOf(work: () => unknown): Promise<RequestLogEntry[]> {
-  await world.emulator.admin.clearLog();
-  work();
-  return world.emulator.admin.requestLog();
 }
 
 const writes = (log: RequestLogEntry[]) =>
   log.filter((entry) => entry.method === 'PATCH' || entry.method === 'POST');
-const push = (): SyncSummary => world.call<SyncSummary>('pushActiveSheet');
 
 async function serviceRow(rowId: string): Promise<Record<string, unknown>> {
   return (await world.serviceRows()).find((row) => row.id === rowId) as Record<string, unknown>;
@@ -68,34 +49,38 @@ describe('a push', () => {
   let ids: string[];
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await freshLink();
+    await linkFreshSheet(world);
     ids = (await world.serviceRows()).map((row) => String(row.id));
   });
 
   it('after a pull with no edits sends nothing', async () => {
-    const log = await logOf(() => expect(push()).toMatchObject({ ok: true, created: 0, updated: 0 }));
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ ok: true, created: 0, updated: 0 }),
+    );
     expect(writes(log)).toEqual([]);
   });
 
   it('sends one PATCH naming only the changed column', async () => {
-    typeInto(ids[0] as string, 'status', 'Won');
-    const log = await logOf(() => expect(push()).toMatchObject({ updated: 1 }));
+    typeInto(world, ids[0] as string, 'status', 'Won');
+    const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ updated: 1 }));
     expect(writes(log).map((entry) => [entry.method, JSON.parse(entry.body)])).toEqual([
       ['PATCH', { status: 'Won' }],
     ]);
     expect(writes(log)[0]?.headers['content-type']).toBe('application/json;charset=UTF-8');
     expect((await serviceRow(ids[0] as string)).status).toBe('Won');
-    expect(String(cell(rowOf(ids[0] as string), '_sync'))).toContain('pushed');
+    expect(String(cell(world, lineOf(world, ids[0] as string), '_sync'))).toContain('pushed');
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('sends many cells of many lines, one PATCH per line, in the column’s JSON type', async () => {
-    typeInto(ids[1] as string, 'title', 12345);
-    typeInto(ids[1] as string, 'amount', 99.5);
-    typeInto(ids[2] as string, 'won', true);
-    typeInto(ids[2] as string, 'tags', '["a","b"]');
-    typeInto(ids[3] as string, 'meta', '{"k":[1,{"x":null}]}');
-    const log = await logOf(() => expect(push()).toMatchObject({ updated: 3, errors: 0 }));
+    typeInto(world, ids[1] as string, 'title', 12345);
+    typeInto(world, ids[1] as string, 'amount', 99.5);
+    typeInto(world, ids[2] as string, 'won', true);
+    typeInto(world, ids[2] as string, 'tags', '["a","b"]');
+    typeInto(world, ids[3] as string, 'meta', '{"k":[1,{"x":null}]}');
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 3, errors: 0 }),
+    );
     const bodies = Object.fromEntries(
       writes(log).map((entry) => [entry.path.split('/').pop(), JSON.parse(entry.body)]),
     );
@@ -104,67 +89,71 @@ describe('a push', () => {
       [ids[2] as string]: { won: true, tags: ['a', 'b'] },
       [ids[3] as string]: { meta: { k: [1, { x: null }] } },
     });
-    expect(push()).toMatchObject({ updated: 0 });
+    expect(pushSheet(world)).toMatchObject({ updated: 0 });
   });
 
   it('sends what a person typed literally: formula-like, zero-padded and date-like text', async () => {
     const typed = ['=1+1', '00123', '2024-01-05', 'TRUE', '+cmd', '@SUM(A1)'];
-    for (const [i, text] of typed.entries()) typeInto(ids[i] as string, 'title', text);
-    expect(push()).toMatchObject({ updated: typed.length, errors: 0 });
+    for (const [i, text] of typed.entries()) typeInto(world, ids[i] as string, 'title', text);
+    expect(pushSheet(world)).toMatchObject({ updated: typed.length, errors: 0 });
     for (const [i, text] of typed.entries()) expect((await serviceRow(ids[i] as string)).title).toBe(text);
   });
 
   it('never sends the person’s own columns', async () => {
-    const width = headers().length;
-    sheet()
+    const width = headers(world).length;
+    activeSheet(world)
       .getRange(1, width + 1)
       .setValue('my formula');
-    sheet()
+    activeSheet(world)
       .getRange(2, width + 1)
       .setFormula('=1+2');
-    sheet()
+    activeSheet(world)
       .getRange(3, width + 1)
       .setValue('scribble');
-    const log = await logOf(() => push());
+    const log = await requestsDuring(world, () => pushSheet(world));
     expect(writes(log)).toEqual([]);
   });
 
   it('creates new lines (at the end, between lines, after a sort) and writes their ids at once', async () => {
-    sheet()
-      .getRange(2, 1, 25, headers().length)
-      .sort({ column: column('amount'), ascending: true });
+    activeSheet(world)
+      .getRange(2, 1, 25, headers(world).length)
+      .sort({ column: column(world, 'amount'), ascending: true });
     const a = newLine({ title: 'At the end', amount: 5 });
     const b = newLine({ title: 'In between', status: 'new' }, 4);
-    const log = await logOf(() => expect(push()).toMatchObject({ created: 2, errors: 0 }));
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ created: 2, errors: 0 }),
+    );
     expect(writes(log).map((entry) => entry.method)).toEqual(['POST', 'POST']);
     for (const row of [a + 1, b]) {
-      const id = String(cell(row, 'id'));
+      const id = String(cell(world, row, 'id'));
       expect(id).not.toBe('');
-      expect(String(cell(row, '_sync'))).toContain('created');
+      expect(String(cell(world, row, '_sync'))).toContain('created');
       expect((await serviceRow(id)).createdBy).toBe('u_alice');
     }
-    const second = await logOf(() => push());
+    const second = await requestsDuring(world, () => pushSheet(world));
     expect(writes(second)).toEqual([]);
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('keeps what a person types on a new line below the data literal, like the pulled lines', async () => {
     const row = newLine({ title: '00123', status: '2024-01-05' });
-    expect(cell(row, 'title')).toBe('00123');
-    expect(cell(row, 'status')).toBe('2024-01-05');
-    const log = await logOf(() => expect(push()).toMatchObject({ created: 1 }));
+    expect(cell(world, row, 'title')).toBe('00123');
+    expect(cell(world, row, 'status')).toBe('2024-01-05');
+    const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ created: 1 }));
     expect(JSON.parse(writes(log)[0]?.body ?? '{}')).toEqual({ title: '00123', status: '2024-01-05' });
   });
 
   it('merges an edit of another field made on the service meanwhile', async () => {
     const id = ids[4] as string;
-    typeInto(id, 'status', 'mine');
+    typeInto(world, id, 'status', 'mine');
     await world.emulator.admin.editRow(CRM, DEALS, id, { amount: 777 }, 'u_bob');
-    const log = await logOf(() => expect(push()).toMatchObject({ updated: 1, conflicts: 0 }));
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 1, conflicts: 0 }),
+    );
     expect(writes(log).map((entry) => JSON.parse(entry.body))).toEqual([{ status: 'mine' }]);
     expect(await serviceRow(id)).toMatchObject({ status: 'mine', amount: 777 });
     world.call('pullActiveSheet');
-    expect(cell(rowOf(id), 'amount')).toBe(777);
+    expect(cell(world, lineOf(world, id), 'amount')).toBe(777);
     expect(await mismatches(world)).toEqual([]);
   });
 
@@ -172,25 +161,25 @@ describe('a push', () => {
     let id: string;
     beforeEach(async () => {
       id = ids[5] as string;
-      typeInto(id, 'status', 'mine');
+      typeInto(world, id, 'status', 'mine');
       await world.emulator.admin.editRow(CRM, DEALS, id, { status: 'theirs' }, 'u_bob');
     });
 
     it('does not send it, marks the line and lists it', async () => {
       let summary: SyncSummary | undefined;
-      const log = await logOf(() => {
-        summary = push();
+      const log = await requestsDuring(world, () => {
+        summary = pushSheet(world);
       });
       expect(writes(log)).toEqual([]);
       expect(summary).toMatchObject({ conflicts: 1 });
       expect(summary?.issues).toEqual([expect.objectContaining({ rowId: id, kind: 'conflict' })]);
       expect((await serviceRow(id)).status).toBe('theirs');
-      expect(String(cell(rowOf(id), '_sync'))).toContain('conflict: status');
+      expect(String(cell(world, lineOf(world, id), '_sync'))).toContain('conflict: status');
     });
 
     it('keep mine sends the local value', async () => {
-      push();
-      const log = await logOf(() => world.call('resolveConflicts', { keep: 'mine' }));
+      pushSheet(world);
+      const log = await requestsDuring(world, () => world.call('resolveConflicts', { keep: 'mine' }));
       expect(writes(log).map((entry) => JSON.parse(entry.body))).toEqual([{ status: 'mine' }]);
       expect((await serviceRow(id)).status).toBe('mine');
       expect(await mismatches(world)).toEqual([]);
@@ -198,73 +187,81 @@ describe('a push', () => {
 
     it('settles the row named by id, wherever a sort has moved its line since the list was shown', async () => {
       const other = ids[6] as string;
-      typeInto(other, 'status', 'mine too');
+      typeInto(world, other, 'status', 'mine too');
       await world.emulator.admin.editRow(CRM, DEALS, other, { status: 'theirs too' }, 'u_bob');
       world.call('pullActiveSheet');
       const sheetName = String(world.sim.spreadsheet.getActiveSheet().getName());
       world.sim.person.sortSheet(sheetName, 'title', false);
-      const log = await logOf(() => world.call('resolveConflicts', { keep: 'mine', rowIds: [id] }));
+      const log = await requestsDuring(world, () =>
+        world.call('resolveConflicts', { keep: 'mine', rowIds: [id] }),
+      );
       expect(writes(log).map((entry) => [entry.path.split('/').at(-1), JSON.parse(entry.body)])).toEqual([
         [id, { status: 'mine' }],
       ]);
       expect((await serviceRow(other)).status).toBe('theirs too');
-      expect(String(cell(rowOf(other), '_sync'))).toContain('conflict');
+      expect(String(cell(world, lineOf(world, other), '_sync'))).toContain('conflict');
     });
 
     it('take theirs puts the service’s value in the cell and sends nothing', async () => {
       world.call('pullActiveSheet');
-      const log = await logOf(() => world.call('resolveConflicts', { keep: 'theirs', rowIds: [id] }));
+      const log = await requestsDuring(world, () =>
+        world.call('resolveConflicts', { keep: 'theirs', rowIds: [id] }),
+      );
       expect(writes(log)).toEqual([]);
-      expect(cell(rowOf(id), 'status')).toBe('theirs');
-      expect(writes(await logOf(() => push()))).toEqual([]);
+      expect(cell(world, lineOf(world, id), 'status')).toBe('theirs');
+      expect(writes(await requestsDuring(world, () => pushSheet(world)))).toEqual([]);
       expect(await mismatches(world)).toEqual([]);
     });
   });
 
   describe('validation before sending', () => {
     it('reports each bad line with its reason and still sends the good ones', async () => {
-      typeInto(ids[0] as string, 'status', 'x'.repeat(65));
-      typeInto(ids[1] as string, 'amount', 'lots');
-      typeInto(ids[2] as string, 'meta', '{broken');
-      typeInto(ids[3] as string, 'won', 'maybe');
-      typeInto(ids[4] as string, 'status', 'fine');
-      const log = await logOf(() => expect(push()).toMatchObject({ updated: 1, errors: 4 }));
+      typeInto(world, ids[0] as string, 'status', 'x'.repeat(65));
+      typeInto(world, ids[1] as string, 'amount', 'lots');
+      typeInto(world, ids[2] as string, 'meta', '{broken');
+      typeInto(world, ids[3] as string, 'won', 'maybe');
+      typeInto(world, ids[4] as string, 'status', 'fine');
+      const log = await requestsDuring(world, () =>
+        expect(pushSheet(world)).toMatchObject({ updated: 1, errors: 4 }),
+      );
       expect(writes(log)).toHaveLength(1);
-      expect(String(cell(rowOf(ids[0] as string), '_sync'))).toContain('at most 64');
-      expect(String(cell(rowOf(ids[1] as string), '_sync'))).toContain('not a number');
-      expect(String(cell(rowOf(ids[2] as string), '_sync'))).toContain('not valid JSON');
-      expect(String(cell(rowOf(ids[3] as string), '_sync'))).toContain('TRUE or FALSE');
+      expect(String(cell(world, lineOf(world, ids[0] as string), '_sync'))).toContain('at most 64');
+      expect(String(cell(world, lineOf(world, ids[1] as string), '_sync'))).toContain('not a number');
+      expect(String(cell(world, lineOf(world, ids[2] as string), '_sync'))).toContain('not valid JSON');
+      expect(String(cell(world, lineOf(world, ids[3] as string), '_sync'))).toContain('TRUE or FALSE');
     });
 
     it('refuses two lines with the same row id on both lines', async () => {
-      const row = rowOf(ids[6] as string);
-      sheet()
-        .getRange(row + 1, column('id'))
+      const row = lineOf(world, ids[6] as string);
+      activeSheet(world)
+        .getRange(row + 1, column(world, 'id'))
         .setValue(ids[6] as string);
-      typeInto(ids[6] as string, 'status', 'edited');
-      const log = await logOf(() => push());
+      typeInto(world, ids[6] as string, 'status', 'edited');
+      const log = await requestsDuring(world, () => pushSheet(world));
       expect(writes(log).filter((entry) => entry.path.endsWith(ids[6] as string))).toEqual([]);
-      expect(String(cell(row, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
-      expect(String(cell(row + 1, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
+      expect(String(cell(world, row, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
+      expect(String(cell(world, row + 1, '_sync'))).toContain(`row id ${ids[6]} is on rows`);
     });
 
     it('restores an edited read-only field and sends nothing for it', async () => {
-      const row = rowOf(ids[7] as string);
-      const lMod = cell(row, 'lMod');
-      sheet().getRange(row, column('lMod')).setValue('2000-01-01');
-      const log = await logOf(() => push());
+      const row = lineOf(world, ids[7] as string);
+      const lMod = cell(world, row, 'lMod');
+      activeSheet(world).getRange(row, column(world, 'lMod')).setValue('2000-01-01');
+      const log = await requestsDuring(world, () => pushSheet(world));
       expect(writes(log)).toEqual([]);
-      expect(cell(row, 'lMod')).toBe(lMod);
-      expect(String(cell(row, '_sync'))).toContain('read-only');
+      expect(cell(world, row, 'lMod')).toBe(lMod);
+      expect(String(cell(world, row, '_sync'))).toContain('read-only');
     });
 
     it('does not send edits to a column deleted on the service, and says why', async () => {
       await world.emulator.admin.deleteColumn(CRM, DEALS, 'notes');
       world.call('pullActiveSheet');
-      typeInto(ids[8] as string, 'notes', 'too late');
-      const log = await logOf(() => expect(push()).toMatchObject({ errors: 1 }));
+      typeInto(world, ids[8] as string, 'notes', 'too late');
+      const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ errors: 1 }));
       expect(writes(log)).toEqual([]);
-      expect(String(cell(rowOf(ids[8] as string), '_sync'))).toContain('no longer exists on the service');
+      expect(String(cell(world, lineOf(world, ids[8] as string), '_sync'))).toContain(
+        'no longer exists on the service',
+      );
     });
   });
 });
@@ -272,12 +269,12 @@ describe('a push', () => {
 describe('a push under faults', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await freshLink();
+    await linkFreshSheet(world);
   });
 
   it('rides out 429 and 5xx storms: the service ends equal to the sheet', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    for (const [i, id] of ids.entries()) typeInto(id, 'amount', 1000 + i);
+    for (const [i, id] of ids.entries()) typeInto(world, id, 'amount', 1000 + i);
     await world.emulator.admin.setFaults({ errorRate: 0.2 });
     await world.emulator.admin.queueAnswers(
       Array.from({ length: 6 }, () => ({
@@ -296,14 +293,14 @@ describe('a push under faults', () => {
   });
 
   it('creates 200 new lines exactly once when writes are committed and the answer dropped', async () => {
-    const target = sheet();
+    const target = activeSheet(world);
     const start = target.getLastRow() + 1;
     const values = Array.from({ length: 200 }, (_, i) => [`Lost answer ${i}`]);
-    target.getRange(start, column('title'), 200, 1).setValues(values);
+    target.getRange(start, column(world, 'title'), 200, 1).setValues(values);
     await world.emulator.admin.setFaults({ dropAfterCommitRate: 0.1 });
     let rounds = 0;
     for (; rounds < 6; rounds++) {
-      const summary = push();
+      const summary = pushSheet(world);
       if (summary.ok && summary.errors === 0) break;
     }
     await world.emulator.admin.clearFaults();
@@ -311,15 +308,15 @@ describe('a push under faults', () => {
     const created = rows.filter((row) => String(row.title).startsWith('Lost answer'));
     expect(created).toHaveLength(200);
     expect(new Set(created.map((row) => row.title)).size).toBe(200);
-    expect(writes(await logOf(() => push()))).toEqual([]);
+    expect(writes(await requestsDuring(world, () => pushSheet(world)))).toEqual([]);
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('out of time between create waves: the lines not sent lose their pending mark, and the next push creates each once', async () => {
-    const first = sheet().getLastRow() + 1;
+    const first = activeSheet(world).getLastRow() + 1;
     const count = 30;
-    sheet()
-      .getRange(first, column('title'), count, 1)
+    activeSheet(world)
+      .getRange(first, column(world, 'title'), count, 1)
       .setValues(Array.from({ length: count }, (_, i) => [`Late line ${i}`]));
     // Every create is marked pending before the first wave; during the 2nd wave of POSTs the clock
     // jumps to near the end of the budget, so the 3rd wave is not sent.
@@ -333,8 +330,8 @@ describe('a push under faults', () => {
     );
     world.call<SyncSummary>('pushActiveSheet');
     world.sim.person.reset();
-    const statusAt = (row: number): string => String(cell(row, '_sync'));
-    const idAt = (row: number): string => String(cell(row, 'id'));
+    const statusAt = (row: number): string => String(cell(world, row, '_sync'));
+    const idAt = (row: number): string => String(cell(world, row, 'id'));
     const sent = Array.from({ length: count }, (_, i) => first + i).filter((row) => idAt(row) !== '');
     expect(sent).toHaveLength(20);
     for (let row = first + 20; row < first + count; row++) {
@@ -344,7 +341,7 @@ describe('a push under faults', () => {
     const created = (await world.serviceRows()).filter((row) => String(row.title).startsWith('Late line'));
     expect(created).toHaveLength(20);
     // The second push finishes the operation the first one began (its summary counts both).
-    expect(push()).toMatchObject({ ok: true, continuing: false, created: count });
+    expect(pushSheet(world)).toMatchObject({ ok: true, continuing: false, created: count });
     const all = (await world.serviceRows()).filter((row) => String(row.title).startsWith('Late line'));
     expect(new Set(all.map((row) => row.title)).size).toBe(count);
     expect(all).toHaveLength(count);
@@ -353,25 +350,25 @@ describe('a push under faults', () => {
 
   it('patches once more, harmlessly, when a PATCH answer is dropped after commit', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    for (const id of ids.slice(0, 10)) typeInto(id, 'status', `dropped ${id}`);
+    for (const id of ids.slice(0, 10)) typeInto(world, id, 'status', `dropped ${id}`);
     await world.emulator.admin.queueAnswers([
       { match: { method: 'PATCH' }, status: 200, dropConnection: true, commitFirst: true },
     ]);
-    expect(push()).toMatchObject({ ok: true, updated: 10 });
+    expect(pushSheet(world)).toMatchObject({ ok: true, updated: 10 });
     expect(await mismatches(world)).toEqual([]);
   });
 
   it('an execution stopped at random points, then pushed again: equal, no duplicates, no lost edit', async () => {
     const ids = (await world.serviceRows()).map((row) => String(row.id));
-    for (const [i, id] of ids.slice(0, 12).entries()) typeInto(id, 'status', `edit ${i}`);
-    const start = sheet().getLastRow() + 1;
-    sheet()
-      .getRange(start, column('title'), 12, 1)
+    for (const [i, id] of ids.slice(0, 12).entries()) typeInto(world, id, 'status', `edit ${i}`);
+    const start = activeSheet(world).getLastRow() + 1;
+    activeSheet(world)
+      .getRange(start, column(world, 'title'), 12, 1)
       .setValues(Array.from({ length: 12 }, (_, i) => [`Killed run ${i}`]));
     for (const afterServiceCalls of [15, 40, 90, 160, 260]) {
       world.run('pushActiveSheet', [], { kill: { afterServiceCalls } });
     }
-    const final = push();
+    const final = pushSheet(world);
     expect(final.ok).toBe(true);
     const rows = await world.serviceRows();
     const created = rows.filter((row) => String(row.title).startsWith('Killed run'));
@@ -393,7 +390,7 @@ describe('the cost of a push', () => {
       columns: 4,
       hostile: false,
     });
-    await freshLink('tbl_reads');
+    await linkFreshSheet(world, 'tbl_reads');
     const rowIds = (await world.serviceRows(CRM, 'tbl_reads')).map((row) => String(row.id));
     const text = (await world.emulator.admin.state()).apps
       .find((app) => app.id === CRM)
@@ -402,9 +399,11 @@ describe('the cost of a push', () => {
     // Line 5 lies in the first wave's pages (rows 0-899), line 1,500 beyond them.
     const early = rowIds[5] as string;
     const late = rowIds[1500] as string;
-    typeInto(early, text, 'early edit');
-    typeInto(late, text, 'late edit');
-    const log = await logOf(() => expect(push()).toMatchObject({ ok: true, updated: 2, errors: 0 }));
+    typeInto(world, early, text, 'early edit');
+    typeInto(world, late, text, 'late edit');
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ ok: true, updated: 2, errors: 0 }),
+    );
     const reads = log.filter((entry) => entry.method === 'GET').map((entry) => entry.path);
     const pages = reads.filter((path) => path.endsWith('/rows'));
     expect(reads[0]).toMatch(/\/tables\/tbl_reads$/);
@@ -428,14 +427,14 @@ describe('the cost of a push', () => {
       columns: 4,
       hostile: false,
     });
-    await freshLink('tbl_wave');
+    await linkFreshSheet(world, 'tbl_wave');
     const rowIds = (await world.serviceRows(CRM, 'tbl_wave')).map((row) => String(row.id));
     const text = (await world.emulator.admin.state()).apps
       .find((app) => app.id === CRM)
       ?.tables.find((table) => table.id === 'tbl_wave')
       ?.columns.find((each) => !each.deleted && each.type === 'text')?.id as string;
     const edited = rowIds[5] as string;
-    typeInto(edited, text, 'edited while a page fails');
+    typeInto(world, edited, text, 'edited while a page fails');
     // Every listing page answers an unreadable page (retries included): only the schema arrives.
     const broken = {
       match: { method: 'GET', path: '/tables/tbl_wave/rows$' },
@@ -445,7 +444,9 @@ describe('the cost of a push', () => {
     };
     await world.emulator.admin.queueAnswers(Array.from({ length: 40 }, () => broken));
     try {
-      const log = await logOf(() => expect(push()).toMatchObject({ ok: true, updated: 1, errors: 0 }));
+      const log = await requestsDuring(world, () =>
+        expect(pushSheet(world)).toMatchObject({ ok: true, updated: 1, errors: 0 }),
+      );
       const reads = log.filter((entry) => entry.method === 'GET').map((entry) => entry.path);
       expect(reads.filter((path) => /\/rows\/[^/]+$/.test(path))).toEqual([expect.stringContaining(edited)]);
       expect(writes(log).map((entry) => entry.path.split('/').pop())).toEqual([edited]);
@@ -465,9 +466,9 @@ describe('the cost of a push', () => {
       columns: 8,
       hostile: false,
     });
-    await freshLink('tbl_push');
-    const target = sheet();
-    const h = headers();
+    await linkFreshSheet(world, 'tbl_push');
+    const target = activeSheet(world);
+    const h = headers(world);
     const columns = (await world.emulator.admin.state()).apps
       .find((app) => app.id === CRM)
       ?.tables.find((table) => table.id === 'tbl_push')
@@ -485,8 +486,8 @@ describe('the cost of a push', () => {
     target
       .getRange(start, h.indexOf('title') + 1, 50, 1)
       .setValues(Array.from({ length: 50 }, (_, i) => [`New ${i}`]));
-    const log = await logOf(() =>
-      expect(push()).toMatchObject({ ok: true, updated: 150, created: 50, errors: 0 }),
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ ok: true, updated: 150, created: 50, errors: 0 }),
     );
     const patches = log.filter((entry) => entry.method === 'PATCH');
     expect(patches).toHaveLength(150);

@@ -4,13 +4,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, TriggerInfo } from '../../emulators/apps-script';
 import { settle } from './continuations';
-import { CRM, DEALS, startWorld, type World } from './world';
+import {
+  CRM,
+  cellOf,
+  columnIndex,
+  DEALS,
+  existingLineOf,
+  logLines,
+  refusal,
+  startWorld,
+  type World,
+} from './world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const HANDLER = 'runScheduledSync';
-const LOG_SHEET = 'Sync log';
 
 interface Summary {
   ok: boolean;
@@ -47,21 +56,8 @@ async function linkedWorld(simulator: Parameters<typeof startWorld>[0] = {}): Pr
   return world;
 }
 
-/** Calls a server function and returns the error message it failed with (fails the test if it succeeded). */
-function refusal(w: World, fn: string, ...args: unknown[]): string {
-  const result = w.sim.callFromClient(fn, args);
-  expect(result.ok, `${fn} should have been refused, got ${JSON.stringify(result.value)}`).toBe(false);
-  return result.error?.message ?? '';
-}
-
 function clockTriggers(w: World): TriggerInfo[] {
   return w.sim.triggers().filter((t) => t.source === 'CLOCK');
-}
-
-function logLines(w: World): unknown[][] {
-  const sheet = w.sim.spreadsheet.getSheetByName(LOG_SHEET);
-  if (!sheet || sheet.getLastRow() < 2) return [];
-  return w.values(LOG_SHEET).slice(1);
 }
 
 const LOG = { when: 0, sheet: 1, table: 2, run: 3, mode: 4, outcome: 12, message: 13 };
@@ -70,28 +66,10 @@ function scheduledLogLines(w: World): unknown[][] {
   return logLines(w).filter((line) => line[LOG.run] === 'scheduled');
 }
 
-function col(w: World, header: string, sheetName?: string): number {
-  const index = w.values(sheetName)[0]?.indexOf(header) ?? -1;
-  expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
-  return index;
-}
-
-/** 1-based sheet row of a row id on the active linked sheet. */
-function sheetRowOf(w: World, rowId: string): number {
-  const idCol = col(w, 'id');
-  const line = w.values().findIndex((row, i) => i > 0 && row[idCol] === rowId);
-  expect(line, `line of ${rowId}`).toBeGreaterThan(0);
-  return line + 1;
-}
-
-function cell(w: World, rowId: string, header: string): unknown {
-  return w.values()[sheetRowOf(w, rowId) - 1]?.[col(w, header)];
-}
-
 /** A person types into the active linked sheet (between executions). */
 function personTypes(w: World, rowId: string, header: string, text: string): void {
   const name = w.sim.spreadsheet.getActiveSheet().getName();
-  w.sim.personEdit(name, sheetRowOf(w, rowId), col(w, header) + 1, text);
+  w.sim.personEdit(name, existingLineOf(w, rowId), columnIndex(w, header) + 1, text);
 }
 
 function hourIn(timeZone: string, epoch: number): number {
@@ -272,7 +250,7 @@ describe('a simulated day of a 15-minute schedule', () => {
         await admin.createRow(CRM, DEALS, { title: 'made by bob on the service', amount: 7 }, 'u_bob');
         const name = w.sim.spreadsheet.getActiveSheet().getName();
         const next = w.values().length + 1;
-        w.sim.personEdit(name, next, col(w, 'title') + 1, 'new line typed in the sheet');
+        w.sim.personEdit(name, next, columnIndex(w, 'title') + 1, 'new line typed in the sheet');
       }
       const fired = w.sim.advanceAndFire(15 * MINUTE);
       expect(fired.length, `step ${step}`).toBe(1);
@@ -340,11 +318,11 @@ describe('a scheduled pull', () => {
     const [summary] = results[0]?.value as [Summary];
     expect(summary).toMatchObject({ ok: true, operation: 'pull', keptLocal: 1, conflicts: 1 });
 
-    expect(cell(w, a, 'title')).toBe('mine, not pushed');
-    expect(String(cell(w, a, '_sync'))).toMatch(/local edits not pushed yet: title/);
-    expect(cell(w, b, 'amount')).toBe(4242);
-    expect(cell(w, c, 'status')).toBe('local status');
-    expect(String(cell(w, c, '_sync'))).toMatch(/conflict: status/);
+    expect(cellOf(w, a, 'title')).toBe('mine, not pushed');
+    expect(String(cellOf(w, a, '_sync'))).toMatch(/local edits not pushed yet: title/);
+    expect(cellOf(w, b, 'amount')).toBe(4242);
+    expect(cellOf(w, c, 'status')).toBe('local status');
+    expect(String(cellOf(w, c, '_sync'))).toMatch(/conflict: status/);
 
     const log = await admin.requestLog();
     expect(log.filter((entry) => entry.method !== 'GET')).toEqual([]);
@@ -357,9 +335,9 @@ describe('a scheduled pull', () => {
     expect(state.lastSummary).toMatchObject({ keptLocal: 1, conflicts: 1 });
     // A second scheduled pull still keeps them.
     expectAllOk(w.sim.advanceAndFire(15 * MINUTE));
-    expect(cell(w, a, 'title')).toBe('mine, not pushed');
-    expect(cell(w, c, 'status')).toBe('local status');
-    expect(String(cell(w, c, '_sync'))).toMatch(/conflict: status/);
+    expect(cellOf(w, a, 'title')).toBe('mine, not pushed');
+    expect(cellOf(w, c, 'status')).toBe('local status');
+    expect(String(cellOf(w, c, '_sync'))).toMatch(/conflict: status/);
   });
 });
 

@@ -30,7 +30,21 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../emulators/table-service';
 import type { SyncSummary } from '../../src/shared/types';
-import { CRM, DEALS, mismatches, startWorld, type World } from './world';
+import {
+  CRM,
+  cell,
+  column,
+  DEALS,
+  headers,
+  lineOf,
+  linkFreshSheet,
+  mismatches,
+  pullSheet,
+  pushSheet,
+  requestsDuring,
+  startWorld,
+  type World,
+} from './world';
 
 let world: World;
 beforeAll(async () => {
@@ -61,35 +75,13 @@ function pushAnyway(): SyncSummary {
 
 const person = () => world.sim.person;
 const sheetName = (): string => world.sim.spreadsheet.getActiveSheet().getName();
-const headers = (): string[] => (world.values()[0] ?? []).map(String);
-const column = (header: string): number => headers().indexOf(header) + 1;
-const push = (): SyncSummary => world.call<SyncSummary>('pushActiveSheet');
-const pull = (): SyncSummary => world.call<SyncSummary>('pullActiveSheet');
-
-async function fresh(tableId = DEALS): Promise<void> {
-  await world.emulator.admin.clearFaults();
-  world.connect();
-  const spreadsheet = world.sim.spreadsheet;
-  spreadsheet.setActiveSheet(spreadsheet.insertSheet(`t${Math.random().toString(36).slice(2, 8)}`));
-  world.linkAndPull(CRM, tableId);
-}
-
-function lineOf(rowId: string): number {
-  const idIndex = headers().indexOf('id');
-  return world.values().findIndex((line) => String(line[idIndex]) === rowId) + 1;
-}
-
 function lineTitled(title: string): number {
-  const index = headers().indexOf('title');
+  const index = headers(world).indexOf('title');
   return world.values().findIndex((line) => String(line[index]) === title) + 1;
 }
 
-function cell(row: number, header: string): unknown {
-  return world.sim.spreadsheet.getActiveSheet().getRange(row, column(header)).getValue();
-}
-
 function statuses(): string[] {
-  const index = headers().indexOf('_sync');
+  const index = headers(world).indexOf('_sync');
   return index < 0
     ? []
     : world
@@ -110,9 +102,7 @@ function said(summary: SyncSummary): string {
 
 /** The write requests (POST, PATCH, PUT, DELETE) that reached the service while `work` ran. */
 async function writesDuring(work: () => unknown): Promise<RequestLogEntry[]> {
-  await world.emulator.admin.clearLog();
-  work();
-  return (await world.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
+  return (await requestsDuring(world, work)).filter((entry) => entry.method !== 'GET');
 }
 
 const bodyOf = (entry: RequestLogEntry): Record<string, unknown> => {
@@ -132,7 +122,7 @@ async function serviceColumn(columnId: string, tableId = DEALS): Promise<Record<
 describe('structure changes: a synced column is its header, exactly once', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await fresh();
+    await linkFreshSheet(world);
   });
 
   it('a renamed synced header empties nothing on the service and says which header to restore', async () => {
@@ -140,14 +130,14 @@ describe('structure changes: a synced column is its header, exactly once', () =>
     person().renameHeader(sheetName(), 'notes', 'My notes');
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(touching(writes, 'notes')).toEqual([]);
     expect(writes).toEqual([]);
     expect(await serviceColumn('notes')).toEqual(notes);
     expect(said(summary as SyncSummary)).toMatch(/(?<!My )\bnotes\b/);
     person().renameHeader(sheetName(), 'My notes', 'notes');
-    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
     expect(await mismatches(world)).toEqual([]);
   });
 
@@ -156,16 +146,16 @@ describe('structure changes: a synced column is its header, exactly once', () =>
     person().deleteColumn(sheetName(), 'amount');
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(touching(writes, 'amount')).toEqual([]);
     expect(writes).toEqual([]);
     expect(await serviceColumn('amount')).toEqual(amounts);
     expect(said(summary as SyncSummary)).toMatch(/\bamount\b/);
-    const pulled = pull();
+    const pulled = pullSheet(world);
     expect(pulled.keptLocal).toBe(0);
     expect(await mismatches(world)).toEqual([]);
-    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
   });
 
   it('a renamed title column is never "kept local edits" and the next push sends no title', async () => {
@@ -173,21 +163,21 @@ describe('structure changes: a synced column is its header, exactly once', () =>
     person().renameHeader(sheetName(), 'title', 'Deal');
     const bobs = String((await world.serviceRows())[0]?.id);
     await world.emulator.admin.editRow(CRM, DEALS, bobs, { title: 'bob renamed this deal' }, 'u_bob');
-    const pulled = pull();
+    const pulled = pullSheet(world);
     expect(pulled.keptLocal).toBe(0);
     expect(pulled.message).not.toMatch(/kept local/);
     expect(said(pulled)).toMatch(/\btitle\b/);
     // The pull writes nothing under the renamed header: the person's cell keeps the old title.
-    expect(cell(lineOf(bobs), 'Deal')).toBe(titles[bobs]);
-    const writes = await writesDuring(() => push());
+    expect(cell(world, lineOf(world, bobs), 'Deal')).toBe(titles[bobs]);
+    const writes = await writesDuring(() => pushSheet(world));
     expect(touching(writes, 'title')).toEqual([]);
     expect(await serviceColumn('title')).toEqual({ ...titles, [bobs]: 'bob renamed this deal' });
     // The header whole again: the next pull fills every line's title with the service's value.
     person().renameHeader(sheetName(), 'Deal', 'title');
-    expect(pull().keptLocal).toBe(0);
+    expect(pullSheet(world).keptLocal).toBe(0);
     const rows = await world.serviceRows();
     expect(rows.length).toBeGreaterThan(0);
-    for (const row of rows) expect(cell(lineOf(String(row.id)), 'title')).toBe(row.title);
+    for (const row of rows) expect(cell(world, lineOf(world, String(row.id)), 'title')).toBe(row.title);
     expect(await mismatches(world)).toEqual([]);
   });
 
@@ -201,15 +191,15 @@ describe('structure changes: a synced column is its header, exactly once', () =>
     person().setValues(sheetName(), 1, 1, [['status'], ...own]);
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(touching(writes, 'status')).toEqual([]);
     expect(await serviceColumn('status')).toEqual(statusesOnService);
     expect(said(summary as SyncSummary)).toMatch(/\bstatus\b/);
-    pull();
+    pullSheet(world);
     const sheet = world.sim.spreadsheet.getActiveSheet();
     expect(sheet.getRange(2, 1, own.length, 1).getValues()).toEqual(own);
-    expect(touching(await writesDuring(() => push()), 'status')).toEqual([]);
+    expect(touching(await writesDuring(() => pushSheet(world)), 'status')).toEqual([]);
     expect(await serviceColumn('status')).toEqual(statusesOnService);
   });
 });
@@ -217,17 +207,17 @@ describe('structure changes: a synced column is its header, exactly once', () =>
 describe('one column sorted alone', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await fresh();
+    await linkFreshSheet(world);
   });
 
   it('"Sort range" on the title cells only: the push is held and nothing is sent', async () => {
     const titles = await serviceColumn('title');
     const last = world.values().length;
-    const letter = String.fromCharCode(64 + column('title'));
+    const letter = String.fromCharCode(64 + column(world, 'title'));
     person().sortRange(sheetName(), `${letter}2:${letter}${last}`, 'title', true);
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(writes).toEqual([]);
     expect(nothingHeld(summary as SyncSummary)).toBe(false);
@@ -246,7 +236,7 @@ describe('work done while a run waits for the network lands on the right lines',
       rows: 2500,
       columns: 12,
     });
-    await fresh('tbl_big');
+    await linkFreshSheet(world, 'tbl_big');
     const rows = await world.serviceRows(CRM, 'tbl_big');
     for (const row of rows.slice(0, 120))
       await world.emulator.admin.editRow(
@@ -261,16 +251,16 @@ describe('work done while a run waits for the network lands on the right lines',
       person().sortSheet(sheetName(), 'c02_number', false);
       sorted++;
     });
-    const pulled = pull();
+    const pulled = pullSheet(world);
     expect(sorted).toBe(1);
     expect(pulled.ok).toBe(true);
     expect(await mismatches(world, undefined, CRM, 'tbl_big')).toEqual([]);
-    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
   });
 
   it('a line inserted at the top while a push’s create is in flight', async () => {
     await world.emulator.admin.reset('sample');
-    await fresh();
+    await linkFreshSheet(world);
     const row = world.values().length + 1;
     person().edit(sheetName(), row, 'title', 'Created while a line is inserted');
     person().edit(sheetName(), row, 'amount', '5');
@@ -279,24 +269,24 @@ describe('work done while a run waits for the network lands on the right lines',
       person().insertRows(sheetName(), 2, 1);
       inserted++;
     });
-    push();
+    pushSheet(world);
     expect(inserted).toBe(1);
     const created = (await world.serviceRows()).filter(
       (each) => each.title === 'Created while a line is inserted',
     );
     expect(created).toHaveLength(1);
     const line = lineTitled('Created while a line is inserted');
-    expect(cell(line, 'id')).toBe(created[0]?.id);
-    expect(cell(2, 'id')).toBe('');
+    expect(cell(world, line, 'id')).toBe(created[0]?.id);
+    expect(cell(world, 2, 'id')).toBe('');
     expect(await mismatches(world)).toEqual([]);
-    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
   });
 });
 
 describe('creates, again', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await fresh();
+    await linkFreshSheet(world);
   });
 
   /** A new line whose create reached the service but whose answer was lost. */
@@ -306,7 +296,7 @@ describe('creates, again', () => {
     await world.emulator.admin.queueAnswers([
       { match: { method: 'POST' }, status: 200, dropConnection: true, commitFirst: true },
     ]);
-    push();
+    pushSheet(world);
     expect((await world.serviceRows()).filter((each) => each.title === title)).toHaveLength(1);
     return lineTitled(title);
   }
@@ -315,9 +305,9 @@ describe('creates, again', () => {
     const line = await lostCreate('first wording');
     person().edit(sheetName(), line, 'title', 'corrected wording');
     person().edit(sheetName(), line, 'amount', '42');
-    push();
-    push();
-    pull();
+    pushSheet(world);
+    pushSheet(world);
+    pullSheet(world);
     const rows = (await world.serviceRows()).filter((each) =>
       ['first wording', 'corrected wording'].includes(String(each.title)),
     );
@@ -330,9 +320,9 @@ describe('creates, again', () => {
 
   it('a pending create whose _sync cell is cleared is not created again', async () => {
     const line = await lostCreate('pending, status cleared');
-    person().clearCells(sheetName(), `${String.fromCharCode(64 + column('_sync'))}${line}`);
-    push();
-    pull();
+    person().clearCells(sheetName(), `${String.fromCharCode(64 + column(world, '_sync'))}${line}`);
+    pushSheet(world);
+    pullSheet(world);
     expect(
       (await world.serviceRows()).filter((each) => each.title === 'pending, status cleared'),
     ).toHaveLength(1);
@@ -341,14 +331,14 @@ describe('creates, again', () => {
 
   it('a pending create whose _sync cell is cleared, then a pull before any push: one row, on the person’s line (chaos seed 20240233)', async () => {
     const line = await lostCreate('pending, cleared, pulled first');
-    person().clearCells(sheetName(), `${String.fromCharCode(64 + column('_sync'))}${line}`);
+    person().clearCells(sheetName(), `${String.fromCharCode(64 + column(world, '_sync'))}${line}`);
     const lines = world.values().length;
-    pull();
+    pullSheet(world);
     // The pull puts the created row on the person's line (by what was sent), not on a second line.
     expect(world.values().length).toBe(lines);
     expect(lineTitled('pending, cleared, pulled first')).toBe(line);
-    push();
-    pull();
+    pushSheet(world);
+    pullSheet(world);
     expect(
       (await world.serviceRows()).filter((each) => each.title === 'pending, cleared, pulled first'),
     ).toHaveLength(1);
@@ -358,8 +348,8 @@ describe('creates, again', () => {
 
   it('a created line whose status still shows the pending mark gets "✓ created" from the next push, which sends nothing (chaos seed 20240122)', async () => {
     const line = await lostCreate('created, mark left');
-    push();
-    expect(cell(line, '_sync')).toBe('✓ created');
+    pushSheet(world);
+    expect(cell(world, line, '_sync')).toBe('✓ created');
     // A run stopped after the id reached the line and before its status did leaves the old mark.
     person().edit(
       sheetName(),
@@ -368,19 +358,19 @@ describe('creates, again', () => {
       '⏳ create sent [pending:stale01]; the next push checks the service before any retry',
     );
     await world.emulator.admin.clearLog();
-    push();
+    pushSheet(world);
     const log = await world.emulator.admin.requestLog();
     expect(log.filter((entry) => entry.method !== 'GET')).toEqual([]);
-    expect(cell(line, '_sync')).toBe('✓ created');
+    expect(cell(world, line, '_sync')).toBe('✓ created');
     expect((await world.serviceRows()).filter((each) => each.title === 'created, mark left')).toHaveLength(1);
   });
 
   it('a pending create whose _sync cell is pasted over is not created again', async () => {
     const line = await lostCreate('pending, status pasted over');
-    const letter = String.fromCharCode(64 + column('_sync'));
+    const letter = String.fromCharCode(64 + column(world, '_sync'));
     person().paste(sheetName(), `${letter}2`, `${letter}${line}`);
-    push();
-    pull();
+    pushSheet(world);
+    pullSheet(world);
     expect(
       (await world.serviceRows()).filter((each) => each.title === 'pending, status pasted over'),
     ).toHaveLength(1);
@@ -403,31 +393,31 @@ describe('cells over the limit (50,000 characters)', () => {
     const id = String((await world.serviceRows())[0]?.id);
     const long = `${'0123456789'.repeat(6000)}`;
     await world.emulator.admin.editRow(CRM, DEALS, id, { long }, 'u_bob');
-    await fresh();
-    const shown = String(cell(lineOf(id), 'long'));
+    await linkFreshSheet(world);
+    const shown = String(cell(world, lineOf(world, id), 'long'));
     expect(shown.length).toBeLessThanOrEqual(50_000);
     expect(shown.includes(long.slice(0, 1000))).toBe(true);
     expect(shown).not.toBe(long.slice(0, 50_000));
-    person().edit(sheetName(), lineOf(id), 'long', `x${shown.slice(1)}`);
-    const writes = await writesDuring(() => push());
+    person().edit(sheetName(), lineOf(world, id), 'long', `x${shown.slice(1)}`);
+    const writes = await writesDuring(() => pushSheet(world));
     expect(touching(writes, 'long')).toEqual([]);
     expect((await world.serviceRows()).find((row) => row.id === id)?.long).toBe(long);
-    pull();
-    expect(cell(lineOf(id), 'long')).toBe(shown);
-    expect(String(cell(lineOf(id), '_sync'))).toMatch(/\blong\b|50,?000|characters/i);
+    pullSheet(world);
+    expect(cell(world, lineOf(world, id), 'long')).toBe(shown);
+    expect(String(cell(world, lineOf(world, id), '_sync'))).toMatch(/\blong\b|50,?000|characters/i);
   });
 
   it('JSON over the limit shows marked, is never sent cut, and stays whole on the service', async () => {
     const id = String((await world.serviceRows())[1]?.id);
     const meta = { text: 'y'.repeat(60_000), n: 1 };
     await world.emulator.admin.editRow(CRM, DEALS, id, { meta }, 'u_bob');
-    await fresh();
-    const shown = String(cell(lineOf(id), 'meta'));
+    await linkFreshSheet(world);
+    const shown = String(cell(world, lineOf(world, id), 'meta'));
     expect(shown.length).toBeLessThanOrEqual(50_000);
     expect(shown).not.toBe(JSON.stringify(meta).slice(0, 50_000));
-    expect(await writesDuring(() => push())).toEqual([]);
-    person().edit(sheetName(), lineOf(id), 'meta', `${shown.slice(0, -1)}z`);
-    const writes = await writesDuring(() => push());
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
+    person().edit(sheetName(), lineOf(world, id), 'meta', `${shown.slice(0, -1)}z`);
+    const writes = await writesDuring(() => pushSheet(world));
     expect(touching(writes, 'meta')).toEqual([]);
     expect((await world.serviceRows()).find((row) => row.id === id)?.meta).toEqual(meta);
   });
@@ -436,24 +426,24 @@ describe('cells over the limit (50,000 characters)', () => {
 describe('an edited id cell', () => {
   beforeEach(async () => {
     await world.emulator.admin.reset('sample');
-    await fresh();
+    await linkFreshSheet(world);
   });
 
   it('is put back on the next pull: no second line, nothing "removed on the service"', async () => {
     const rows = await world.serviceRows();
     const id = String(rows[3]?.id);
-    const line = lineOf(id);
+    const line = lineOf(world, id);
     const count = world.values().length;
     person().edit(sheetName(), line, 'id', 'r_typo');
-    const pushed = await writesDuring(() => push());
+    const pushed = await writesDuring(() => pushSheet(world));
     expect(pushed).toEqual([]);
-    const pulled = pull();
+    const pulled = pullSheet(world);
     expect(pulled.removedOnService).toBe(0);
     expect(world.values()).toHaveLength(count);
-    expect(cell(line, 'id')).toBe(id);
+    expect(cell(world, line, 'id')).toBe(id);
     expect(statuses().some((status) => /removed/.test(status))).toBe(false);
     expect(await mismatches(world)).toEqual([]);
-    expect(await writesDuring(() => push())).toEqual([]);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
   });
 });
 
@@ -462,17 +452,17 @@ describe('the accident guard, both sides', () => {
     await world.emulator.admin.reset('sample');
     for (let i = 0; i < 5; i++)
       await world.emulator.admin.createRow(CRM, DEALS, { title: `Extra deal ${i}`, amount: 10 * i }, 'u_bob');
-    await fresh();
+    await linkFreshSheet(world);
     expect(world.values()).toHaveLength(31);
   });
 
   it('a fill-down over 5 lines goes out unasked', async () => {
     person().edit(sheetName(), 2, 'notes', 'Call everyone');
-    const letter = String.fromCharCode(64 + column('notes'));
+    const letter = String.fromCharCode(64 + column(world, 'notes'));
     person().fillDown(sheetName(), `${letter}2:${letter}6`);
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(nothingHeld(summary as SyncSummary)).toBe(true);
     expect(writes.filter((entry) => entry.method === 'PATCH')).toHaveLength(5);
@@ -483,11 +473,11 @@ describe('the accident guard, both sides', () => {
 
   it('a one-column sort of 30 lines is held; "Push anyway" sends it', async () => {
     const titles = await serviceColumn('title');
-    const letter = String.fromCharCode(64 + column('title'));
+    const letter = String.fromCharCode(64 + column(world, 'title'));
     person().sortRange(sheetName(), `${letter}2:${letter}31`, 'title', false);
     let summary: SyncSummary | undefined;
     const writes = await writesDuring(() => {
-      summary = push();
+      summary = pushSheet(world);
     });
     expect(writes).toEqual([]);
     expect(JSON.stringify(heldOf(summary as SyncSummary) ?? null)).toMatch(/\btitle\b/);
@@ -500,7 +490,7 @@ describe('the accident guard, both sides', () => {
   it('a scheduled run holds the same sort: nothing sent, said in the Sync log, one mail, pulls go on', async () => {
     const titles = await serviceColumn('title');
     world.call('setSchedule', { mode: 'sync', every: 'h1' });
-    const letter = String.fromCharCode(64 + column('title'));
+    const letter = String.fromCharCode(64 + column(world, 'title'));
     person().sortRange(sheetName(), `${letter}2:${letter}31`, 'title', false);
     const bobs = String((await world.serviceRows())[0]?.id);
     await world.emulator.admin.editRow(CRM, DEALS, bobs, { notes: 'bob wrote this' }, 'u_bob');
@@ -516,6 +506,6 @@ describe('the accident guard, both sides', () => {
     expect(world.sim.mail.filter((mail) => /\btitle\b/.test(`${mail.subject}\n${mail.body}`))).toHaveLength(
       1,
     );
-    expect(cell(lineOf(bobs), 'notes')).toBe('bob wrote this');
+    expect(cell(world, lineOf(world, bobs), 'notes')).toBe('bob wrote this');
   });
 });

@@ -1,0 +1,353 @@
+// The playground server behind `npm run demo` (and the browser tests' harness): the table service
+// emulator, the Apps Script simulator over dist/Code.js, and a page server that gives the built
+// sidebar a google.script.run forwarding to the simulator.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type AppsScriptSimulator, ClientCallError, createSimulator } from '../emulators/apps-script/index';
+import {
+  type RunningEmulator,
+  SAMPLE,
+  type StartOptions,
+  startEmulator,
+} from '../emulators/table-service/index';
+import { CLIENT_SHIM } from './client-shim';
+import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.join(ROOT, 'dist');
+/** Script property read by getState().hints.baseUrl. */
+export const DEMO_BASE_URL_PROPERTY = 'tas.demoBaseUrl';
+/** A private helper appended to Code.js so the harness can set script properties (private: google.script.run cannot call it). */
+const SET_PROPERTY_FN = 'tasHarnessSetScriptProperty_';
+
+export { SAMPLE };
+
+export interface HarnessOptions {
+  /** Page server port; 0 (default) picks a free one. */
+  port?: number;
+  host?: string;
+  /** Pre-fill the sidebar's base URL with the emulator's (script property tas.demoBaseUrl). */
+  prefillBaseUrl?: boolean;
+  /** Options passed to startEmulator (default: the sample data). */
+  emulator?: StartOptions;
+  /** Log each rpc to stderr. */
+  verbose?: boolean;
+}
+
+/** One google.script.run call as the harness saw it. */
+export interface RpcRecord {
+  fn: string;
+  args: unknown[];
+  ok: boolean;
+  value?: unknown;
+  error?: string;
+  ms: number;
+}
+
+export interface Harness {
+  /** Base URL of the page server: `/` the playground, `/sidebar` the sidebar alone. */
+  readonly url: string;
+  readonly emulator: RunningEmulator;
+  /** The current simulator (replaced by reset()). */
+  readonly sim: AppsScriptSimulator;
+  /** Alice's API key and the other sample users' keys. */
+  readonly keys: Record<string, string>;
+  /** Every rpc since the last reset. */
+  readonly rpcs: RpcRecord[];
+  /** google.script.run rule breaks (bad arguments or return values); a passing journey has none. */
+  readonly violations: string[];
+  /** Fresh sample data on the emulator and a fresh simulator (empty spreadsheet, no properties). */
+  reset(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => {
+      body += chunk;
+      if (body.length > 5_000_000) request.destroy(new Error('body too large'));
+    });
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, status: number, type: string, body: string): void {
+  response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
+  response.end(body);
+}
+
+function sendJson(response: ServerResponse, status: number, value: unknown): void {
+  send(response, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+/** Starts the emulator, a simulator over the built dist/Code.js, and the page server. */
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const code = `${readFileSync(path.join(DIST, 'Code.js'), 'utf8')}\nfunction ${SET_PROPERTY_FN}(key, value) { PropertiesService.getScriptProperties().setProperty(key, value); }\n`;
+  const emulator = await startEmulator({ data: 'sample', ...options.emulator });
+  const rpcs: RpcRecord[] = [];
+  const violations: string[] = [];
+  /** Alerts the page has shown and the person has closed. */
+  let alertsSeen = 0;
+  let sim = newSimulator();
+  let selectedRow: number | null = null;
+
+  function newSimulator(): AppsScriptSimulator {
+    const created = createSimulator({
+      code,
+      distDir: DIST,
+      users: [{ email: 'alice@acme.test' }],
+      spreadsheetName: 'Deals tracker',
+    });
+    if (options.prefillBaseUrl) {
+      const set = created.run(SET_PROPERTY_FN, [DEMO_BASE_URL_PROPERTY, emulator.url]);
+      if (!set.ok) throw new Error(`Could not set ${DEMO_BASE_URL_PROPERTY}: ${set.error?.message}`);
+    }
+    // Sheets runs onOpen when the spreadsheet opens: that builds the Extensions menu.
+    const opened = created.run('onOpen');
+    if (!opened.ok) throw new Error(`onOpen failed: ${opened.error?.message}`);
+    alertsSeen = 0;
+    return created;
+  }
+
+  function sidebarHtml(): string {
+    const shown = sim.run('showSidebar');
+    const sidebar = sim.ui.sidebars[sim.ui.sidebars.length - 1];
+    if (!shown.ok || !sidebar)
+      throw new Error(`showSidebar failed: ${shown.error?.message ?? 'no sidebar shown'}`);
+    // The stand-in must exist before the page's own script runs, as google.script does in Sheets.
+    return sidebar.html.replace(/<head>/i, () => `<head>\n<script>${CLIENT_SHIM}</script>`);
+  }
+
+  function rpc(
+    fn: string,
+    args: unknown[],
+  ): { ok: true; value?: unknown } | { ok: false; error: { name: string; message: string } } {
+    const started = Date.now();
+    let answer: { ok: true; value?: unknown } | { ok: false; error: { name: string; message: string } };
+    try {
+      const result = sim.callFromClient(fn, args);
+      answer = result.ok
+        ? { ok: true, value: result.value }
+        : {
+            ok: false,
+            error: { name: result.error?.name ?? 'Error', message: result.error?.message ?? 'failed' },
+          };
+    } catch (error) {
+      if (!(error instanceof ClientCallError)) throw error;
+      // Real google.script.run may drop such a call silently; the harness fails it loudly instead.
+      violations.push(error.message);
+      answer = { ok: false, error: { name: 'ClientCallError', message: error.message } };
+    }
+    if (fn === 'selectSheetRow' && answer.ok) selectedRow = (answer.value as { row: number }).row;
+    const record: RpcRecord = { fn, args, ok: answer.ok, ms: Date.now() - started };
+    if (answer.ok) record.value = answer.value;
+    else record.error = answer.error.message;
+    rpcs.push(record);
+    if (options.verbose)
+      console.error(`rpc ${fn} ${answer.ok ? 'ok' : `failed: ${record.error}`} (${record.ms} ms)`);
+    return answer;
+  }
+
+  /** The table the active sheet is linked to, from the add-on's document properties. */
+  function activeLink(): { tableAppId: string; tableId: string } | null {
+    const sheetId = sim.spreadsheet.getActiveSheet().getSheetId();
+    const text = sim.properties('document')[`tas.link.${sheetId}`];
+    if (!text) return null;
+    const link = JSON.parse(text) as { tableAppId: string; tableId: string };
+    return { tableAppId: link.tableAppId, tableId: link.tableId };
+  }
+
+  async function serviceColumns(): Promise<Array<{ id: string; name: string; type: string }>> {
+    const link = activeLink();
+    if (!link) return [];
+    const state = await emulator.admin.state();
+    const table = state.apps
+      .find((app) => app.id === link.tableAppId)
+      ?.tables.find((each) => each.id === link.tableId);
+    return (table?.columns ?? [])
+      .filter((column) => !column.deleted)
+      .map((column) => ({ id: column.id, name: column.name, type: column.type }));
+  }
+
+  /** A value typed in the playground's form, as the column's JSON type wants it. */
+  function serviceValue(text: string, type: string): unknown {
+    if (text === '') return null;
+    if (type === 'number') return Number(text);
+    if (type === 'checkbox') return /^(true|yes|1)$/i.test(text.trim());
+    if (type === 'multiSelect' || type === 'json') {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return type === 'multiSelect' ? text.split(',').map((part) => part.trim()) : text;
+      }
+    }
+    return text;
+  }
+
+  function grid(): unknown {
+    const active = sim.spreadsheet.getActiveSheet();
+    const toast = sim.ui.toasts[sim.ui.toasts.length - 1];
+    const menu = sim.ui.menus.find((each) => each.addon);
+    return {
+      menu: menu ? { name: menu.name, items: menu.items } : null,
+      alerts: sim.ui.alerts.slice(alertsSeen).map((alert) => ({ title: alert.title, prompt: alert.prompt })),
+      toasts: sim.ui.toasts.length,
+      now: new Date(sim.clock.now()).toISOString(),
+      timeZone: sim.spreadsheet.getSpreadsheetTimeZone(),
+      linked: activeLink() !== null,
+      users: emulator.users.map((user) => ({
+        id: user.userId,
+        name: `${user.firstName} ${user.lastName}`.trim(),
+      })),
+      spreadsheetName: sim.spreadsheet.getName(),
+      sheets: sim.spreadsheet
+        .getSheets()
+        .filter((sheet) => !sheet.isSheetHidden())
+        .map((sheet) => ({ id: sheet.getSheetId(), name: sheet.getName() })),
+      active: sim.snapshotSheet(active.getSheetId()),
+      selectedRow,
+      toast: toast ? `${toast.title ? `${toast.title}: ` : ''}${toast.msg}` : null,
+    };
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', 'http://harness');
+    const route = `${request.method} ${url.pathname}`;
+    if (route === 'GET /') return send(response, 200, 'text/html; charset=utf-8', SPREADSHEET_PAGE);
+    if (route === 'GET /favicon.ico') return send(response, 200, 'image/svg+xml', FAVICON);
+    if (route === 'GET /service/columns') return sendJson(response, 200, await serviceColumns());
+    if (route === 'GET /sidebar') return send(response, 200, 'text/html; charset=utf-8', sidebarHtml());
+    if (route === 'GET /grid') return sendJson(response, 200, grid());
+    if (request.method !== 'POST') return send(response, 404, 'text/plain', 'not found');
+    const body = JSON.parse((await readBody(request)) || '{}') as Record<string, unknown>;
+    if (route === 'POST /rpc') {
+      const args = Array.isArray(body.args) ? body.args : [];
+      return sendJson(response, 200, rpc(String(body.fn), args));
+    }
+    if (route === 'POST /edit') {
+      // A person typing into a cell: parsed like typing in Sheets (numbers, dates, formulas…).
+      const sheet = sim.spreadsheet.getSheetById(Number(body.sheetId));
+      if (!sheet) return sendJson(response, 404, { ok: false, error: 'No such sheet' });
+      try {
+        sim.personEdit(sheet.getName(), Number(body.row), Number(body.col), String(body.text ?? ''));
+        return sendJson(response, 200, { ok: true });
+      } catch (error) {
+        return sendJson(response, 200, {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    if (route === 'POST /activate') {
+      const sheet = sim.spreadsheet.getSheetById(Number(body.sheetId));
+      if (sheet) sim.spreadsheet.setActiveSheet(sheet);
+      selectedRow = null;
+      return sendJson(response, 200, { ok: sheet !== null });
+    }
+    if (route === 'POST /host/close') return sendJson(response, 200, { ok: true });
+    if (route === 'POST /menu') {
+      // A person choosing an item of Extensions › Table App Sync: an execution of that function.
+      const fn = String(body.fn ?? '');
+      const menu = sim.ui.menus.find((each) => each.addon);
+      if (!menu?.items.some((item) => item.fn === fn))
+        return sendJson(response, 404, { ok: false, error: `No menu item runs ${fn}` });
+      const sidebarsBefore = sim.ui.sidebars.length;
+      const result = sim.run(fn);
+      return sendJson(response, 200, {
+        ok: result.ok,
+        error: result.ok ? null : (result.error?.message ?? 'failed'),
+        sidebarOpened: sim.ui.sidebars.length > sidebarsBefore,
+      });
+    }
+    if (route === 'POST /alerts/seen') {
+      alertsSeen = sim.ui.alerts.length;
+      return sendJson(response, 200, { ok: true });
+    }
+    if (route === 'POST /clock/advance') {
+      const minutes = Number(body.minutes);
+      if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
+        return sendJson(response, 400, { ok: false, error: 'minutes: a number from 1 to 10080' });
+      const results = sim.advanceAndFire(minutes * 60_000);
+      return sendJson(response, 200, {
+        ok: true,
+        now: new Date(sim.clock.now()).toISOString(),
+        fired: results.length,
+        failed: results.filter((result) => !result.ok).length,
+      });
+    }
+    if (route === 'POST /service/edit') {
+      // Another person changing a row on the service (the emulator's admin route, as that user).
+      const link = activeLink();
+      if (!link) return sendJson(response, 200, { ok: false, error: 'Link this sheet to a table first.' });
+      const columnId = String(body.columnId ?? '');
+      const column = (await serviceColumns()).find((each) => each.id === columnId);
+      if (!column)
+        return sendJson(response, 200, { ok: false, error: `The table has no column ${columnId}.` });
+      try {
+        const row = await emulator.admin.editRow(
+          link.tableAppId,
+          link.tableId,
+          String(body.rowId ?? ''),
+          { [columnId]: serviceValue(String(body.text ?? ''), column.type) as never },
+          String(body.asUserId ?? ''),
+        );
+        return sendJson(response, 200, { ok: true, lMod: row.lMod });
+      } catch (error) {
+        return sendJson(response, 200, {
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+        });
+      }
+    }
+    return send(response, 404, 'text/plain', 'not found');
+  }
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`harness: ${request.method} ${request.url}: ${message}`);
+      if (!response.headersSent) send(response, 500, 'text/plain', message);
+      else response.end();
+    });
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    await emulator.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    emulator,
+    get sim() {
+      return sim;
+    },
+    keys: emulator.keys,
+    rpcs,
+    violations,
+    async reset() {
+      await emulator.admin.reset('sample');
+      sim = newSimulator();
+      selectedRow = null;
+      rpcs.length = 0;
+      violations.length = 0;
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await emulator.close();
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// After the steps: the fault figures from the emulator's log, then a fault-free settle in which the
+// person restores headers, answers held pushes and resolves conflicts until a sync has nothing to do.
+import type { RequestLogEntry } from '../../../emulators/table-service';
+import { confirmHeld, isHeld, resolve, runSync, type Summary, visibleConflicts } from './runs';
+import type { Chaos } from './setup';
+
+const SETTLE_ROUNDS = 8;
+
+/**
+ * Counts the steps' faults, turns faults and the schedule off and settles; returns every write request
+ * the service received (steps and settle).
+ */
+export async function settleAfterSteps(chaos: Chaos): Promise<RequestLogEntry[]> {
+  const { admin, sim } = chaos;
+  const stepsLog = await admin.requestLog();
+  countFaults(chaos, stepsLog);
+  await admin.clearFaults();
+  if (chaos.scheduled) sim.callFromClient('clearSchedule', []);
+  // The person restores the headers the runs asked for.
+  chaos.person.restoreHeaders();
+  settle(chaos);
+  return [...stepsLog, ...(await admin.requestLog())].filter((e) => e.method !== 'GET');
+}
+
+/** Fault figures from the emulator's own log. */
+function countFaults(chaos: Chaos, log: RequestLogEntry[]): void {
+  const { figures } = chaos;
+  figures.requests += log.length;
+  figures.injected5xx += log.filter((e) => e.fault === 'error').length;
+  figures.injected429 += log.filter((e) => e.fault === 'queued' && e.status === 429).length;
+  figures.dropAfterCommit += log.filter((e) => e.fault === 'drop-after-commit').length;
+  figures.latencySpikes += log.filter((e) => e.durationMs >= 20).length;
+}
+
+/** Fault-free syncs until one has nothing left to do (at most 8). */
+function settle(chaos: Chaos): void {
+  const { violations } = chaos;
+  let settled = false;
+  for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
+    let result = runSync(chaos, 'syncActiveSheet', -1);
+    if (isHeld(result.value as Summary | undefined)) {
+      // Asked about a held push, the person answers "Push anyway": these are their changes.
+      result = confirmHeld(chaos.sim, 'syncActiveSheet');
+    }
+    const summary = result.value as Summary | undefined;
+    if (!result.ok || !summary) {
+      violations.push(`fault-free sync failed: ${result.error?.message}`);
+      continue;
+    }
+    if (visibleConflicts(chaos.person).size > 0) {
+      resolve(chaos, -1);
+      continue;
+    }
+    settled = hasNothingToDo(summary);
+    if (!summary.ok) violations.push(`fault-free sync not ok: ${summary.message}`);
+  }
+  if (!settled) violations.push(`did not settle within ${SETTLE_ROUNDS} fault-free syncs`);
+}
+
+function hasNothingToDo(summary: Summary): boolean {
+  return (
+    summary.ok &&
+    !summary.continuing &&
+    !isHeld(summary) &&
+    summary.created === 0 &&
+    summary.updated === 0 &&
+    summary.conflicts === 0 &&
+    summary.errors === 0 &&
+    summary.added === 0
+  );
+}
+
+/** A push after the settle sends nothing. */
+export async function checkQuietPush(chaos: Chaos): Promise<void> {
+  await chaos.admin.clearLog();
+  const quiet = runSync(chaos, 'pushActiveSheet', -1);
+  const writes = (await chaos.admin.requestLog()).filter((e) => e.method !== 'GET');
+  if (!quiet.ok || writes.length > 0)
+    chaos.violations.push(`a push after settling sent ${writes.length} writes`);
+}

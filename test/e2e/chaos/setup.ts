@@ -1,0 +1,119 @@
+// The start of a chaos scenario: a simulator running the built add-on, connected to the scenario's
+// emulator, the deals table linked and pulled, the scenario's decision drawn and its person made.
+import {
+  type AppsScriptSimulator,
+  createSimulator,
+  type ExecutionResult,
+} from '../../../emulators/apps-script';
+import type { JsonValue, RunningEmulator } from '../../../emulators/table-service';
+import type { Rng } from '../../../emulators/table-service/rng';
+import type { Figures } from './figures';
+import { ChaosPerson } from './person-actions';
+
+export const APP = 'ta_crm';
+export const TABLE = 'tbl_deals';
+
+export interface ScenarioOptions {
+  /** The built add-on (read once per suite). */
+  code: string;
+  /** The shared-sheet actions of issue 14: structure changes, range sorts, over-long values, work during runs. */
+  shared: boolean;
+  /** Print every step, run outcome and the person-created lines after it. */
+  trace: boolean;
+}
+
+type Admin = RunningEmulator['admin'];
+
+/** Everything one scenario works with; its parts share the one seeded random source `r`. */
+export interface Chaos {
+  readonly seed: number;
+  readonly r: Rng;
+  readonly options: ScenarioOptions;
+  readonly figures: Figures;
+  /** Invariants found broken so far. */
+  readonly violations: string[];
+  readonly admin: Admin;
+  readonly sim: AppsScriptSimulator;
+  readonly sheet: ChaosPerson['sheet'];
+  readonly person: ChaosPerson;
+  /** How the person resolves every conflict of this scenario. */
+  readonly decision: 'mine' | 'theirs';
+  /** A schedule was set during the steps (cleared before the settle). */
+  scheduled: boolean;
+}
+
+/** The deals table as the emulator holds it now. */
+export async function serviceTable(admin: Admin) {
+  return (await admin.state()).apps.find((a) => a.id === APP)?.tables.find((t) => t.id === TABLE);
+}
+
+/** Connects, links and pulls the deals table, then draws the decision and makes the person. */
+export async function setUpScenario(
+  seed: number,
+  r: Rng,
+  emulator: RunningEmulator,
+  figures: Figures,
+  options: ScenarioOptions,
+): Promise<Chaos> {
+  const sim = createSimulator({
+    code: options.code,
+    spreadsheetName: `Chaos ${seed}`,
+    costs: { httpLatencyMs: 120, sheetCallMs: 4, sheetCellMs: 0 },
+    countRealTime: false,
+    startTime: Date.UTC(2025, 0, 6, 9, 0, 0),
+  });
+  const admin = emulator.admin;
+  const call = <T>(fn: string, ...args: unknown[]): T => {
+    const result = sim.callFromClient(fn, args);
+    if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
+    return result.value as T;
+  };
+  call('saveConnection', { baseUrl: emulator.url, apiKey: emulator.keys.u_alice });
+  call('linkActiveSheet', { tableAppId: APP, tableId: TABLE });
+  const first = call<{ ok: boolean; message: string }>('pullActiveSheet');
+  if (!first.ok) throw new Error(`first pull: ${first.message}`);
+  const sheet = sim.spreadsheet.getActiveSheet();
+  const decision: 'mine' | 'theirs' = r.next() < 0.5 ? 'mine' : 'theirs';
+  const synced = ((await serviceTable(admin))?.columns ?? []).filter((c) => !c.deleted).map((c) => c.id);
+  // The person traces through the scenario, which holds the person: bound once both exist.
+  const person = new ChaosPerson(sim, sheet, r, seed, synced, figures, (what) => trace(chaos, what));
+  const chaos: Chaos = {
+    seed,
+    r,
+    options,
+    figures,
+    violations: [],
+    admin,
+    sim,
+    sheet,
+    person,
+    decision,
+    scheduled: false,
+  };
+  for (const row of ((await serviceTable(admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>)
+    for (const column of synced) person.sawOnService(String(row.title), column, row[column]);
+  return chaos;
+}
+
+/** CHAOS_TRACE=1: each run's outcome and the person-created lines' id and status. */
+export function trace(chaos: Chaos, what: string, result?: ExecutionResult): void {
+  if (!chaos.options.trace) return;
+  const { person } = chaos;
+  const outcome = result
+    ? result.killed
+      ? 'KILLED'
+      : result.ok
+        ? String((result.value as { message?: string } | undefined)?.message ?? 'ok')
+        : `error ${result.error?.message}`
+    : '';
+  const marked = person
+    .lines()
+    .filter((line) => line.title.startsWith('chaos-'))
+    .map(
+      (line) =>
+        `${line.title}@${line.row}[${line.id || '-'}|${line.status.slice(0, 40)}|${String(line.cells.amount)}]`,
+    );
+  console.log(
+    `  ${what}: ${outcome}\n    headers: ${person.headers().join(',')}\n    ${marked.join('\n    ')}`,
+  );
+}

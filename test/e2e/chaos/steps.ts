@@ -1,0 +1,134 @@
+// The random steps of a chaos scenario under faults: the person's edits, bob's edits on the service,
+// syncs and scheduled runs, and (with `shared`) the shared-sheet steps of issue 14.
+import type { JsonValue } from '../../../emulators/table-service';
+import { CELL_LIMIT, EDITABLE, type Line } from './person-actions';
+import { resolve, runSync, scheduledRuns, visibleConflicts } from './runs';
+import { APP, type Chaos, serviceTable, TABLE, trace } from './setup';
+
+const STEPS_MIN = 16;
+const STEPS_MAX = 34;
+
+/** Turns the faults on and runs 16 to 34 steps. */
+export async function runSteps(chaos: Chaos): Promise<void> {
+  const { admin, r } = chaos;
+  await admin.clearLog();
+  await admin.setFaults({ errorRate: 0.1, dropAfterCommitRate: 0.02, latencyMs: 0, jitterMs: 25 });
+  const steps = STEPS_MIN + r.int(STEPS_MAX - STEPS_MIN + 1);
+  for (let step = 0; step < steps; step++) {
+    chaos.figures.operations++;
+    if (chaos.options.shared && r.next() < 0.25) await sharedStep(chaos, step);
+    else await plainStep(chaos, step);
+  }
+}
+
+/** A step of any scenario: a person's edit, bob's edit, a run, or resolving what shows a conflict. */
+async function plainStep(chaos: Chaos, step: number): Promise<void> {
+  const { r, person } = chaos;
+  const roll = r.next();
+  const current = person.lines();
+  if (r.next() < 0.1) await queueRateLimit(chaos);
+  const kill = r.next() < 0.3 ? 1 + r.int(140) : undefined;
+  if (roll < 0.3 && current.length > 0) person.editCell(step);
+  else if (roll < 0.38) person.addLine(step);
+  else if (roll < 0.43 && current.length > 1) person.sortLines();
+  else if (roll < 0.47 && person.ownColumns < 3) person.addOwnColumn();
+  else if (roll < 0.5 && current.length > 1) person.deleteLine();
+  else if (roll < 0.55 && current.some((line) => line.id !== '')) await bothChange(chaos, current, step);
+  else if (roll < 0.62) await bobEdits(chaos, step);
+  else if (roll < 0.72) runSync(chaos, 'pullActiveSheet', step, kill);
+  else if (roll < 0.82) runSync(chaos, 'pushActiveSheet', step, kill);
+  else if (roll < 0.9) runSync(chaos, 'syncActiveSheet', step, kill);
+  else if (roll < 0.95) scheduledRuns(chaos, step);
+  else if (visibleConflicts(person).size > 0) resolve(chaos, step, kill);
+}
+
+/** About 5% of requests are answered 429 with Retry-After: 1 (queued at a random kind of request). */
+async function queueRateLimit(chaos: Chaos): Promise<void> {
+  await chaos.admin.queueAnswers([
+    {
+      match: { method: chaos.r.pick(['GET', 'GET', 'PATCH', 'POST']) },
+      status: 429,
+      headers: { 'retry-after': '1', 'content-type': 'application/json' },
+      body: '{"error":{"code":"rate_limited","message":"Too many requests; retry after 1 s."}}',
+    },
+  ]);
+}
+
+/** The same cell changed here and on the service before any sync: both-changed is a conflict. */
+async function bothChange(chaos: Chaos, current: Line[], step: number): Promise<void> {
+  const { r, person, figures } = chaos;
+  const line = r.pick(current.filter((each) => each.id !== ''));
+  const column = r.pick(['status', 'amount', 'notes'] as const);
+  const col = person.colOf(column);
+  const mine = person.valueFor(column, step);
+  if (col) {
+    person.act(`person ${line.title} ${column}=${JSON.stringify(mine)} (bob too)`, () =>
+      chaos.sheet.getRange(line.row, col).setValue(mine),
+    );
+  }
+  const theirs = person.valueFor(column, 2000 + step);
+  await chaos.admin.editRow(APP, TABLE, line.id, { [column]: theirs }, 'u_bob');
+  person.sawOnService(line.title, column, theirs);
+  if (col) person.contested.set(`${line.title}\u0000${column}`, theirs);
+  figures.personEdits++;
+  figures.serviceEdits++;
+  figures.contestedCells++;
+}
+
+/** Bob edits a row on the service. */
+async function bobEdits(chaos: Chaos, step: number): Promise<void> {
+  const { r, person, figures } = chaos;
+  const rows = (await serviceTable(chaos.admin))?.rows ?? [];
+  if (rows.length === 0) return;
+  // Half of bob's edits go to rows the person has touched, so conflicts happen.
+  const touched = rows.filter((row) => person.typed.has(String((row as unknown as { title: string }).title)));
+  const row = r.pick(touched.length > 0 && r.next() < 0.7 ? touched : rows) as unknown as {
+    id: string;
+  };
+  const column = r.pick(EDITABLE);
+  // A person's edit that already reached the service is not lost when bob later changes it:
+  // that is a newer edit, and the next pull rightly brings it in.
+  const title = String((row as unknown as { title: string }).title);
+  const mine = person.typed.get(title);
+  const onService = (row as unknown as Record<string, JsonValue>)[column];
+  if (mine?.has(column) && JSON.stringify(mine.get(column)) === JSON.stringify(onService ?? null)) {
+    mine.delete(column);
+    figures.supersededByService++;
+  }
+  person.contested.delete(`${title}\u0000${column}`);
+  const bobValue = person.valueFor(column, 1000 + step);
+  await chaos.admin.editRow(APP, TABLE, row.id, { [column]: bobValue }, 'u_bob');
+  person.sawOnService(title, column, bobValue);
+  trace(chaos, `bob ${title} ${column}=${JSON.stringify(bobValue)}`);
+  figures.serviceEdits++;
+}
+
+/** A step of the shared sheet (issue 14): structure changes, range sorts, over-long values. */
+async function sharedStep(chaos: Chaos, step: number): Promise<void> {
+  const { r, person } = chaos;
+  const roll = r.next();
+  if (roll < 0.22) person.rangeSort();
+  else if (roll < 0.34) {
+    if (person.renamed.size + person.cleared.length > 0 && r.next() < 0.6) person.restoreHeaders();
+    else person.renameHeader();
+  } else if (roll < 0.42) person.deleteColumn();
+  else if (roll < 0.54) person.moveColumn();
+  else if (roll < 0.68) person.clearStatus();
+  else if (roll < 0.8) await bobMakesMetaOverLong(chaos, step);
+  else person.editMeta(step);
+}
+
+/** Bob makes a row's meta longer than a cell holds (a row whose meta the person never typed). */
+async function bobMakesMetaOverLong(chaos: Chaos, step: number): Promise<void> {
+  const { r, person, figures } = chaos;
+  const rows = (await serviceTable(chaos.admin))?.rows ?? [];
+  const free = rows.filter((row) => !person.typed.get(String(row.title))?.has('meta'));
+  if (free.length === 0) return;
+  const row = r.pick(free);
+  const meta = { long: 'z'.repeat(CELL_LIMIT + 1 + r.int(10_000)), step };
+  await chaos.admin.editRow(APP, TABLE, row.id, { meta }, 'u_bob');
+  person.overLong.set(row.id, meta);
+  trace(chaos, `bob makes ${row.title} meta over-long`);
+  figures.overLongValues++;
+  figures.serviceEdits++;
+}
