@@ -343,9 +343,12 @@ describe('a scheduled pull', () => {
 
 describe('failure streaks', () => {
   /** Connects alice with a key the emulator then expires (no waiting for the real clock). */
+  let keysIssued = 0;
   async function connectWithShortKey(w: World): Promise<void> {
-    // Its own lifetime, so the token differs from the key that w.connect() saves.
-    const key = await w.emulator.admin.issueToken('u_alice', { ttlSeconds: 3600 });
+    // A lifetime of its own, so the token differs from the key that w.connect() saves and from one
+    // expired earlier in the same second (a token is a function of user, second and lifetime).
+    keysIssued += 1;
+    const key = await w.emulator.admin.issueToken('u_alice', { ttlSeconds: 3600 + keysIssued });
     w.call('saveConnection', { baseUrl: w.emulator.url, apiKey: key });
     await w.emulator.admin.expireToken(key);
   }
