@@ -12,7 +12,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
-import { adoptedBase, type Candidate, findLostCreate } from '../lost-creates';
+import { adoptedBase, type Candidate, findLostCreate, senderOf } from '../lost-creates';
 import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
 
@@ -311,12 +311,15 @@ function adoptLostCreate(
   pending: PendingCreates,
   row: Readonly<Record<string, unknown>>,
 ): { line: number; record: BaseRecord } | undefined {
-  if (row.createdBy !== pending.me || pending.lines.length === 0) return undefined;
+  if (pending.lines.length === 0) return undefined;
   const idColumn = state.layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return undefined;
-  const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy: pending.me, row };
+  const createdBy = String(row.createdBy ?? '');
+  const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy, row };
   for (let i = 0; i < pending.lines.length; i++) {
     const entry = pending.lines[i] as { line: number; record: BaseRecord };
+    // The row of a create someone else sent is theirs to have made: matched by its sender's id.
+    if (createdBy !== senderOf(entry.record, pending.me)) continue;
     if (!findLostCreate(entry.record, [candidate], state.live, new Set())) continue;
     pending.lines.splice(i, 1);
     state.grid.set(entry.line, idColumn, candidate.id);
