@@ -111,7 +111,18 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   return plan;
 }
 
-/** A line without an id: a create of its values, unless it is empty or a value cannot be sent. */
+/**
+ * Whether a new line holds nothing but unticked checkboxes: what Insert › Checkbox puts down a column
+ * of empty lines. Not a value a person typed, so not a row to create.
+ */
+function onlyUntickedCheckboxes(values: Readonly<Record<string, JsonValue>>): boolean {
+  return Object.values(values).every((value) => value === false);
+}
+
+/**
+ * A line without an id: a create of its values, unless it is empty, holds only unticked checkboxes,
+ * or a value cannot be sent.
+ */
 function planNewLine(
   state: PushState,
   columns: PlanColumns,
@@ -124,7 +135,7 @@ function planNewLine(
   const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
   if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
-  } else if (Object.keys(values.values).length > 0) {
+  } else if (Object.keys(values.values).length > 0 && !onlyUntickedCheckboxes(values.values)) {
     const status = columns.statusColumn === undefined ? '' : grid.get(line, columns.statusColumn);
     plan.creates.push({
       line,
@@ -160,10 +171,13 @@ function planSyncedLine(
   if (reverted) plan.reverted.push({ line, fields: reverted });
   const deletedEdits = editedDeletedColumns(grid, columns, line, record);
   const edits = cellEdits(cells ?? cellsByGet(grid, line, columns.at), columns.at, record, live, context);
-  if (deletedEdits || edits.errors.length > 0) {
+  const edited = Object.keys(edits.values).length > 0;
+  // An edit in a column deleted on the service cannot go, but it never holds back the line's other
+  // edits: they go, and the next push, finding only that edit left, says why it was not sent.
+  if (edits.errors.length > 0 || (deletedEdits && !edited)) {
     const problems = [...(deletedEdits ?? []).map(deletedColumnEditReason), ...edits.errors];
     plan.errors.push({ line, status: notPushedStatus(problems) });
-  } else if (Object.keys(edits.values).length > 0) {
+  } else if (edited) {
     plan.updates.push({ line, rowId, base: record, edits });
   } else {
     plan.unchanged += 1;
