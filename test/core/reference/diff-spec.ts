@@ -394,7 +394,11 @@ export function planPush(
       const values = newLineValues(local, live, context);
       if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
-      } else if (Object.keys(values.values).length > 0) {
+      } else if (
+        Object.keys(values.values).length > 0 &&
+        // Unticked checkboxes alone (Insert › Checkbox down a column) are not a line a person made.
+        !Object.values(values.values).every((value) => value === false)
+      ) {
         plan.creates.push({ line, values: values.values, digests: values.digests });
       }
       continue;
@@ -442,9 +446,11 @@ export function planPush(
       ),
       ...edits.errors,
     ];
-    if (problems.length > 0) {
+    const edited = Object.keys(edits.values).length > 0;
+    // Edits of deleted columns alone make the line an error; beside other edits, those go.
+    if (edits.errors.length > 0 || (deadEdits.length > 0 && !edited)) {
       plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
-    } else if (Object.keys(edits.values).length > 0) {
+    } else if (edited) {
       plan.updates.push({ line, rowId, base: record, edits });
     } else {
       plan.unchanged += 1;
