@@ -116,6 +116,15 @@ export class MemoryWorld {
     this.links = new MemoryLinks(options.link ?? newLink());
   }
 
+  /** Has the person do `act` once, before the `nth` port call named `call` (1: the first) of the next runs. */
+  actBefore(call: string, act: () => void, nth = 1): void {
+    let seen = 0;
+    this.hook = (name) => {
+      if (name !== call || ++seen !== nth) return;
+      act();
+    };
+  }
+
   /** The ports of one run as `user` (calls numbered from 0; the hook runs before each). */
   ports(user: MemoryUser = ANN): SyncPorts {
     this.calls = [];
