@@ -65,6 +65,8 @@ export class MemoryService {
     rowId: string;
     by: string;
     values: Record<string, unknown>;
+    /** The service's clock when it committed. */
+    at: number;
   }> = [];
   private readonly faults: Fault[] = [];
   private nextIndex = 1;
@@ -206,7 +208,7 @@ export class MemoryService {
       if (!existing) return json(404, { error: { code: 'not_found', message: `No row ${rowId}.` } }, at);
       row = this.update(existing.id, values, user.id);
     }
-    this.commits.push({ method, rowId: row.id, by: user.id, values });
+    this.commits.push({ method, rowId: row.id, by: user.id, values, at: this.clock });
     if (fault?.kind === 'lost') return { status: 0, headers: {}, body: '', networkError: 'Connection reset' };
     if (fault?.kind === '503-after-commit')
       return json(503, { error: { code: 'unavailable', message: 'Try later.' } }, at);
