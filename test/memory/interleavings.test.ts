@@ -77,9 +77,11 @@ describe(`interleavings of a person with a pull, push or sync (${COUNT}, from se
       const kind = each.violation.replace(/\d+/g, '#').replace(/"[^"]*"/g, '"…"');
       byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     }
+    const byBug = KNOWN.map(({ bug, matches }) => `\n  known: ${found.filter(matches).length} × ${bug}`);
     console.log(
       `${interleavings} interleavings of ${scenarios} scenarios in ${Date.now() - started} ms; ${found.length} violations`,
       ...[...byKind].map(([kind, count]) => `\n  ${count} × ${kind}`),
+      ...byBug,
     );
   }, 3_600_000);
 

@@ -164,13 +164,15 @@ export class Interleaving {
     const rows = this.world.service.rows;
     const row = rows[this.int(rows.length)];
     if (!row) return;
-    const column = this.random() < 0.5 ? 'amount' : 'title';
+    const identity = this.identityOfRow(row) ?? row.id;
+    // A row made from a new line keeps its title (it names the line); its amount is changed.
+    const column = identity.startsWith('new:') || this.random() < 0.5 ? 'amount' : 'title';
     this.typed += 1;
     const value = column === 'title' ? `b${this.seed}-${this.typed}` : 2000 + this.typed;
     this.world.service.update(row.id, { [column]: value }, BOB.id);
-    allow(this.ledger, row.id, column, value);
-    this.ledger.bobLast.set(key(row.id, column), value);
-    this.ledger.bobAt.set(key(row.id, column), this.world.service.clock);
+    allow(this.ledger, identity, column, value);
+    this.ledger.bobLast.set(key(identity, column), value);
+    this.ledger.bobAt.set(key(identity, column), this.world.service.clock);
     this.description.push(`Bob sets ${row.id}.${column}=${JSON.stringify(value)}`);
   }
 
@@ -280,11 +282,10 @@ export class Interleaving {
         : this.world.service.rows.filter((row) => row.id === identity);
       if (rows.some((row) => row[column] === value)) continue;
       // Sent, then changed on the service by Bob afterwards: delivered, and Bob's to change.
-      const bobAt = rows.map((row) => ledger.bobAt.get(key(String(row.id), column)) ?? -1);
+      const bobAt = ledger.bobAt.get(k) ?? -1;
       const sentBefore = this.world.service.commits.some(
         (commit) =>
-          commit.values[column] === value &&
-          rows.some((row, i) => row.id === commit.rowId && commit.at < (bobAt[i] as number)),
+          commit.values[column] === value && commit.at < bobAt && rows.some((row) => row.id === commit.rowId),
       );
       if (sentBefore) continue;
       const kept = lines.some(
@@ -299,13 +300,14 @@ export class Interleaving {
         );
     }
     for (const [k, value] of ledger.bobLast) {
-      const [id, column] = k.split('\u0000') as [string, string];
-      const row = this.world.service.find(id);
-      if (!row || row[column] === value) continue;
-      if (ledger.annOverBob.get(k)?.has(row[column])) continue;
-      found.push(
-        `lost: Bob's ${id}.${column}=${JSON.stringify(value)} overwritten by ${JSON.stringify(row[column])} unseen`,
-      );
+      const [identity, column] = k.split('\u0000') as [string, string];
+      for (const row of this.world.service.rows) {
+        if (this.identityOfRow(row) !== identity || row[column] === value) continue;
+        if (ledger.annOverBob.get(k)?.has(row[column])) continue;
+        found.push(
+          `lost: Bob's ${identity}.${column}=${JSON.stringify(value)} overwritten by ${JSON.stringify(row[column])} unseen`,
+        );
+      }
     }
     return found;
   }
