@@ -28,7 +28,14 @@ const KNOWN: Array<{ bug: string; matches(found: Found): boolean }> = [
     bug: 'a cell typed while a pull updates it is recorded as agreed (run-pull.test.ts: "the line is a conflict")',
     matches: (found) =>
       /lost: Bob's .* overwritten by .* unseen/.test(found.violation) &&
-      /run: (pull|sync)/.test(found.story.join('\n')),
+      /run: (pull|sync)/.test(found.story.join('\n')) &&
+      !/person renames header/.test(found.story.join('\n')),
+  },
+  {
+    bug: 'a pull that could not write its lines records the base as agreed anyway (run-pull.test.ts: "renamed back")',
+    matches: (found) =>
+      /lost: Bob's .* overwritten by .* unseen/.test(found.violation) &&
+      /person renames header/.test(found.story.join('\n')),
   },
   {
     bug: 'a POST committed then answered 503 or 2xx with an error body is sent again (run-push.test.ts)',
@@ -37,10 +44,11 @@ const KNOWN: Array<{ bug: string; matches(found: Found): boolean }> = [
       /service fault: post (503-after-commit|error-body)/.test(found.story.join('\n')),
   },
   {
-    bug: 'a create lost under one key is sent again by a push under another key (run-push.test.ts)',
+    // Left pending by a lost answer, or by a header renamed before the created ids were written.
+    bug: 'a create left pending under one key is sent again by a push under another key (run-push.test.ts)',
     matches: (found) =>
       /duplicate: \d+ service rows titled/.test(found.violation) &&
-      /service fault: post lost/.test(found.story.join('\n')) &&
+      /service fault: post lost|person renames header/.test(found.story.join('\n')) &&
       /run: (push|sync) as u-bob/.test(found.story.join('\n')),
   },
 ];
