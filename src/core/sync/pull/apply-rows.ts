@@ -117,11 +117,15 @@ function* touchedLines(
   }
 }
 
-/** Merges a batch of service rows (in service order) into the lines and the base. */
+/**
+ * Merges a batch of service rows (in service order) into the lines and the base. Returns each row's
+ * base record before the merge (undefined: none), for rows whose line the write then cannot settle.
+ */
 export function applyServiceRows(
   state: PullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
-): void {
+): Map<string, BaseRecord | undefined> {
+  const before = new Map<string, BaseRecord | undefined>();
   const { grid, live, base, index } = state;
   // Load (in spans) just the lines and base records this batch touches; listed only if asked for
   // (eager grids and bases never ask).
@@ -145,14 +149,17 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    const before = adopted ?? base.get(id);
+    const agreed = adopted ?? base.get(id);
+    // An adopted row's earlier record is its pending create's: not this row's to go back to.
+    if (!adopted) before.set(id, agreed);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, merge);
+    const merged = mergeCells(row, cells, at, agreed, live, merge);
     writeMergedCells(grid, currentLine, at, merged);
-    const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
-    settleBaseRecord(state, id, before, merged, shown);
+    const shown = writeFixedFields(state, fixed, currentLine, row, agreed?.shown);
+    settleBaseRecord(state, id, agreed, merged, shown);
     reportOutcome(state, currentLine, merged, adopted !== undefined);
   }
+  return before;
 }
 
 /** What every row of a batch is merged with, worked out once per batch. */
