@@ -77,6 +77,21 @@ describe('a push', () => {
     ]);
   });
 
+  it('two id cells swapped, or a few sorted alone, send nothing to either row', async () => {
+    const sheet = activeSheet(world);
+    const idAt = column(world, 'id');
+    const [a, b] = [lineOf(world, ids[0] as string), lineOf(world, ids[1] as string)];
+    sheet.getRange(a, idAt).setValue(ids[1]);
+    sheet.getRange(b, idAt).setValue(ids[0]);
+    // The id cells of the next six lines sorted alone (descending).
+    const first = lineOf(world, ids[2] as string);
+    const sorted = ids.slice(2, 8).sort().reverse();
+    sheet.getRange(first, idAt, sorted.length, 1).setValues(sorted.map((id) => [id]));
+    const log = await requestsDuring(world, () => pushSheet(world));
+    expect(writes(log)).toEqual([]);
+    for (const line of [a, b]) expect(String(cell(world, line, '_sync'))).toMatch(/is not row/);
+  });
+
   it('sends one PATCH naming only the changed column', async () => {
     typeInto(world, ids[0] as string, 'status', 'Won');
     const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ updated: 1 }));

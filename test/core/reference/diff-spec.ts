@@ -424,6 +424,23 @@ export function planPush(
       });
       continue;
     }
+    // A line showing the lMod of exactly one other row is that row's (id cells sorted or swapped).
+    const lModColumn = layout.fixed.get('lMod');
+    const lModShown = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
+    const shownBy = base
+      .all()
+      .filter(
+        (other) => (other.shown?.lMod === undefined ? other.lMod : String(other.shown.lMod)) === lModShown,
+      );
+    if (lModShown !== '' && shownBy.length === 1 && shownBy[0]?.id !== rowId) {
+      plan.errors.push({
+        line,
+        status: errorStatus(
+          `not pushed: this line shows another row's lMod, so it is not row ${rowId} (were id cells sorted or swapped?). Put its id back, or undo the sort; nothing of it was sent`,
+        ),
+      });
+      continue;
+    }
     const reverted: string[] = [];
     for (const [field, column] of layout.fixed) {
       if (field === ID_HEADER) continue;

@@ -5,10 +5,11 @@ import type { BaseTable } from '../../base-table';
 import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
-import { ID_HEADER, type Layout } from '../../layout';
+import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
+  anotherRowsLineStatus,
   deletedColumnEditReason,
   duplicateStatus,
   notCreatedStatus,
@@ -17,6 +18,7 @@ import {
   unknownRowStatus,
 } from '../../status';
 import { cellEdits, type LineEdits, newCellValues } from './line-edits';
+import { LModOwners, shownLMod } from './line-identity';
 
 export interface UpdatePlan {
   line: number;
@@ -69,9 +71,12 @@ interface PlanColumns {
   /** Deleted columns still in the sheet, and their sheet columns. */
   deletedIds: string[];
   deletedColumns: number[];
+  lModColumn: number | undefined;
+  /** Which row shows which lMod (a line showing another row's is not the row its id names). */
+  lModOwners: LModOwners;
 }
 
-function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
+function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTable): PlanColumns {
   const fixedFields: string[] = [];
   const fixedColumns: number[] = [];
   for (const [field, column] of layout.fixed) {
@@ -87,6 +92,8 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
     fixedColumns,
     deletedIds: [...layout.deleted.keys()],
     deletedColumns: [...layout.deleted.values()],
+    lModColumn: layout.fixed.get(LMOD_HEADER),
+    lModOwners: new LModOwners(base),
   };
 }
 
@@ -99,7 +106,7 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
 export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const { grid, layout, live } = state;
   const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
-  const columns = planColumns(layout, live);
+  const columns = planColumns(layout, live, state.base);
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
     const cells = grid.lineCells(line);
@@ -166,6 +173,13 @@ function planSyncedLine(
   if (!record) {
     plan.errors.push({ line, status: unknownRowStatus(rowId) });
     return;
+  }
+  if (columns.lModColumn !== undefined) {
+    const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
+    if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
+      plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
+      return;
+    }
   }
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
   if (reverted) plan.reverted.push({ line, fields: reverted });
