@@ -48,6 +48,11 @@ export interface BaseRecord {
   shown?: Record<string, unknown>;
   /** Id of the last pull that saw this row on the service. */
   seen?: string;
+  /**
+   * A pending create's sender: the service user id of the key that sent it. Another person's run
+   * adopts the row that user created, never one of its own, and never sends the create again.
+   */
+  sentBy?: string;
 }
 
 export const BASE_HEADER_WIDTH = 3;
@@ -84,7 +89,13 @@ export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[
   }
   // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
   const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;
-  return record.conflict ? head + conflictText(record.conflict, MAX_BASE_CELL - head.length) : head;
+  // The sender is a fifth part, after the conflict (empty for a pending create); older records end
+  // with the conflict.
+  const tail = record.sentBy ? PART + record.sentBy.replace(/\t/g, ' ') : '';
+  const conflict = record.conflict
+    ? conflictText(record.conflict, MAX_BASE_CELL - head.length - tail.length)
+    : '';
+  return head + conflict + tail;
 }
 
 /**
@@ -135,7 +146,10 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
   if (shownEnd >= 0) {
     const shown = parseJsonObject(cell.slice(digestsEnd + 1, shownEnd));
     if (shown) record.shown = shown;
-    const conflict = parseJsonObject(cell.slice(shownEnd + 1));
+    // JSON escapes tabs, so a tab after the conflict starts the sender's part.
+    const conflictEnd = cell.indexOf(PART, shownEnd + 1);
+    const conflict = parseJsonObject(cell.slice(shownEnd + 1, conflictEnd < 0 ? cell.length : conflictEnd));
+    if (conflictEnd >= 0 && conflictEnd + 1 < cell.length) record.sentBy = cell.slice(conflictEnd + 1);
     if (
       conflict &&
       typeof conflict.lMod === 'string' &&

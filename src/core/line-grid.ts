@@ -43,6 +43,8 @@ export class LineGrid {
   checkedAtWait = -1;
   /** The cells of lines changed since the last flush, as the sheet held them before. */
   private readonly originals = new Map<number, unknown[]>();
+  /** Cells writes kept as a person changed them (noteKept). */
+  private readonly kept: Array<{ line: number; column: number }> = [];
 
   /**
    * Eager: `lines` are whole rows. Lazy: `lines` hold only the `preloaded` columns, and `loader`
@@ -225,6 +227,21 @@ export class LineGrid {
   /** After a write: the sheet now holds what the grid holds for every written line. */
   flushed(): void {
     this.originals.clear();
+  }
+
+  /**
+   * A cell the write left as a person changed it since the run read it (their edit, kept): the line
+   * now holds what the sheet holds, and the run learns it (takeKept) to settle that row again.
+   */
+  noteKept(line: number, column: number, sheetValue: unknown): void {
+    const cells = this.lines[line];
+    if (cells) cells[column] = sheetValue;
+    this.kept.push({ line, column });
+  }
+
+  /** The cells writes kept as people changed them, since the last call. */
+  takeKept(): Array<{ line: number; column: number }> {
+    return this.kept.splice(0, this.kept.length);
   }
 
   /** The columns changed since the last call, sorted. */

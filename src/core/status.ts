@@ -42,6 +42,13 @@ export function notCreatedStatus(problems: readonly string[]): string {
 }
 
 /** A line whose id is unknown to the base: it cannot be matched to a row of this table. */
+/** A line whose lMod is another row's: its id cell was sorted or swapped onto it. */
+export function anotherRowsLineStatus(rowId: string): string {
+  return errorStatus(
+    `not pushed: this line shows another row's lMod, so it is not row ${rowId} (were id cells sorted or swapped?). Put its id back, or undo the sort; nothing of it was sent`,
+  );
+}
+
 export function unknownRowStatus(rowId: string): string {
   return errorStatus(
     `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,

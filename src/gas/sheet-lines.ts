@@ -339,7 +339,10 @@ export function flushLines(
             guardedGroups,
           )
         : [];
-    const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current);
+    const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current, (i, column, value) => {
+      const line = lineAt.get(first + i);
+      if (line !== undefined) grid.noteKept(line, column, value);
+    });
     // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
     setPlainText(sheet, plainTextBlocks(plan, first, last, existingRows, inserted));
     for (const [start, width] of plan.groups) {

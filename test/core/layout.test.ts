@@ -137,6 +137,25 @@ describe('base rows', () => {
     expect(decoded).toEqual({ ...record, lMod: 'odd lMod' });
   });
 
+  it('keep a pending create’s sender, and read records written before senders were kept', () => {
+    const pending = {
+      id: 'pending:abc',
+      lMod: '2024-01-01T00:00:00.000Z',
+      digests: { title: 9 },
+      sentBy: 'u_alice',
+    };
+    const row = encodeBaseRow(pending, ['title']);
+    expect(decodeBaseRow(row, ['title'])).toEqual(pending);
+    // An older record cell ends with the conflict part: no sender, and the conflict still reads.
+    const older = ['r5', `t1\t${'9'.padStart(8, '0')}\t\t{"lMod":"t2","theirs":{"title":"x"}}`];
+    expect(decodeBaseRow(older, ['title'])).toEqual({
+      id: 'r5',
+      lMod: 't1',
+      digests: { title: 9 },
+      conflict: { lMod: 't2', theirs: { title: 'x' } },
+    });
+  });
+
   it('store no digest for a column id an ordinary object inherits, such as constructor', () => {
     const record = { id: 'r4', lMod: 't1', digests: { title: 5 } as Record<string, number> };
     const row = encodeBaseRow(record, ['constructor', 'title', 'toString']);

@@ -83,3 +83,33 @@ describe('a create answered 503 that the service did not commit', () => {
     expect(await mismatches(world)).toEqual([]);
   });
 });
+
+describe('a create whose answer was lost, then another person runs', () => {
+  const lostAnswer = { status: 200, commitFirst: true, dropConnection: true };
+
+  it('a push under another key adopts the row its sender made and never sends it again', async () => {
+    const title = 'Sent by Alice, answer lost';
+    await pushNewLineAnswered(title, lostAnswer);
+    expect(await rowsTitled(title)).toHaveLength(1);
+    world.connect('u_bob');
+    expect(await postsDuring(() => expect(push()).toMatchObject({ ok: true }))).toBe(0);
+    const rows = await rowsTitled(title);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.createdBy).toBe('u_alice');
+    expect(cellOf(title, 'id')).toBe(rows[0]?.id);
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('a pull under another key puts the row on the pending line, not on a second line', async () => {
+    const title = 'Sent by Alice, pulled by Bob';
+    await pushNewLineAnswered(title, lostAnswer);
+    world.connect('u_bob');
+    expect(world.call<SyncSummary>('pullActiveSheet')).toMatchObject({ ok: true, added: 0 });
+    const lines = world.values().filter((each) => each[headers().indexOf('title')] === title);
+    expect(lines).toHaveLength(1);
+    const rows = await rowsTitled(title);
+    expect(cellOf(title, 'id')).toBe(rows[0]?.id);
+    expect(await postsDuring(() => push())).toBe(0);
+    expect(await rowsTitled(title)).toHaveLength(1);
+  });
+});

@@ -60,6 +60,38 @@ describe('a push', () => {
     expect(writes(log)).toEqual([]);
   });
 
+  it('creates nothing for a column of unticked checkboxes inserted over empty lines', async () => {
+    const sheet = activeSheet(world);
+    const first = world.values().length + 1;
+    // Insert › Checkbox over 200 empty lines: every cell reads FALSE.
+    sheet.getRange(first, column(world, 'won'), 200, 1).setValues(Array.from({ length: 200 }, () => [false]));
+    const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ created: 0 }));
+    expect(writes(log)).toEqual([]);
+    // A box ticked on one of them, or a title typed beside one, is a line a person made.
+    sheet.getRange(first, column(world, 'won')).setValue(true);
+    sheet.getRange(first + 1, column(world, 'title')).setValue('Typed beside a box');
+    const made = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ created: 2 }));
+    expect(writes(made).map((entry) => JSON.parse(entry.body))).toEqual([
+      { won: true },
+      { title: 'Typed beside a box', won: false },
+    ]);
+  });
+
+  it('two id cells swapped, or a few sorted alone, send nothing to either row', async () => {
+    const sheet = activeSheet(world);
+    const idAt = column(world, 'id');
+    const [a, b] = [lineOf(world, ids[0] as string), lineOf(world, ids[1] as string)];
+    sheet.getRange(a, idAt).setValue(ids[1]);
+    sheet.getRange(b, idAt).setValue(ids[0]);
+    // The id cells of the next six lines sorted alone (descending).
+    const first = lineOf(world, ids[2] as string);
+    const sorted = ids.slice(2, 8).sort().reverse();
+    sheet.getRange(first, idAt, sorted.length, 1).setValues(sorted.map((id) => [id]));
+    const log = await requestsDuring(world, () => pushSheet(world));
+    expect(writes(log)).toEqual([]);
+    for (const line of [a, b]) expect(String(cell(world, line, '_sync'))).toMatch(/is not row/);
+  });
+
   it('sends one PATCH naming only the changed column', async () => {
     typeInto(world, ids[0] as string, 'status', 'Won');
     const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ updated: 1 }));
@@ -251,6 +283,22 @@ describe('a push', () => {
       expect(writes(log)).toEqual([]);
       expect(cell(world, row, 'lMod')).toBe(lMod);
       expect(String(cell(world, row, '_sync'))).toContain('read-only');
+    });
+
+    it('an edit in a column deleted on the service does not hold back the line’s other edits', async () => {
+      await world.emulator.admin.deleteColumn(CRM, DEALS, 'notes');
+      world.call('pullActiveSheet');
+      const id = ids[9] as string;
+      typeInto(world, id, 'notes', 'too late');
+      typeInto(world, id, 'amount', 4321);
+      const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ updated: 1 }));
+      expect(writes(log).map((entry) => [entry.method, JSON.parse(entry.body)])).toEqual([
+        ['PATCH', { amount: 4321 }],
+      ]);
+      expect((await world.serviceRows()).find((row) => row.id === id)?.amount).toBe(4321);
+      // What is left is the deleted column's edit alone: the next push says why it was not sent.
+      expect(pushSheet(world)).toMatchObject({ errors: 1 });
+      expect(String(cell(world, lineOf(world, id), '_sync'))).toContain('no longer exists on the service');
     });
 
     it('does not send edits to a column deleted on the service, and says why', async () => {

@@ -258,6 +258,38 @@ describe('work done while a run waits for the network lands on the right lines',
     expect(await writesDuring(() => pushSheet(world))).toEqual([]);
   });
 
+  it('a cell typed during a later page wave, into a value Bob changed on the service: a conflict, and the push sends nothing', async () => {
+    await world.emulator.admin.reset('sample');
+    await world.emulator.admin.seedTable({
+      appId: CRM,
+      tableId: 'tbl_big',
+      name: 'Big',
+      rows: 2500,
+      columns: 12,
+    });
+    await linkFreshSheet(world, 'tbl_big');
+    const rows = await world.serviceRows(CRM, 'tbl_big');
+    const target = String(rows[10]?.id);
+    await world.emulator.admin.editRow(CRM, 'tbl_big', target, { c07_text: 'bob’s value' }, 'u_bob');
+    let typed = 0;
+    person().at({ on: 'fetchAll', nth: 2 }, () => {
+      const line = world.values().findIndex((cells) => cells[0] === target) + 1;
+      person().edit(sheetName(), line, 'c07_text', 'alice typed this');
+      typed++;
+    });
+    expect(pullSheet(world)).toMatchObject({ ok: true });
+    expect(typed).toBe(1);
+    const line = world.values().findIndex((cells) => cells[0] === target) + 1;
+    const headerRow = (world.values()[0] ?? []).map(String);
+    const cells = world.values()[line - 1] ?? [];
+    expect(cells[headerRow.indexOf('c07_text')]).toBe('alice typed this');
+    expect(String(cells[headerRow.indexOf('_sync')])).toMatch(/conflict/);
+    expect(await writesDuring(() => pushSheet(world))).toEqual([]);
+    expect((await world.serviceRows(CRM, 'tbl_big')).find((row) => row.id === target)?.c07_text).toBe(
+      'bob’s value',
+    );
+  });
+
   it('a line inserted at the top while a push’s create is in flight', async () => {
     await world.emulator.admin.reset('sample');
     await linkFreshSheet(world);

@@ -9,9 +9,18 @@ import type { Digest } from '../digest';
 export function pendingRecord(
   token: string,
   sentAt: string,
+  sentBy: string,
   plan: { readonly digests: Readonly<Record<string, Digest>> },
 ): BaseRecord {
-  return { id: token, lMod: sentAt, digests: { ...plan.digests } };
+  return { id: token, lMod: sentAt, digests: { ...plan.digests }, ...(sentBy ? { sentBy } : {}) };
+}
+
+/**
+ * Who made the row a pending create's answer was lost for: the key that sent it (recorded since
+ * teams share sheets), or, for a record older than that, the key running now (as before).
+ */
+export function senderOf(pending: BaseRecord, me: string): string {
+  return pending.sentBy ?? me;
 }
 
 export interface Candidate {

@@ -113,6 +113,8 @@ export function writeBackBlock(
   plan: WriteBackPlan,
   rows: readonly SpanRow[],
   current: ReadonlyArray<readonly unknown[]>,
+  /** Hears of each cell the run meant to change and left as the person changed it. */
+  onKept?: (rowInSpan: number, column: number, sheetValue: unknown) => void,
 ): unknown[][] {
   const { written, guarded } = plan;
   const firstColumn = written[0] as number;
@@ -135,7 +137,10 @@ export function writeBackBlock(
       const value = row.cells[column] ?? '';
       if (!readBack || row.read === undefined || sameCell(row.read[column] ?? '', sheetValue))
         cells[c] = value;
-      else cells[c] = sheetValue;
+      else {
+        cells[c] = sheetValue;
+        if (!sameCell(value, sheetValue)) onKept?.(i, column, sheetValue);
+      }
     }
     block[i] = cells;
   }

@@ -394,7 +394,11 @@ export function planPush(
       const values = newLineValues(local, live, context);
       if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
-      } else if (Object.keys(values.values).length > 0) {
+      } else if (
+        Object.keys(values.values).length > 0 &&
+        // Unticked checkboxes alone (Insert › Checkbox down a column) are not a line a person made.
+        !Object.values(values.values).every((value) => value === false)
+      ) {
         plan.creates.push({ line, values: values.values, digests: values.digests });
       }
       continue;
@@ -416,6 +420,23 @@ export function planPush(
         line,
         status: errorStatus(
           `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+        ),
+      });
+      continue;
+    }
+    // A line showing the lMod of exactly one other row is that row's (id cells sorted or swapped).
+    const lModColumn = layout.fixed.get('lMod');
+    const lModShown = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
+    const shownBy = base
+      .all()
+      .filter(
+        (other) => (other.shown?.lMod === undefined ? other.lMod : String(other.shown.lMod)) === lModShown,
+      );
+    if (lModShown !== '' && shownBy.length === 1 && shownBy[0]?.id !== rowId) {
+      plan.errors.push({
+        line,
+        status: errorStatus(
+          `not pushed: this line shows another row's lMod, so it is not row ${rowId} (were id cells sorted or swapped?). Put its id back, or undo the sort; nothing of it was sent`,
         ),
       });
       continue;
@@ -442,9 +463,11 @@ export function planPush(
       ),
       ...edits.errors,
     ];
-    if (problems.length > 0) {
+    const edited = Object.keys(edits.values).length > 0;
+    // Edits of deleted columns alone make the line an error; beside other edits, those go.
+    if (edits.errors.length > 0 || (deadEdits.length > 0 && !edited)) {
       plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
-    } else if (Object.keys(edits.values).length > 0) {
+    } else if (edited) {
       plan.updates.push({ line, rowId, base: record, edits });
     } else {
       plan.unchanged += 1;

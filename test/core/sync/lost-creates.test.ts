@@ -21,7 +21,7 @@ const live: ColumnSpec[] = [
 const context = { formatDate: () => '2024-01-01' };
 
 function pendingOf(token: string, values: Record<string, string | number>) {
-  return pendingRecord(token, '2024-01-01T00:00:00.000Z', { digests: sentDigests(values, live) });
+  return pendingRecord(token, '2024-01-01T00:00:00.000Z', '', { digests: sentDigests(values, live) });
 }
 
 describe('a lost create', () => {
@@ -64,7 +64,7 @@ describe('a lost create someone changed before it was recovered (chaos seed 2024
     { id: 'status', name: 'Status', type: 'text', kind: 'text', deleted: false },
   ];
   const sent = { title: 'deal', amount: 3, status: 'open' };
-  const pending = pendingRecord('pending:c', '2024-01-01T00:00:00.000Z', {
+  const pending = pendingRecord('pending:c', '2024-01-01T00:00:00.000Z', '', {
     digests: sentDigests(sent, three),
   });
   const row = (id: string, values: Record<string, unknown>, lMod = '2024-01-01T00:05:00.000Z') => ({

@@ -12,7 +12,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
-import { adoptedBase, type Candidate, findLostCreate } from '../lost-creates';
+import { adoptedBase, type Candidate, findLostCreate, senderOf } from '../lost-creates';
 import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
 
@@ -117,11 +117,15 @@ function* touchedLines(
   }
 }
 
-/** Merges a batch of service rows (in service order) into the lines and the base. */
+/**
+ * Merges a batch of service rows (in service order) into the lines and the base. Returns each row's
+ * base record before the merge (undefined: none), for rows whose line the write then cannot settle.
+ */
 export function applyServiceRows(
   state: PullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
-): void {
+): Map<string, BaseRecord | undefined> {
+  const before = new Map<string, BaseRecord | undefined>();
   const { grid, live, base, index } = state;
   // Load (in spans) just the lines and base records this batch touches; listed only if asked for
   // (eager grids and bases never ask).
@@ -145,14 +149,17 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    const before = adopted ?? base.get(id);
+    const agreed = adopted ?? base.get(id);
+    // An adopted row's earlier record is its pending create's: not this row's to go back to.
+    if (!adopted) before.set(id, agreed);
     const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, before, live, merge);
+    const merged = mergeCells(row, cells, at, agreed, live, merge);
     writeMergedCells(grid, currentLine, at, merged);
-    const shown = writeFixedFields(state, fixed, currentLine, row, before?.shown);
-    settleBaseRecord(state, id, before, merged, shown);
+    const shown = writeFixedFields(state, fixed, currentLine, row, agreed?.shown);
+    settleBaseRecord(state, id, agreed, merged, shown);
     reportOutcome(state, currentLine, merged, adopted !== undefined);
   }
+  return before;
 }
 
 /** What every row of a batch is merged with, worked out once per batch. */
@@ -311,12 +318,15 @@ function adoptLostCreate(
   pending: PendingCreates,
   row: Readonly<Record<string, unknown>>,
 ): { line: number; record: BaseRecord } | undefined {
-  if (row.createdBy !== pending.me || pending.lines.length === 0) return undefined;
+  if (pending.lines.length === 0) return undefined;
   const idColumn = state.layout.fixed.get(ID_HEADER);
   if (idColumn === undefined) return undefined;
-  const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy: pending.me, row };
+  const createdBy = String(row.createdBy ?? '');
+  const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy, row };
   for (let i = 0; i < pending.lines.length; i++) {
     const entry = pending.lines[i] as { line: number; record: BaseRecord };
+    // The row of a create someone else sent is theirs to have made: matched by its sender's id.
+    if (createdBy !== senderOf(entry.record, pending.me)) continue;
     if (!findLostCreate(entry.record, [candidate], state.live, new Set())) continue;
     pending.lines.splice(i, 1);
     state.grid.set(entry.line, idColumn, candidate.id);

@@ -46,6 +46,7 @@ import {
   showsMemberEmails,
   startProgress,
 } from './start';
+import { settleUnwrittenRows } from './unwritten';
 
 /** One pull's ports and what it has read so far. */
 interface Pull {
@@ -192,9 +193,12 @@ function writeChunk(pull: Pull, state: PullState): void {
   const started = ports.run.now();
   const rows = takeChunk(run);
   sheet.relocateBeforeLoading(state.grid, state.layout);
-  applyServiceRows(state, rows);
+  const before = applyServiceRows(state, rows);
   const cells = state.grid.dirtyCount * state.grid.dirtyColumnCount;
   const written = sheet.writeLines(state.grid, state.layout, state.live, 'synced');
+  // Rows whose line was not written keep their base; cells typed into meanwhile are merged again.
+  if (settleUnwrittenRows(state, rows, before))
+    sheet.writeLines(state.grid, state.layout, state.live, 'synced');
   ports.base.write(state.base);
   chunkWritten(run, started, rows.length, cells, state.layout.width);
   ports.run.report({ phase: 'writing lines', linesWritten: ports.run.progress().linesWritten + written });

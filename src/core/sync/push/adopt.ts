@@ -8,6 +8,7 @@ import {
   findLostCreate,
   isPendingRecord,
   matchPendingByContent,
+  senderOf,
 } from '../lost-creates';
 import { cellEdits } from './line-edits';
 import type { CreatePlan } from './plan';
@@ -50,14 +51,17 @@ export interface Adoption {
   pending: BaseRecord;
 }
 
-/** This user's rows not on a line nor in the base, oldest first: the rows a lost create may have made. */
-function adoptionCandidates(session: PushSession, listing: ReadonlyMap<string, ServiceRow>, me: string) {
+/**
+ * The rows not on a line nor in the base, oldest first: the rows a lost create may have made (each
+ * create looks only at the rows its sender created).
+ */
+function adoptionCandidates(session: PushSession, listing: ReadonlyMap<string, ServiceRow>) {
   const taken = new Set<string>();
   for (const id of session.index.lineById.keys()) taken.add(id);
   for (const record of session.base.all()) taken.add(record.id);
   const candidates: Candidate[] = [];
   for (const row of listing.values()) {
-    if (row.createdBy !== me || taken.has(String(row.id))) continue;
+    if (taken.has(String(row.id))) continue;
     candidates.push({
       id: String(row.id),
       cOn: String(row.cOn ?? ''),
@@ -83,11 +87,13 @@ export function adoptLostCreates(
   me: string,
 ): Adoption[] {
   const { grid, base, live, plan } = session;
-  const { candidates, taken } = adoptionCandidates(session, listing, me);
+  const { candidates, taken } = adoptionCandidates(session, listing);
+  const sentBy = (pending: BaseRecord): Candidate[] =>
+    candidates.filter((candidate) => candidate.createdBy === senderOf(pending, me));
   const exact = new Map<CreatePlan, Candidate | undefined>();
   for (const create of pendingCreates) {
     const pending = base.get(create.pendingToken as string);
-    exact.set(create, pending ? findLostCreate(pending, candidates, live, taken) : undefined);
+    exact.set(create, pending ? findLostCreate(pending, sentBy(pending), live, taken) : undefined);
   }
   const adopted: Adoption[] = [];
   for (const create of pendingCreates) {
@@ -96,7 +102,7 @@ export function adoptLostCreates(
     // Someone changed the created row before its answer was recovered (chaos seed 20240141): found
     // only as the one row changed since its creation that still holds most of what was sent.
     const changed = exact.get(create) === undefined && pending !== undefined;
-    const found = changed ? findChangedLostCreate(pending, candidates, live, taken) : exact.get(create);
+    const found = changed ? findChangedLostCreate(pending, sentBy(pending), live, taken) : exact.get(create);
     if (pending) base.delete(token);
     create.pendingToken = null;
     if (!found) continue;

@@ -38,7 +38,7 @@ export function markCreatesPending(
   session: PushSession,
   plans: readonly CreatePlan[],
   newToken: () => string,
-  sentAt: string,
+  sent: { at: string; by: string },
 ): CreateBatch {
   const creates = plans.map(
     (plan): MarkedCreate => ({
@@ -49,7 +49,7 @@ export function markCreatesPending(
   );
   for (const { plan, token } of creates) {
     session.base.set(
-      pendingRecord(token, sentAt, { ...plan, digests: sentDigests(plan.values, session.live) }),
+      pendingRecord(token, sent.at, sent.by, { ...plan, digests: sentDigests(plan.values, session.live) }),
     );
     setStatus(session, plan.line, pendingStatus(token));
   }

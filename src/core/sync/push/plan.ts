@@ -5,10 +5,11 @@ import type { BaseTable } from '../../base-table';
 import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
-import { ID_HEADER, type Layout } from '../../layout';
+import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
+  anotherRowsLineStatus,
   deletedColumnEditReason,
   duplicateStatus,
   notCreatedStatus,
@@ -17,6 +18,7 @@ import {
   unknownRowStatus,
 } from '../../status';
 import { cellEdits, type LineEdits, newCellValues } from './line-edits';
+import { LModOwners, shownLMod } from './line-identity';
 
 export interface UpdatePlan {
   line: number;
@@ -69,9 +71,12 @@ interface PlanColumns {
   /** Deleted columns still in the sheet, and their sheet columns. */
   deletedIds: string[];
   deletedColumns: number[];
+  lModColumn: number | undefined;
+  /** Which row shows which lMod (a line showing another row's is not the row its id names). */
+  lModOwners: LModOwners;
 }
 
-function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
+function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTable): PlanColumns {
   const fixedFields: string[] = [];
   const fixedColumns: number[] = [];
   for (const [field, column] of layout.fixed) {
@@ -87,6 +92,8 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
     fixedColumns,
     deletedIds: [...layout.deleted.keys()],
     deletedColumns: [...layout.deleted.values()],
+    lModColumn: layout.fixed.get(LMOD_HEADER),
+    lModOwners: new LModOwners(base),
   };
 }
 
@@ -99,7 +106,7 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[]): PlanColumns {
 export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const { grid, layout, live } = state;
   const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
-  const columns = planColumns(layout, live);
+  const columns = planColumns(layout, live, state.base);
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
     const cells = grid.lineCells(line);
@@ -111,7 +118,18 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   return plan;
 }
 
-/** A line without an id: a create of its values, unless it is empty or a value cannot be sent. */
+/**
+ * Whether a new line holds nothing but unticked checkboxes: what Insert › Checkbox puts down a column
+ * of empty lines. Not a value a person typed, so not a row to create.
+ */
+function onlyUntickedCheckboxes(values: Readonly<Record<string, JsonValue>>): boolean {
+  return Object.values(values).every((value) => value === false);
+}
+
+/**
+ * A line without an id: a create of its values, unless it is empty, holds only unticked checkboxes,
+ * or a value cannot be sent.
+ */
 function planNewLine(
   state: PushState,
   columns: PlanColumns,
@@ -124,7 +142,7 @@ function planNewLine(
   const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
   if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
-  } else if (Object.keys(values.values).length > 0) {
+  } else if (Object.keys(values.values).length > 0 && !onlyUntickedCheckboxes(values.values)) {
     const status = columns.statusColumn === undefined ? '' : grid.get(line, columns.statusColumn);
     plan.creates.push({
       line,
@@ -156,14 +174,24 @@ function planSyncedLine(
     plan.errors.push({ line, status: unknownRowStatus(rowId) });
     return;
   }
+  if (columns.lModColumn !== undefined) {
+    const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
+    if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
+      plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
+      return;
+    }
+  }
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
   if (reverted) plan.reverted.push({ line, fields: reverted });
   const deletedEdits = editedDeletedColumns(grid, columns, line, record);
   const edits = cellEdits(cells ?? cellsByGet(grid, line, columns.at), columns.at, record, live, context);
-  if (deletedEdits || edits.errors.length > 0) {
+  const edited = Object.keys(edits.values).length > 0;
+  // An edit in a column deleted on the service cannot go, but it never holds back the line's other
+  // edits: they go, and the next push, finding only that edit left, says why it was not sent.
+  if (edits.errors.length > 0 || (deletedEdits && !edited)) {
     const problems = [...(deletedEdits ?? []).map(deletedColumnEditReason), ...edits.errors];
     plan.errors.push({ line, status: notPushedStatus(problems) });
-  } else if (Object.keys(edits.values).length > 0) {
+  } else if (edited) {
     plan.updates.push({ line, rowId, base: record, edits });
   } else {
     plan.unchanged += 1;

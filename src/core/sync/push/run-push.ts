@@ -276,8 +276,8 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
  */
 function createPhase(push: Push, planned: readonly CreatePlan[]): boolean {
   const { ports, session } = push;
-  const sentAt = ports.run.lastServiceTime();
-  const creates = markCreatesPending(session, planned, () => `pending:${ports.run.uniqueId()}`, sentAt);
+  const sent = { at: ports.run.lastServiceTime(), by: ports.run.userId };
+  const creates = markCreatesPending(session, planned, () => `pending:${ports.run.uniqueId()}`, sent);
   writeStatuses(push);
   if (keepMarkedCreates(session, creates)) ports.base.write(session.base);
   const finished = sendCreates(push, creates);

@@ -231,7 +231,7 @@ describe('adopting lost creates', () => {
   const sentAt = '2024-01-01T10:00:00.000Z';
   const token = 'pending:lost1';
   const sent = { title: 'new deal', amount: 7 };
-  const pending = pendingRecord(token, sentAt, { digests: sentDigests(sent, live) });
+  const pending = pendingRecord(token, sentAt, '', { digests: sentDigests(sent, live) });
   const created = (extra: Record<string, unknown> = {}): ServiceRow => ({
     id: 'r50',
     cOn: '2024-01-01T10:00:01.000Z',
@@ -278,7 +278,7 @@ describe('adopting lost creates', () => {
   it('adopts a row someone changed since its creation as created, so their change is pulled in', () => {
     // Three values sent (note by a create of a column the sheet does not show); the row holds two.
     const sentThree = { ...sent, note: 'from the form' };
-    const pendingThree = pendingRecord(token, sentAt, { digests: sentDigests(sentThree, live) });
+    const pendingThree = pendingRecord(token, sentAt, '', { digests: sentDigests(sentThree, live) });
     const session = sessionOf([line('', 'new deal', 7, '', pendingStatus(token))], [pendingThree]);
     const changed = created({ note: 'from the form', amount: 8, lMod: '2024-01-01T11:00:00.000Z' });
     const adopted = adoptLostCreates(session, claimPendingCreates(session), new Map([['r50', changed]]), ME);
@@ -471,7 +471,10 @@ describe('creates', () => {
   function marked() {
     const session = sessionOf(newLines, []);
     const tokens = ['pending:a', 'pending:b'];
-    const batch = markCreatesPending(session, session.plan.creates, () => tokens.shift() ?? '', 'now');
+    const batch = markCreatesPending(session, session.plan.creates, () => tokens.shift() ?? '', {
+      at: 'now',
+      by: 'u_alice',
+    });
     return { session, batch };
   }
 

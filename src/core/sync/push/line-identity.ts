@@ -1,0 +1,40 @@
+// Whether a line is the row its id cell names. People sort or swap id cells alone; the line's lMod
+// cell then shows another row's value. Such a line is not that row: nothing of it is sent to either
+// row (a PATCH would carry every column of one row onto the other).
+import type { BaseRecord } from '../../base';
+import type { BaseTable } from '../../base-table';
+
+/** The lMod a synced line of this record shows. */
+export function shownLMod(record: BaseRecord): string {
+  const shown = record.shown?.lMod;
+  return shown !== undefined ? String(shown) : record.lMod;
+}
+
+/** Which row shows which lMod, worked out once per push, on the first line that needs it. */
+export class LModOwners {
+  private owners: Map<string, string | null> | null = null;
+
+  constructor(private readonly base: BaseTable) {}
+
+  /**
+   * Whether a line's lMod cell is the lMod exactly one other row than `rowId` shows: the line is that
+   * row's. A value no row shows (a person typed into the read-only cell) is not, and is put back.
+   */
+  belongsToAnotherRow(lModText: string, rowId: string): boolean {
+    if (lModText === '') return false;
+    const owner = this.ownersByLMod().get(lModText);
+    return owner !== undefined && owner !== null && owner !== rowId;
+  }
+
+  private ownersByLMod(): Map<string, string | null> {
+    if (this.owners) return this.owners;
+    const owners = new Map<string, string | null>();
+    for (const record of this.base.all()) {
+      const lMod = shownLMod(record);
+      // Rows sharing an lMod (written in one batch) say nothing about which a line is: none owns it.
+      owners.set(lMod, owners.has(lMod) ? null : record.id);
+    }
+    this.owners = owners;
+    return owners;
+  }
+}

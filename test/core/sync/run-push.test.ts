@@ -1,0 +1,143 @@
+// runPush over the in-memory ports: edits and creates, a create whose answer is lost (sent once,
+// adopted by the next push), faults after the service committed, and a person acting between the
+// push's port calls.
+import { describe, expect, it } from 'vitest';
+import { issueKind, STATUS } from '../../../src/core/status';
+import { runPull } from '../../../src/core/sync/pull/run-pull';
+import { runPush } from '../../../src/core/sync/push/run-push';
+import { ANN, BOB, MemoryWorld } from '../../memory/memory-ports';
+
+/** A world whose service holds `count` rows (title tN, amount N) made by Bob, pulled by Ann. */
+function pulledWorld(count: number): MemoryWorld {
+  const world = new MemoryWorld();
+  for (let i = 1; i <= count; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+  runPull(world.ports(ANN), world.links.get());
+  return world;
+}
+
+function push(world: MemoryWorld, user = ANN) {
+  return runPush(world.ports(user), world.links.get());
+}
+
+function lineOf(
+  world: MemoryWorld,
+  find: (cells: Record<string, unknown>) => boolean,
+): Record<string, unknown> {
+  const [headers, ...lines] = world.sheet.values() as [unknown[], ...unknown[][]];
+  const all = lines.map((line) => Object.fromEntries(headers.map((header, i) => [String(header), line[i]])));
+  const found = all.filter(find);
+  if (found.length !== 1) throw new Error(`${found.length} lines match`);
+  return found[0] as Record<string, unknown>;
+}
+
+const titled = (title: string) => (cells: Record<string, unknown>) => cells.title === title;
+
+describe('runPush over memory', () => {
+  it('sends edited columns as PATCH and new lines as POST, and writes ids and statuses back', () => {
+    const world = pulledWorld(3);
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 20);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    const result = push(world);
+    expect(result.counts).toMatchObject({ updated: 1, created: 1, conflicts: 0, errors: 0 });
+    expect(world.service.commits.map(({ method, values }) => [method, values])).toEqual([
+      ['patch', { amount: 20 }],
+      ['post', { title: 'new', amount: 7 }],
+    ]);
+    const created = lineOf(world, titled('new'));
+    expect(created).toMatchObject({ id: 'r0004', _sync: STATUS.created });
+    expect(world.service.find('r0004')).toMatchObject({ title: 'new', amount: 7, createdBy: ANN.id });
+    // Nothing more to send: a second push sends nothing.
+    const before = world.service.commits.length;
+    push(world);
+    expect(world.service.commits.length).toBe(before);
+  });
+
+  it('a create whose answer is lost is sent once, left pending, and adopted by the next push', () => {
+    const world = pulledWorld(2);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'lost');
+    push(world);
+    expect(world.service.rows).toHaveLength(3);
+    expect(issueKind(lineOf(world, titled('new'))._sync)).toBe('pending');
+    push(world);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+    expect(lineOf(world, titled('new'))).toMatchObject({ id: 'r0003', _sync: STATUS.created });
+  });
+
+  it('a create whose answer is lost under one key is adopted, not sent again, by a push under another key', () => {
+    const world = pulledWorld(2);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'lost');
+    push(world, ANN);
+    push(world, BOB);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+  });
+
+  it('a PATCH answered 503 after the service committed it is retried harmlessly', () => {
+    const world = pulledWorld(2);
+    world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 'mine');
+    world.service.fault('patch', '503-after-commit');
+    const result = push(world);
+    expect(result.counts.updated).toBe(1);
+    expect(world.service.find('r0001')?.title).toBe('mine');
+    expect(lineOf(world, titled('mine'))._sync).toBe(STATUS.pushed);
+  });
+
+  it('a create answered 503 after the service committed it makes one row', () => {
+    const world = pulledWorld(1);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', '503-after-commit');
+    push(world);
+    push(world);
+    expect(world.service.rows.filter((row) => row.title === 'new')).toHaveLength(1);
+  });
+
+  it('a create answered 2xx with an error body after the service committed it makes one row', () => {
+    const world = pulledWorld(1);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'error-body');
+    push(world);
+    push(world);
+    expect(world.service.rows.filter((row) => row.title === 'new')).toHaveLength(1);
+  });
+
+  describe('when a person acts between its port calls', () => {
+    it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
+      const world = pulledWorld(3);
+      const line = world.sheet.lineOfId('r0002');
+      world.sheet.type(line, 'title', 'first');
+      world.actBefore('service.updateRows', () =>
+        world.sheet.type(world.sheet.lineOfId('r0002'), 'title', 'second'),
+      );
+      push(world);
+      expect(world.service.find('r0002')?.title).toBe('first');
+      expect(lineOf(world, (cells) => cells.id === 'r0002').title).toBe('second');
+      world.hook = () => {};
+      push(world);
+      expect(world.service.find('r0002')?.title).toBe('second');
+    });
+
+    it('a sort between the read and the create: each created id lands on its own line', () => {
+      const world = pulledWorld(3);
+      world.sheet.appendLine({ title: 'b-new', amount: 1 });
+      world.sheet.appendLine({ title: 'a-new', amount: 2 });
+      world.actBefore('service.createRows', () => world.sheet.sort('title'));
+      push(world);
+      for (const title of ['a-new', 'b-new']) {
+        const id = String(lineOf(world, titled(title)).id);
+        expect(world.service.find(id)?.title).toBe(title);
+      }
+      expect(world.service.rows).toHaveLength(5);
+    });
+
+    it('a line deleted before the statuses are written: nothing lands on the line that moved up', () => {
+      const world = pulledWorld(3);
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'amount', 10);
+      world.actBefore('service.updateRows', () => world.sheet.deleteLine(world.sheet.lineOfId('r0001')));
+      push(world);
+      expect(world.service.find('r0001')?.amount).toBe(10);
+      const next = lineOf(world, (cells) => cells.id === 'r0002');
+      expect(next).toMatchObject({ title: 't2', amount: 2, _sync: STATUS.pulled });
+    });
+  });
+});
