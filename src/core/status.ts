@@ -69,6 +69,14 @@ export function pendingStatus(token: string): string {
   return `⏳ create sent [${token}]; the next push checks the service before any retry`;
 }
 
+/**
+ * A pending create whose record is gone (the hidden base sheet removed or changed): the mark stays,
+ * so no push sends it again until the person decides.
+ */
+export function pendingRecordLostStatus(token: string): string {
+  return `⏳ create sent [${token}]; its record went with the add-on's hidden base sheet, so it may already be on the service and is not sent again: pull to bring its row in, or clear this cell to create the line anew`;
+}
+
 /** The pending token of a line's status, or null. */
 export function pendingTokenOf(status: unknown): string | null {
   if (typeof status !== 'string') return null;

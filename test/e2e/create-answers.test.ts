@@ -113,3 +113,20 @@ describe('a create whose answer was lost, then another person runs', () => {
     expect(await rowsTitled(title)).toHaveLength(1);
   });
 });
+
+describe('a create whose answer was lost, then the hidden base sheet removed', () => {
+  it('is held, never sent again, and says how to go on', async () => {
+    const title = 'Sent, then its record removed';
+    await pushNewLineAnswered(title, { status: 200, commitFirst: true, dropConnection: true });
+    expect(await rowsTitled(title)).toHaveLength(1);
+    const spreadsheet = world.sim.spreadsheet;
+    const sheetId = spreadsheet.getActiveSheet().getSheetId();
+    const base = spreadsheet.getSheetByName(`_tas_base_${sheetId}`);
+    expect(base).not.toBeNull();
+    spreadsheet.deleteSheet(base as NonNullable<typeof base>);
+    expect(await postsDuring(() => push())).toBe(0);
+    expect(await postsDuring(() => push())).toBe(0);
+    expect(await rowsTitled(title)).toHaveLength(1);
+    expect(String(cellOf(title, '_sync'))).toMatch(/record went with the add-on's hidden base sheet/);
+  });
+});

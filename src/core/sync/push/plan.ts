@@ -14,6 +14,7 @@ import {
   duplicateStatus,
   notCreatedStatus,
   notPushedStatus,
+  pendingRecordLostStatus,
   pendingTokenOf,
   unknownRowStatus,
 } from '../../status';
@@ -139,17 +140,19 @@ function planNewLine(
   cells: readonly unknown[] | undefined,
 ): void {
   const { grid, live } = state;
+  const status = columns.statusColumn === undefined ? '' : grid.get(line, columns.statusColumn);
+  const token = pendingTokenOf(status);
+  if (token !== null && state.base.get(token) === undefined) {
+    // A create went out, and its record (what it sent) went with the hidden base sheet: the row may
+    // be on the service, and without the record it cannot be found. Held, never sent again.
+    plan.errors.push({ line, status: pendingRecordLostStatus(token) });
+    return;
+  }
   const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
   if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
   } else if (Object.keys(values.values).length > 0 && !onlyUntickedCheckboxes(values.values)) {
-    const status = columns.statusColumn === undefined ? '' : grid.get(line, columns.statusColumn);
-    plan.creates.push({
-      line,
-      values: values.values,
-      digests: values.digests,
-      pendingToken: pendingTokenOf(status),
-    });
+    plan.creates.push({ line, values: values.values, digests: values.digests, pendingToken: token });
   }
 }
 

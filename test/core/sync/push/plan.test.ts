@@ -8,7 +8,9 @@ import {
   deletedColumnEditReason,
   duplicateStatus,
   notPushedStatus,
+  pendingRecordLostStatus,
   pendingStatus,
+  pendingTokenOf,
   unknownRowStatus,
 } from '../../../../src/core/status';
 import { planPush } from '../../../../src/core/sync/push/plan';
@@ -57,8 +59,18 @@ describe('planPush', () => {
   });
 
   it('keeps the pending token of a new line whose create was sent before', () => {
-    const { result } = plan([line('', 'new', 5, '', pendingStatus('pending:x1'))], []);
+    const sent = { id: 'pending:x1', lMod: '2024-01-01T00:00:00.000Z', digests: {} };
+    const { result } = plan([line('', 'new', 5, '', pendingStatus('pending:x1'))], [sent]);
     expect(result.creates[0]?.pendingToken).toBe('pending:x1');
+  });
+
+  it('holds a new line whose create was sent when its record is gone (the base sheet removed)', () => {
+    const { result, grid } = plan([line('', 'new', 5, '', pendingStatus('pending:x1'))], []);
+    expect(result.creates).toEqual([]);
+    expect(result.errors).toEqual([{ line: 0, status: pendingRecordLostStatus('pending:x1') }]);
+    // The mark stays at the start of the status, so the next push holds it too.
+    expect(pendingTokenOf(result.errors[0]?.status)).toBe('pending:x1');
+    expect(grid.length).toBe(1);
   });
 
   it('refuses a new line with a value the column cannot hold', () => {
