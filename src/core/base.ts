@@ -3,7 +3,9 @@
 // lMod, digests, shown fixed fields and conflict, tab-separated: Spreadsheet reads and writes cost per
 // cell, and a pull reads the whole base. A record is written as its first two cells only: the seen
 // cell is written apart, and only by a pull that goes on in another execution (see BaseTable).
+
 import { DIGEST_WIDTH, type Digest, digestText, parseDigestAt } from './digest';
+import { SyncError } from './errors';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
 
@@ -67,6 +69,27 @@ const PART = '\t';
 /** Header row of the base sheet; the record cell's header lists the column ids the digests follow. */
 export function baseHeaderRow(columnIds: readonly string[]): string[] {
   return ['id', JSON.stringify(columnIds), 'seen'];
+}
+
+/**
+ * Stops a run on a base sheet whose rows were moved by hand (a person unhid it and sorted it with its
+ * header row, or moved rows): its header row is not first, or a header row stands among the records.
+ * Read as it is, the header would become a record of a row named "id" and a record row the header.
+ */
+export function assertBaseIntact(
+  header: readonly unknown[] | undefined,
+  ids: Iterable<unknown>,
+  sheetName: string,
+): void {
+  const headerFirst =
+    header?.[BASE_ID_COLUMN - 1] === 'id' && String(header?.[BASE_RECORD_COLUMN - 1] ?? '').startsWith('[');
+  let headerAmongRecords = false;
+  for (const id of ids) if (id === 'id') headerAmongRecords = true;
+  if (headerFirst && !headerAmongRecords) return;
+  throw new SyncError(
+    'CONFIG',
+    `The add-on's hidden sheet "${sheetName}" was changed by hand (its rows were sorted or moved), so nothing was sent or written. Undo that change (Edit › Undo, or File › Version history), then run again; or unlink this sheet and link it again, and the next pull rebuilds it.`,
+  );
 }
 
 export function parseBaseColumnIds(headerCell: unknown): string[] {

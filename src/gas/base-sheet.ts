@@ -3,6 +3,7 @@
 // base found absent stays absent for the rest of the execution.
 
 import {
+  assertBaseIntact,
   BASE_HEADER_WIDTH,
   BASE_ID_COLUMN,
   BASE_RECORD_COLUMN,
@@ -34,7 +35,7 @@ const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen:
  */
 export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
   const sheet = baseSheetOf(link, false);
-  if (sheet && options.eagerUpTo > 0) return readWholeBase(sheet, options.withSeen);
+  if (sheet && options.eagerUpTo > 0) return readWholeBase(sheet, link.baseSheetName, options.withSeen);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
   noteContentSize(sheet, lastRow, BASE_HEADER_WIDTH);
@@ -42,11 +43,17 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   if (count <= options.eagerUpTo) {
     const width = options.withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
     const values = sheet.getRange(1, 1, lastRow, width).getValues() as unknown[][];
+    assertBaseIntact(values[0], idsOf(values), link.baseSheetName);
     return new BaseTable(values.slice(1), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
   }
   const header = sheet.getRange(1, 1, 1, BASE_HEADER_WIDTH).getValues()[0] ?? [];
   const columnIds = parseBaseColumnIds(header[BASE_RECORD_COLUMN - 1]);
   const ids = sheet.getRange(2, BASE_ID_COLUMN, count, 1).getValues();
+  assertBaseIntact(
+    header,
+    [header, ...ids].slice(1).map((row) => row[0]),
+    link.baseSheetName,
+  );
   const seen = options.withSeen ? sheet.getRange(2, BASE_SEEN_COLUMN, count, 1).getValues() : [];
   const rows = ids.map((row, i) => [row[0], seen[i]?.[0] ?? '']);
   const loader = (first: number, n: number): unknown[][] =>
@@ -54,12 +61,21 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   return new BaseTable(rows, columnIds, { loader });
 }
 
+/** The id cells of the record rows (every row after the first). */
+function* idsOf(values: readonly unknown[][]): Generator<unknown> {
+  for (let i = 1; i < values.length; i++) yield values[i]?.[BASE_ID_COLUMN - 1];
+}
+
 /**
  * Reads the base whole in one waiting call: its columns down to the grid's end (open-ended A1 range),
  * where asking its last row first would wait twice. The blank rows below the records cost a few cells
  * each; the read also tells the grid's row count, so growing the base asks nothing more.
  */
-function readWholeBase(sheet: GoogleAppsScript.Spreadsheet.Sheet, withSeen: boolean): BaseTable {
+function readWholeBase(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  sheetName: string,
+  withSeen: boolean,
+): BaseTable {
   const width = withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
   const values = sheet.getRange(`A:${columnLetters(width)}`).getValues() as unknown[][];
   gridSizeOf(sheet).maxRows = values.length;
@@ -69,6 +85,7 @@ function readWholeBase(sheet: GoogleAppsScript.Spreadsheet.Sheet, withSeen: bool
   }
   if (lastRow === 0) return new BaseTable([], []);
   noteContentSize(sheet, lastRow, width);
+  assertBaseIntact(values[0], idsOf(values.slice(0, lastRow)), sheetName);
   return new BaseTable(values.slice(1, lastRow), parseBaseColumnIds(values[0]?.[BASE_RECORD_COLUMN - 1]));
 }
 

@@ -130,3 +130,22 @@ describe('a create whose answer was lost, then the hidden base sheet removed', (
     expect(String(cellOf(title, '_sync'))).toMatch(/record went with the add-on's hidden base sheet/);
   });
 });
+
+describe('the hidden base sheet sorted with its header row', () => {
+  it('stops push and pull with a message, and nothing is sent or added', async () => {
+    const spreadsheet = world.sim.spreadsheet;
+    const sheetId = spreadsheet.getActiveSheet().getSheetId();
+    const base = spreadsheet.getSheetByName(`_tas_base_${sheetId}`);
+    expect(base).not.toBeNull();
+    const baseSheet = base as NonNullable<typeof base>;
+    // A person unhides it and sorts all of it, header row included (Z→A on the id column).
+    baseSheet.getRange(1, 1, baseSheet.getLastRow(), 3).sort({ column: 1, ascending: false });
+    const before = world.values();
+    const linesBefore = before.length;
+    expect(await postsDuring(() => expect(push()).toMatchObject({ ok: false }))).toBe(0);
+    const pulled = world.call<SyncSummary>('pullActiveSheet');
+    expect(pulled.ok).toBe(false);
+    expect(pulled.message).toMatch(/hidden sheet .* was changed by hand/);
+    expect(world.values()).toHaveLength(linesBefore);
+  });
+});
