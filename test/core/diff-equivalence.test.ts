@@ -12,10 +12,11 @@ import { digest, hash53 } from '../../src/core/digest';
 import { readLayout } from '../../src/core/layout';
 import { LineGrid } from '../../src/core/line-grid';
 import { indexLines } from '../../src/core/lines';
+import { newCellValues } from '../../src/core/sync/line-values';
 import { applyServiceRows } from '../../src/core/sync/pull/apply-rows';
 import { mergeCells } from '../../src/core/sync/pull/merge-cells';
 import { emptyPullCounts, type PullState } from '../../src/core/sync/pull/pull-state';
-import { cellEdits, newCellValues } from '../../src/core/sync/push/line-edits';
+import { cellEdits } from '../../src/core/sync/push/line-edits';
 import { planPush } from '../../src/core/sync/push/plan';
 import * as spec from './reference/diff-spec';
 

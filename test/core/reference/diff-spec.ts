@@ -31,7 +31,7 @@ import {
   keptLocalStatus,
   STATUS,
 } from '../../../src/core/status';
-import { fixedFieldText } from '../../../src/core/sync/pull/apply-rows';
+import { fixedFieldText } from '../../../src/core/sync/line-values';
 import type { PullCounts } from '../../../src/core/sync/pull/pull-state';
 
 export function hash53(text: string, seed = 0): number {

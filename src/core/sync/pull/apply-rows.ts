@@ -12,6 +12,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
+import { fixedFieldText } from '../line-values';
 import { adoptedBase, type Candidate, findLostCreate, senderOf } from '../lost-creates';
 import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
@@ -28,12 +29,6 @@ export function keptEditProblems(state: PullState, line: number, columnIds: read
     if (!decoded.ok) problems.push(decoded.reason);
   }
   return problems;
-}
-
-/** How a fixed field's value shows in its (plain-text) cell. */
-export function fixedFieldText(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The fixed fields shown in the sheet, as parallel lists (read once per batch, not per row). */

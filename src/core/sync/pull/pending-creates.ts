@@ -5,8 +5,8 @@ import { ID_HEADER, type Layout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText } from '../../lines';
 import { pendingTokenOf } from '../../status';
+import { type LineEdits, newCellValues } from '../line-values';
 import { isPendingToken, matchPendingByContent } from '../lost-creates';
-import { type LineEdits, newCellValues } from '../push/line-edits';
 import type { PendingCreates, PullState } from './pull-state';
 
 /**

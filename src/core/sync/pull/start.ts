@@ -4,9 +4,9 @@ import type { ColumnSpec } from '../../columns';
 import { type Layout, missingHeaders } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { indexLines } from '../../lines';
+import { fixedFieldText } from '../line-values';
 import type { SheetReadOptions } from '../ports';
 import { findRenamedColumns } from '../renamed-columns';
-import { fixedFieldText } from './apply-rows';
 import { emptyPullCounts, type PullCounts, type PullState } from './pull-state';
 
 /**

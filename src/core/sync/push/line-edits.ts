@@ -1,5 +1,4 @@
-// A push's reading of lines against the base: which cells of a line are edited (cellEdits), what a new
-// line would create (newCellValues), how edits meet a row the service changed meanwhile
+// A push's reading of lines against the base: which cells of a line are edited (cellEdits), how edits meet a row the service changed meanwhile
 // (reconcileEdits), and the base once a write was answered (baseAfterWrite).
 import type { BaseRecord, ConflictRecord } from '../../base';
 import {
@@ -13,27 +12,9 @@ import {
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { cutNotSentReason } from '../../status';
+import { cellAt, fresh, type LineEdits } from '../line-values';
 
-function fresh<T>(): Record<string, T> {
-  return Object.create(null) as Record<string, T>;
-}
-
-/** The value of column k in a line's cells: '' for a column the sheet lacks, as LineGrid.get reads it. */
-function cellAt(cells: readonly unknown[], at: readonly number[], k: number): unknown {
-  const position = at[k] as number;
-  if (position < 0) return '';
-  const value = cells[position];
-  return value === undefined ? '' : value;
-}
-
-export interface LineEdits {
-  /** Edited columns with the value to send. */
-  values: Record<string, JsonValue>;
-  /** Local digests of the edited columns. */
-  digests: Record<string, Digest>;
-  /** Why some edited cells cannot be sent. */
-  errors: string[];
-}
+export type { LineEdits };
 
 /**
  * The local edits of a line: the columns whose cell no longer matches the base. Column k's value is
@@ -80,33 +61,6 @@ const NO_EDITS: LineEdits = Object.freeze({
   digests: Object.freeze({}) as Record<string, Digest>,
   errors: Object.freeze([]) as unknown as string[],
 });
-
-/**
- * The values of a new line (no row id) that are worth creating: its non-empty table cells. Column k's
- * value is cells[at[k]] ('' for at[k] < 0).
- */
-export function newCellValues(
-  cells: readonly unknown[],
-  at: readonly number[],
-  columns: readonly ColumnSpec[],
-  context: DecodeContext,
-): LineEdits {
-  const result: LineEdits = { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
-  for (let k = 0; k < columns.length; k++) {
-    const column = columns[k] as ColumnSpec;
-    const value = cellAt(cells, at, k);
-    if (value === '' || value === null || value === undefined) continue;
-    const decoded = decodeCell(value, column, context);
-    if (decoded.ok) {
-      if (decoded.value === null) continue;
-      result.values[column.id] = decoded.value;
-      result.digests[column.id] = cellDigest(value);
-    } else {
-      result.errors.push(decoded.reason);
-    }
-  }
-  return result;
-}
 
 export interface Reconciled {
   send: Record<string, JsonValue>;

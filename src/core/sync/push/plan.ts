@@ -18,7 +18,8 @@ import {
   pendingTokenOf,
   unknownRowStatus,
 } from '../../status';
-import { cellEdits, type LineEdits, newCellValues } from './line-edits';
+import { type LineEdits, newCellValues } from '../line-values';
+import { cellEdits } from './line-edits';
 import { LModOwners, shownLMod } from './line-identity';
 
 export interface UpdatePlan {

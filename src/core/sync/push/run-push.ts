@@ -10,8 +10,8 @@ import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
+import { fixedFieldText } from '../line-values';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
-import { fixedFieldText } from '../pull/apply-rows';
 import {
   adoptLostCreates,
   claimPendingCreates,

@@ -3,12 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { BaseRecord } from '../../../../src/core/base';
 import { valueDigest } from '../../../../src/core/codec';
 import type { ColumnSpec } from '../../../../src/core/columns';
-import {
-  baseAfterWrite,
-  cellEdits,
-  newCellValues,
-  reconcileEdits,
-} from '../../../../src/core/sync/push/line-edits';
+import { newCellValues } from '../../../../src/core/sync/line-values';
+import { baseAfterWrite, cellEdits, reconcileEdits } from '../../../../src/core/sync/push/line-edits';
 
 const columns: ColumnSpec[] = [
   { id: 'title', name: 'Name', type: 'text', kind: 'text', deleted: false, maxLength: 256 },
