@@ -4,6 +4,7 @@ import { cellDigest, type DecodeContext, decodeCell, type JsonValue } from '../c
 import type { ColumnSpec } from '../columns';
 import type { Digest } from '../digest';
 
+/** A record with no prototype (a column id such as "constructor" is an ordinary key). */
 export function fresh<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
