@@ -11,7 +11,9 @@ import type { LineEdits } from './line-edits';
  * - emptied: the lines it empties are at least GUARD_EMPTIED_SHARE of the lines that had a value in it;
  * - share: the lines it changes are at least GUARD_COLUMN_SHARE of the synced lines;
  * - moved: at least GUARD_MOVED_SHARE of its new values are old values of other changed lines in the
- *   same column (values sorted or shifted within one column, whatever the table's size).
+ *   same column, or at least GUARD_MIN_LINES of them and GUARD_MOVED_PART (values sorted or shifted
+ *   within one column, whatever the table's size, beside a few real edits); only in a column whose
+ *   old values are mostly distinct (GUARD_DISTINCT_SHARE), never for checkbox or status flips.
  * Whole lines are held when at least GUARD_MIN_LINES lines each change more than half (and at least
  * two) of the synced columns (data shifted by a line across columns).
  * So a fill-down of 5 cells, or a correction of 9 lines, always goes out; a one-column sort of 30
@@ -21,6 +23,10 @@ export const GUARD_MIN_LINES = 10;
 export const GUARD_EMPTIED_SHARE = 0.5;
 export const GUARD_COLUMN_SHARE = 0.5;
 export const GUARD_MOVED_SHARE = 0.8;
+/** With at least GUARD_MIN_LINES values moved, this share of a column's changes is enough. */
+export const GUARD_MOVED_PART = 0.5;
+/** The moved rule applies where at least this share of the changed lines' old values differ. */
+export const GUARD_DISTINCT_SHARE = 0.5;
 /** Examples shown per held column. */
 export const GUARD_EXAMPLES = 3;
 
@@ -102,6 +108,22 @@ function multisetOverlap(before: readonly Digest[], after: readonly Digest[]): n
 }
 
 /**
+ * Whether a column's changes move values between its lines (sorted or shifted alone) rather than
+ * edit them: many of the new values are old values of other changed lines. Enough moved values hold
+ * the column even beside a few real corrections made just before (7 titles corrected, then 30 sorted
+ * alone: 23 of 30 moved). Only where the old values are mostly distinct: in a column of few values
+ * (a checkbox, a status) every flip of one line against another looks like a move and is not.
+ */
+function movedWithin(before: readonly Digest[], after: readonly Digest[]): boolean {
+  if (new Set(before).size < GUARD_DISTINCT_SHARE * before.length) return false;
+  const moved = multisetOverlap(before, after);
+  return (
+    moved >= GUARD_MOVED_SHARE * after.length ||
+    (moved >= GUARD_MIN_LINES && moved >= GUARD_MOVED_PART * after.length)
+  );
+}
+
+/**
  * Decides which edits of a push plan are held. Pure: the caller sends the rest, and sends the held
  * edits too only when a person confirmed them ("Push anyway").
  */
@@ -156,7 +178,7 @@ export function guardPush(input: GuardInput): GuardVerdict {
     let heldLines: readonly GuardUpdate[] = changed;
     const before = changed.map((update) => update.base.digests[id] as Digest);
     const after = changed.map((update) => update.edits.digests[id] as Digest);
-    if (multisetOverlap(before, after) >= GUARD_MOVED_SHARE * changed.length) {
+    if (movedWithin(before, after)) {
       reason = 'moved';
     } else if (changed.length >= GUARD_COLUMN_SHARE * syncedLines) {
       reason = 'share';

@@ -63,6 +63,29 @@ describe('the accident guard', () => {
     expect(result.heldCells.get(0)).toEqual(new Set(['title']));
   });
 
+  it('holds a one-column sort of 30 lines made just after 7 real corrections in that column', () => {
+    const all = records(2500);
+    const sorted = all.slice(0, 30).map((record, i) => update(record, i, { title: `Deal ${29 - i}` }));
+    // Seven lines whose title was corrected first: what the sort moved onto them is new text.
+    for (const each of sorted.slice(0, 7)) {
+      each.edits.values.title = `Corrected ${each.rowId}`;
+      each.edits.digests.title = cellDigest(`Corrected ${each.rowId}`);
+    }
+    expect(verdict(all, sorted).held).toMatchObject([{ columnId: 'title', reason: 'moved', lines: 30 }]);
+  });
+
+  it('lets checkbox flips of a few lines each way go out (a two-valued column is no sort)', () => {
+    const all = records(60).map((record, i) => ({
+      ...record,
+      digests: { ...record.digests, status: cellDigest(i % 2 === 0 ? 'TRUE' : 'FALSE') },
+    }));
+    // 6 ticked and 6 unticked: every new value is an old value of another changed line.
+    const flips = all
+      .slice(0, 12)
+      .map((record, i) => update(record, i, { status: i % 2 === 0 ? 'FALSE' : 'TRUE' }));
+    expect(verdict(all, flips).held).toEqual([]);
+  });
+
   it('holds emptying a column on most lines that had a value, not on a few of many', () => {
     const all = records(12);
     const cleared = all.slice(0, 10).map((record, i) => update(record, i, { amount: null }));
