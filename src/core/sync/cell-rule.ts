@@ -40,7 +40,9 @@ export interface CellFacts {
  * - 'fill' / 'fill-empty': the column is fresh (this pull (re-)added it) and the cell is empty or holds
  *   the agreed value (an earlier, killed run wrote it): it takes the service's value, which is not
  *   empty / empty.
- *   A cell the person typed into there is their edit and follows the rule above (chaos seed 20240220).
+ *   A cell the person typed into there is their edit and follows the rule above (chaos seed 20240220),
+ *   also where nothing is agreed yet: a value typed while the header was missing was never sent
+ *   (chaos seed 20240128), so it stays beside the service's as a conflict.
  * - 'absent': the sheet lacks the column: nothing is read or written and the agreed value stays.
  * - 'absent-changed': the same, but the service changed the value since it was agreed: the row stays
  *   unsettled, so a later push of this column is checked against the service (never a blind overwrite).
@@ -71,7 +73,7 @@ export function mergeCell(
 ): CellOutcome {
   if (local === COLUMN_ABSENT) return base !== undefined && service !== base ? 'absent-changed' : 'absent';
   if (local === NEW_LINE) return 'add';
-  if (facts.freshColumn === true && (local === EMPTY_DIGEST || base === undefined || local === base)) {
+  if (facts.freshColumn === true && (local === EMPTY_DIGEST || local === base)) {
     return service === EMPTY_DIGEST ? 'fill-empty' : 'fill';
   }
   if (local === service) return 'same';

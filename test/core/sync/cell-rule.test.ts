@@ -50,8 +50,18 @@ describe('the three-way rule for one cell', () => {
       'fill',
     ],
     [
-      'a fresh column fills any cell while nothing is agreed',
+      // A value a person typed into the column while its header was missing, never sent (chaos seed
+      // 20240128): theirs, kept beside the service's as a conflict, never filled over.
+      'a fresh column keeps a filled cell while nothing is agreed, as a conflict',
       d('x'),
+      undefined,
+      d('B'),
+      { freshColumn: true },
+      'conflict',
+    ],
+    [
+      'a fresh column fills an empty cell while nothing is agreed',
+      d(''),
       undefined,
       d('B'),
       { freshColumn: true },
