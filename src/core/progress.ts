@@ -1,6 +1,28 @@
 // Progress of a run in words with numbers, for the sidebar: rows fetched of the total once known,
 // lines written, updates and creates sent, time left in this execution or that it continues.
-import type { ProgressInfo } from '../shared/types';
+import type { Operation, ProgressInfo } from '../shared/types';
+
+/** The progress of a run that has just started (no numbers yet), as of `updatedAt` (ISO). */
+export function startingProgress(operation: Operation, updatedAt: string, execution = 1): ProgressInfo {
+  return {
+    operation,
+    phase: 'starting',
+    pagesFetched: 0,
+    rowsFetched: 0,
+    rowsExpected: null,
+    linesWritten: 0,
+    updatesSent: 0,
+    updatesTotal: null,
+    createsSent: 0,
+    createsTotal: null,
+    requestsLeft: null,
+    percent: null,
+    secondsLeft: null,
+    execution,
+    continuing: false,
+    updatedAt,
+  };
+}
 
 function count(value: number): string {
   return Math.round(value).toLocaleString('en-US');

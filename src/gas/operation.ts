@@ -3,6 +3,7 @@
 import { TableClient } from '../api/client';
 import type { HttpPort } from '../api/http-port';
 import { SyncError } from '../core/errors';
+import { startingProgress } from '../core/progress';
 import type { Operation, ProgressInfo } from '../shared/types';
 import { type LinkRecord, loadConnection, loadLink, type StoredConnection, saveProgress } from './stores';
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
@@ -94,29 +95,7 @@ export function newContext(
     deadline,
     operation,
     sheetId,
-    progress: startingProgress(operation),
-  };
-}
-
-/** The progress of a run that has just started (no numbers yet). */
-export function startingProgress(operation: Operation, execution = 1): ProgressInfo {
-  return {
-    operation,
-    phase: 'starting',
-    pagesFetched: 0,
-    rowsFetched: 0,
-    rowsExpected: null,
-    linesWritten: 0,
-    updatesSent: 0,
-    updatesTotal: null,
-    createsSent: 0,
-    createsTotal: null,
-    requestsLeft: null,
-    percent: null,
-    secondsLeft: null,
-    execution,
-    continuing: false,
-    updatedAt: new Date().toISOString(),
+    progress: startingProgress(operation, new Date().toISOString()),
   };
 }
 

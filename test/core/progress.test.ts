@@ -1,25 +1,11 @@
 // Progress in words with numbers, as the sidebar shows it while a run goes.
 import { describe, expect, it } from 'vitest';
-import { describeProgress } from '../../src/core/progress';
+import { describeProgress, startingProgress } from '../../src/core/progress';
 import type { ProgressInfo } from '../../src/shared/types';
 
 const base: ProgressInfo = {
-  operation: 'pull',
+  ...startingProgress('pull', '2024-03-01T09:00:00.000Z'),
   phase: 'fetching rows',
-  pagesFetched: 0,
-  rowsFetched: 0,
-  rowsExpected: null,
-  linesWritten: 0,
-  updatesSent: 0,
-  updatesTotal: null,
-  createsSent: 0,
-  createsTotal: null,
-  requestsLeft: null,
-  percent: null,
-  secondsLeft: null,
-  execution: 1,
-  continuing: false,
-  updatedAt: '2024-03-01T09:00:00.000Z',
 };
 
 describe('describeProgress', () => {

@@ -3,6 +3,7 @@
 // store. Every port method first calls the world's hook, through which a scripted person acts
 // between any two port calls.
 import { TableClient } from '../../src/api/client';
+import { startingProgress } from '../../src/core/progress';
 import type { LinkRecord } from '../../src/core/records';
 import type { LinkStorePort, RunPort, SyncPorts, TableServicePort } from '../../src/core/sync/ports';
 import type { ProgressInfo } from '../../src/shared/types';
@@ -168,24 +169,7 @@ export class MemoryWorld {
         return call(...args);
       };
     }
-    let progress: ProgressInfo = {
-      operation: 'sync',
-      phase: '',
-      pagesFetched: 0,
-      rowsFetched: 0,
-      rowsExpected: null,
-      linesWritten: 0,
-      updatesSent: 0,
-      updatesTotal: null,
-      createsSent: 0,
-      createsTotal: null,
-      requestsLeft: null,
-      percent: null,
-      secondsLeft: null,
-      execution: 1,
-      continuing: false,
-      updatedAt: '',
-    };
+    let progress: ProgressInfo = startingProgress('sync', '');
     let ids = 0;
     const run: RunPort = {
       userId: user.id,
