@@ -1,5 +1,6 @@
 // AdminClient: typed async calls to the emulator's loopback admin route, for tests, the demo and benchmarks.
 
+import { request } from 'node:http';
 import type {
   Column,
   DataSetName,
@@ -40,15 +41,40 @@ export interface SeededTable {
 export class AdminClient {
   constructor(readonly baseUrl: string) {}
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const response = await fetch(`${this.baseUrl}/__admin${path}`, {
-      method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  /**
+   * One connection per call (no keep-alive): a caller whose event loop was blocked for long (a
+   * synchronous simulator run in a test) would otherwise reuse a socket the server closed meanwhile.
+   */
+  private call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const payload = body === undefined ? undefined : JSON.stringify(body);
+    return new Promise<T>((resolve, reject) => {
+      const req = request(
+        `${this.baseUrl}/__admin${path}`,
+        {
+          method,
+          agent: false,
+          headers: payload === undefined ? {} : { 'content-type': 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            const status = res.statusCode ?? 0;
+            if (status < 200 || status > 299) reject(new AdminError(status, text));
+            else
+              try {
+                resolve(JSON.parse(text) as T);
+              } catch (error) {
+                reject(error);
+              }
+          });
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
     });
-    const text = await response.text();
-    if (!response.ok) throw new AdminError(response.status, text);
-    return JSON.parse(text) as T;
   }
 
   /** Merges fault settings (a key set to null switches that fault off). Returns the settings now in force. */

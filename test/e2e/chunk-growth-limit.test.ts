@@ -7,7 +7,7 @@
 
 import { afterEach, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/shared/types';
-import { BIG, expectWithinLimit, pullToEnd, runContinuations, settle, startBigWorld } from './continuations';
+import { BIG, expectWithinLimit, pullToEnd, runContinuations, startBigWorld } from './continuations';
 import { CRM, type World } from './world';
 
 let world: World | undefined;
@@ -18,7 +18,6 @@ afterEach(async () => {
 
 /** Changes every column of the service's rows from `from` on, as a bulk import by bob would. */
 async function changeRowsFrom(w: World, from: number): Promise<number> {
-  await settle();
   const rows = await w.serviceRows(CRM, BIG);
   const edits = rows.slice(from).map((row) => {
     const values: Record<string, unknown> = {};

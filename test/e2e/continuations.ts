@@ -31,15 +31,6 @@ export async function startBigWorld(
   return world;
 }
 
-/**
- * Lets the event loop run before talking to the emulator from the test: a long synchronous simulator
- * run blocks it, and a keep-alive socket the server closed meanwhile would otherwise be reused
- * ("other side closed").
- */
-export async function settle(): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, 50));
-}
-
 /** The summary of a run that must have succeeded as an execution. */
 export function summaryOf(result: ExecutionResult): SyncSummary {
   expect(result.ok, result.error?.message).toBe(true);

@@ -6,7 +6,7 @@
 import { afterEach, expect, it } from 'vitest';
 import { STATUS } from '../../src/core/status';
 import type { SyncSummary } from '../../src/shared/types';
-import { BIG, pullToEnd, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { BIG, pullToEnd, runContinuations, startBigWorld, summaryOf } from './continuations';
 import { CRM, mismatches, type World } from './world';
 
 let world: World | undefined;
@@ -37,7 +37,6 @@ function sheetState(w: World): { lines: Map<string, number>; removed: string[] }
 }
 
 async function serviceIds(w: World): Promise<string[]> {
-  await settle();
   return (await w.serviceRows(CRM, BIG)).map((row) => String(row.id));
 }
 
@@ -67,10 +66,8 @@ it('rows deleted or moved on the service between two executions of a pull: no li
   }
   expect(sheetState(w).removed.sort()).toEqual([...deleted].sort());
   // A line confirmed removed is not asked about again.
-  await settle();
   await w.emulator.admin.clearLog();
   pullToEnd(w);
-  await settle();
   const rowReads = (await w.emulator.admin.requestLog()).filter((entry) =>
     /\/rows\/[^/?]+$/.test(entry.path),
   );
@@ -120,11 +117,9 @@ it('a push (edits and a new line) between two executions of a pull: nothing lost
     expect(line[textCol - 1], `row ${row.id}`).toBe(row.c01_text ?? '');
   }
   // A pull afterwards finds nothing to change and a push nothing to send.
-  await settle();
   await w.emulator.admin.clearLog();
   summaryOf(w.sim.callFromClient('pushActiveSheet', []));
   for (const result of runContinuations(w, 10)) summaryOf(result);
-  await settle();
   expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
 }, 180_000);
 
@@ -159,7 +154,6 @@ it('a sort while a continuing pull asks the service about rows it did not list: 
   const present = await serviceIds(w);
   for (const id of present) expect(after.lines.get(id), `row ${id}`).toBe(1);
   // Lines of removed rows keep their last values; every other line equals its row on the service.
-  await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
 
@@ -194,7 +188,6 @@ it('a continuation that fires while a push holds the lock is tried again later: 
   // The pull kept alice's edit, and the push after it sends it.
   w.sim.setCosts({ httpLatencyMs: 250 });
   expect(summaryOf(w.sim.callFromClient('pushActiveSheet', []))).toMatchObject({ ok: true, updated: 1 });
-  await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
 
@@ -222,7 +215,6 @@ it('a push that itself continues while a pull goes on: both finish, the pull aft
   });
   const rows = await w.serviceRows(CRM, BIG);
   expect(rows.filter((row) => String(row.c01_text).startsWith('alice '))).toHaveLength(40);
-  await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 240_000);
 
@@ -249,11 +241,9 @@ it('conflicts resolved between two executions of a pull: each keeps its choice, 
   w.call('resolveConflicts', { keep: 'mine', rowIds: [mine] });
   w.call('resolveConflicts', { keep: 'theirs', rowIds: [theirs] });
   w.sim.setCosts({ httpLatencyMs: 90_000 });
-  await settle();
   await w.emulator.admin.clearLog();
   for (const result of runContinuations(w, 10)) summaryOf(result);
   // The resolves rewrote two base records and left the pull's seen marks: no row is read by id.
-  await settle();
   const rowReads = (await w.emulator.admin.requestLog()).filter((entry) =>
     /\/rows\/[^/?]+$/.test(entry.path),
   );
@@ -269,7 +259,6 @@ it('conflicts resolved between two executions of a pull: each keeps its choice, 
   const rows = await w.serviceRows(CRM, BIG);
   expect(rows.find((row) => row.id === mine)?.c01_text).toBe('alice mine');
   expect(rows.find((row) => row.id === theirs)?.c01_text).toBe('bob theirs');
-  await settle();
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 240_000);
 

@@ -4,7 +4,7 @@
 // for"). Simulator (dist/Code.js) + table-service emulator over real HTTP.
 
 import { afterEach, expect, it } from 'vitest';
-import { BIG, pullToEnd, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { BIG, pullToEnd, runContinuations, startBigWorld, summaryOf } from './continuations';
 import { CRM, type World } from './world';
 
 let world: World | undefined;
@@ -24,7 +24,6 @@ it('a continued pull merges each page into its own row after the sheet was sorte
     .values()
     .slice(1)
     .map((line) => String(line[idCol]));
-  await settle();
   // Bob changes every 10th row: pages of every wave bring changed rows.
   for (let i = 0; i < ids.length; i += 10)
     await w.emulator.admin.editRow(CRM, BIG, ids[i] as string, { c07_text: `bob ${ids[i]}` }, 'u_bob');
@@ -50,10 +49,8 @@ it('a continued pull merges each page into its own row after the sheet was sorte
   }
   expect(wrong.slice(0, 5)).toEqual([]);
   // Nothing was edited in the sheet: a push sends nothing.
-  await settle();
   await w.emulator.admin.clearLog();
   const push = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
-  await settle();
   const writes = (await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
   expect(writes.map((entry) => `${entry.method} ${entry.path}`)).toEqual([]);
   expect(push).toMatchObject({ ok: true, updated: 0, created: 0 });
@@ -64,7 +61,6 @@ it('a continued pull reads every line after blank lines were inserted while it w
   const w = world;
   pullToEnd(w);
   const idCol = (w.values()[0] as string[]).indexOf('id');
-  await settle();
   const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
   expect(first.continuing).toBe(true);
   let inserted = 0;
@@ -97,7 +93,6 @@ it('a continued re-pull leaves the fixed fields of lines between the rows it upd
     .values()
     .slice(1)
     .map((line) => String(line[idCol]));
-  await settle();
   // Bob changes every 10th row: the continuation (lines read lazily) updates rows with others between.
   for (let i = 0; i < ids.length; i += 10)
     await w.emulator.admin.editRow(CRM, BIG, ids[i] as string, { c07_text: `bob ${ids[i]}` }, 'u_bob');

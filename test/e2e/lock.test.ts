@@ -2,7 +2,7 @@
 // manual push while a scheduled run holds the document lock is told a sync is running and sends nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, FetchRequestInfo } from '../../emulators/apps-script';
-import { settle } from './continuations';
+import {} from './continuations';
 import { CRM, columnIndex, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -28,7 +28,6 @@ describe('the document lock', () => {
     w.linkAndPull();
     const sheet = w.sim.spreadsheet.getActiveSheet().getName();
     w.sim.personEdit(sheet, 2, columnIndex(w, 'title') + 1, 'edited while locked');
-    await settle();
     await w.emulator.admin.clearLog();
     w.sim.holdDocumentLock(w.sim.clock.now() + 5 * MINUTE);
 
@@ -39,7 +38,6 @@ describe('the document lock', () => {
     expect(summary.message).toMatch(/sync .*is running/i);
     expect(result.stats.httpRequests).toBe(0);
     expect(result.simulatedMs).toBeLessThan(30_000);
-    await settle();
     expect(await w.emulator.admin.requestLog()).toEqual([]);
     expect(w.values()[1]?.[columnIndex(w, 'title')]).toBe('edited while locked');
     // From the sidebar the summary is the one place the result shows; the menu says it in a toast.
@@ -56,7 +54,6 @@ describe('the document lock', () => {
     w.sim.clock.advance(6 * MINUTE);
     const after = w.sim.callFromClient('pushActiveSheet', []);
     expect(after.value).toMatchObject({ ok: true, updated: 1 });
-    await settle();
     const writes = (await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
     expect(writes.map((entry) => entry.method)).toEqual(['PATCH']);
   });
@@ -85,7 +82,6 @@ describe('the document lock', () => {
     w.call('setSchedule', { mode: 'sync', every: 'm15' });
     const sheet = w.sim.spreadsheet.getActiveSheet().getName();
     w.sim.personEdit(sheet, 3, columnIndex(w, 'title') + 1, 'edited before the scheduled run');
-    await settle();
     await w.emulator.admin.clearLog();
 
     armed = true;
@@ -104,7 +100,6 @@ describe('the document lock', () => {
     expect(scheduled.killed).toBe(false);
     const [summary] = scheduled.value as [Summary];
     expect(summary.ok, summary.message).toBe(true);
-    await settle();
     const writes = (await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
     expect(writes.map((entry) => entry.method)).toEqual(['PATCH']);
     const rows = await w.serviceRows(CRM, DEALS);

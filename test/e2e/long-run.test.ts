@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-script';
 import type { SyncSummary } from '../../src/shared/types';
-import { BIG, expectWithinLimit, runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { BIG, expectWithinLimit, runContinuations, startBigWorld, summaryOf } from './continuations';
 import { CRM, logLines, type World } from './world';
 
 const MINUTE = 60_000;
@@ -33,7 +33,6 @@ interface ServiceTable {
 }
 
 async function serviceTable(w: World, tableId = BIG): Promise<ServiceTable> {
-  await settle();
   const state = await w.emulator.admin.state();
   const table = state.apps.find((app) => app.id === CRM)?.tables.find((each) => each.id === tableId);
   if (!table) throw new Error(`no table ${tableId}`);
@@ -141,11 +140,9 @@ describe('a pull that needs several executions', () => {
     );
     expect(lines.at(-1)?.[LOG.added]).toBe(3000);
     // A pull followed by a push with no edits sends nothing.
-    await settle();
     await w.emulator.admin.clearLog();
     const push = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
     expect(push).toMatchObject({ ok: true, updated: 0, created: 0 });
-    await settle();
     expect((await w.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET')).toEqual([]);
   }, 90_000);
 
@@ -158,7 +155,6 @@ describe('a pull that needs several executions', () => {
       .values()
       .slice(1)
       .map((line) => String(line[header.indexOf('id')]));
-    await settle();
     for (let i = 0; i < ids.length; i += 100) {
       await w.emulator.admin.editRow(CRM, BIG, ids[i] as string, { title: `changed ${i}` }, 'u_bob');
     }
@@ -234,7 +230,6 @@ describe('a push of many edited lines', () => {
     const amountCol = header.indexOf('c02_number') + 1;
     const newAmounts = Array.from({ length: ROWS }, (_, i) => [100_000 + i + 0.25]);
     sheet.getRange(2, amountCol, ROWS, 1).setValues(newAmounts);
-    await settle();
     await w.emulator.admin.clearLog();
 
     // A whole column changed at once is held as a likely accident: the person confirms (Push anyway),
@@ -247,7 +242,6 @@ describe('a push of many edited lines', () => {
     expectWithinLimit(executions);
     expect(w.sim.triggers()).toEqual([]);
 
-    await settle();
     const log = await w.emulator.admin.requestLog();
     expect(log.filter((entry) => entry.method === 'POST')).toEqual([]);
     const patches = log.filter((entry) => entry.method === 'PATCH');
@@ -285,7 +279,6 @@ describe('a push of many edited lines', () => {
     sheet.getRange(2, amountCol, ROWS, 1).setValues(Array.from({ length: ROWS }, (_, i) => [i + 0.5]));
     const held = summaryOf(w.sim.callFromClient('pushActiveSheet', [])).held;
     expect(held?.key).toBeTruthy();
-    await settle();
     await w.emulator.admin.clearLog();
     const first = summaryOf(w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: held?.key }]));
     expect(first.continuing, 'one execution cannot send 5,000 PATCHes here').toBe(true);
@@ -293,7 +286,6 @@ describe('a push of many edited lines', () => {
     const letter = String.fromCharCode(64 + textCol);
     w.sim.person.sortRange(sheet.getName(), `${letter}2:${letter}${ROWS + 1}`, 'c07_text');
     runContinuations(w, 10);
-    await settle();
     const patches = (await w.emulator.admin.requestLog()).filter((entry) => entry.method === 'PATCH');
     expect(patches.length).toBeGreaterThan(0);
     expect(patches.filter((entry) => Object.keys(JSON.parse(entry.body)).includes('c07_text'))).toEqual([]);
@@ -334,7 +326,6 @@ describe('an execution killed by the time limit', () => {
     for (const killAfter of [3, 8, 15, 25, 40, 70]) {
       round++;
       // Service changes and a local edit before the killed pull.
-      await settle();
       await admin.editRow(CRM, BIG, ids[round] as string, { c01_text: `bob round ${round}` }, 'u_bob');
       for (let i = 0; i < 150; i++) await admin.createRow(CRM, BIG, { title: `new ${round}.${i}` }, 'u_bob');
       const editId = ids[100 + round] as string;
@@ -356,11 +347,9 @@ describe('an execution killed by the time limit', () => {
       }
     }
     // The local edits go out once each.
-    await settle();
     await admin.clearLog();
     const push = summaryOf(w.sim.callFromClient('pushActiveSheet', []));
     expect(push).toMatchObject({ ok: true, updated: localEdits.size, created: 0 });
-    await settle();
     const writes = (await admin.requestLog()).filter((entry) => entry.method !== 'GET');
     expect(writes.map((entry) => entry.method)).toEqual(Array(localEdits.size).fill('PATCH'));
     expect(await mismatches(w)).toEqual([]);
@@ -377,7 +366,6 @@ describe('the daily UrlFetch quota', () => {
     expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({ ok: true, added: 3000 });
     const idCol = (w.values()[0] as string[]).indexOf('id');
     const edited = String(w.values()[1]?.[idCol]);
-    await settle();
     await w.emulator.admin.editRow(CRM, BIG, edited, { c01_text: 'bob after the first pull' }, 'u_bob');
     const result = w.sim.callFromClient('pullActiveSheet', []);
     expect(result.killed).toBe(false);
@@ -416,7 +404,6 @@ describe('the daily UrlFetch quota', () => {
     expect(summary.message).toMatch(/run it again then/);
     expect(w.sim.triggers(), 'no trigger that would only fail again').toEqual([]);
     w.sim.clock.advance(24 * 60 * MINUTE + 2 * MINUTE);
-    await settle();
     await w.emulator.admin.clearLog();
     expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({
       ok: true,

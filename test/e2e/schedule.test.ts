@@ -3,7 +3,7 @@
 // Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, TriggerInfo } from '../../emulators/apps-script';
-import { settle } from './continuations';
+import {} from './continuations';
 import {
   CRM,
   cellOf,
@@ -182,7 +182,6 @@ describe('schedule triggers', () => {
     const ss = w.sim.spreadsheet;
     ss.insertSheet('Other');
     ss.deleteSheet(ss.getSheets().find((s) => s.getSheetId() === sheetId) as never);
-    await settle();
     await w.emulator.admin.clearLog();
     const results = w.sim.advanceAndFire(15 * MINUTE);
     expect(results).toHaveLength(1);
@@ -232,7 +231,6 @@ describe('a simulated day of a 15-minute schedule', () => {
     const executions: ExecutionResult[] = [];
     for (let step = 0; step < 96; step++) {
       // bob edits the service on even steps, the person edits the sheet on steps ≡ 1 (mod 3): different rows.
-      await settle();
       if (step % 2 === 0) {
         const id = ids[step % 10] as string;
         const amount = 1000 + step;
@@ -263,7 +261,6 @@ describe('a simulated day of a 15-minute schedule', () => {
     for (const summary of summaries) expect(summary.ok, summary.message).toBe(true);
 
     // Converged: every service row is a line with the same values; every edit is on both sides.
-    await settle();
     const service = await w.serviceRows();
     expect(service.length).toBe(ids.length + 2);
     const values = w.values();
@@ -309,7 +306,6 @@ describe('a scheduled pull', () => {
     await admin.editRow(CRM, DEALS, b, { amount: 4242 }, 'u_bob');
     personTypes(w, c, 'status', 'local status');
     await admin.editRow(CRM, DEALS, c, { status: 'bob status' }, 'u_bob');
-    await settle();
     await admin.clearLog();
 
     const results = w.sim.advanceAndFire(15 * MINUTE);
@@ -326,7 +322,6 @@ describe('a scheduled pull', () => {
 
     const log = await admin.requestLog();
     expect(log.filter((entry) => entry.method !== 'GET')).toEqual([]);
-    await settle();
     const service = await w.serviceRows();
     expect(service.find((row) => row.id === a)?.title).not.toBe('mine, not pushed');
     expect(service.find((row) => row.id === c)?.status).toBe('bob status');
@@ -429,7 +424,6 @@ describe('failure streaks', () => {
     const w = await linkedWorld();
     w.call('setSchedule', { mode: 'sync', every: 'm15' });
     w.call('disconnect');
-    await settle();
     await w.emulator.admin.clearLog();
     const results = w.sim.advanceAndFire(15 * MINUTE);
     expect(results).toHaveLength(1);

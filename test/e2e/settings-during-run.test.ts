@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, TriggerInfo } from '../../emulators/apps-script';
 import type { SyncSummary } from '../../src/shared/types';
-import { runContinuations, settle, startBigWorld, summaryOf } from './continuations';
+import { runContinuations, startBigWorld, summaryOf } from './continuations';
 import { startWorld, type World } from './world';
 
 const MINUTE = 60_000;
@@ -126,7 +126,6 @@ describe('a schedule set, changed or removed while a scheduled run goes stands a
     expect(w.call<ScheduleInfo>('getSchedule')).toMatchObject({ every: 'h1', paused: false, failures: 0 });
     expect(clockTriggers(w).map((t) => t.everyMs)).toEqual([HOUR]);
     expect(w.sim.mail.filter((mail) => /paused/.test(mail.subject))).toEqual([]);
-    await settle();
     await w.emulator.admin.clearFaults();
     const next = summariesOf(w.sim.advanceAndFire(HOUR));
     expect(next).toHaveLength(1);
@@ -198,7 +197,6 @@ describe('a linked sheet deleted while a schedule is set', () => {
     const linked = ss.getActiveSheet();
     ss.insertSheet('Other');
     ss.deleteSheet(linked);
-    await settle();
     await w.emulator.admin.clearLog();
     const [summary] = summariesOf(w.sim.advanceAndFire(15 * MINUTE));
     expect(summary?.ok).toBe(false);
@@ -224,7 +222,6 @@ describe('continuation triggers never outlive their use', () => {
     const w = await startBigWorld(3000, undefined, 8);
     world = w;
     expect(summaryOf(w.sim.callFromClient('pullActiveSheet', [])).continuing).toBe(true);
-    await settle();
     await w.emulator.admin.setFaults({ errorRate: 1, errorStatuses: [403] });
     const results = runContinuations(w, 3);
     expect(results).toHaveLength(1);
