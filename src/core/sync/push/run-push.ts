@@ -247,22 +247,41 @@ function reconcilePhase(push: Push): PatchRequest[] {
  */
 function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
   const { ports, link, session } = push;
-  for (let start = 0, waveNumber = 0; start < requests.length; start += WRITE_WAVE, waveNumber++) {
-    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
-    const wave = requests.slice(start, start + WRITE_WAVE);
-    ports.run.report({
-      phase: 'sending edits',
-      requestsLeft: requests.length - start,
-      updatesSent: start,
-      updatesTotal: requests.length,
-    });
-    const answers = ports.service.updateRows(
-      link.tableAppId,
-      link.tableId,
-      wave.map((request) => ({ rowId: request.update.rowId, patch: request.patch })),
-    );
-    settleUpdates(session, wave, answers);
-    if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeStatuses(push);
+  return inWaves(
+    push,
+    requests,
+    (wave, start) => {
+      ports.run.report({
+        phase: 'sending edits',
+        requestsLeft: requests.length - start,
+        updatesSent: start,
+        updatesTotal: requests.length,
+      });
+      const answers = ports.service.updateRows(
+        link.tableAppId,
+        link.tableId,
+        wave.map((request) => ({ rowId: request.update.rowId, patch: request.patch })),
+      );
+      settleUpdates(session, wave, answers);
+    },
+    () => writeStatuses(push),
+  );
+}
+
+/**
+ * Sends `items` in parallel waves of WRITE_WAVE while the time left allows, and writes what was
+ * settled every FLUSH_EVERY_WAVES waves. Returns whether all were sent in time.
+ */
+function inWaves<T>(
+  push: Push,
+  items: readonly T[],
+  sendWave: (wave: readonly T[], start: number) => void,
+  writeSettled: () => void,
+): boolean {
+  for (let start = 0, waveNumber = 0; start < items.length; start += WRITE_WAVE, waveNumber++) {
+    if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
+    sendWave(items.slice(start, start + WRITE_WAVE), start);
+    if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeSettled();
   }
   return true;
 }
@@ -290,24 +309,25 @@ function createPhase(push: Push, planned: readonly CreatePlan[]): boolean {
 function sendCreates(push: Push, creates: CreateBatch): boolean {
   const { ports, link, session } = push;
   const all = creates.creates;
-  for (let start = 0, waveNumber = 0; start < all.length; start += WRITE_WAVE, waveNumber++) {
-    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
-    const wave = all.slice(start, start + WRITE_WAVE);
-    ports.run.report({
-      phase: 'creating rows',
-      requestsLeft: all.length - start,
-      createsSent: start,
-      createsTotal: all.length,
-    });
-    const answers = ports.service.createRows(
-      link.tableAppId,
-      link.tableId,
-      wave.map((create) => create.plan.values),
-    );
-    settleCreates(session, creates, start, answers);
-    if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeCreated(push, creates);
-  }
-  return true;
+  return inWaves(
+    push,
+    all,
+    (wave, start) => {
+      ports.run.report({
+        phase: 'creating rows',
+        requestsLeft: all.length - start,
+        createsSent: start,
+        createsTotal: all.length,
+      });
+      const answers = ports.service.createRows(
+        link.tableAppId,
+        link.tableId,
+        wave.map((create) => create.plan.values),
+      );
+      settleCreates(session, creates, start, answers);
+    },
+    () => writeCreated(push, creates),
+  );
 }
 
 /** Writes created ids and base records; a created row whose line was lost stays pending. */
