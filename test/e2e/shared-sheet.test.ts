@@ -227,7 +227,8 @@ describe('one column sorted alone', () => {
 });
 
 describe('work done while a run waits for the network lands on the right lines', () => {
-  it('a sort of the whole sheet during the 2nd page wave of a 2,500-row pull', async () => {
+  /** A 2,500-row table (three page waves) in a fresh linked sheet, pulled; its service rows. */
+  async function linkedBigTable(): Promise<Array<Record<string, unknown>>> {
     await world.emulator.admin.reset('sample');
     await world.emulator.admin.seedTable({
       appId: CRM,
@@ -237,7 +238,11 @@ describe('work done while a run waits for the network lands on the right lines',
       columns: 12,
     });
     await linkFreshSheet(world, 'tbl_big');
-    const rows = await world.serviceRows(CRM, 'tbl_big');
+    return world.serviceRows(CRM, 'tbl_big');
+  }
+
+  it('a sort of the whole sheet during the 2nd page wave of a 2,500-row pull', async () => {
+    const rows = await linkedBigTable();
     for (const row of rows.slice(0, 120))
       await world.emulator.admin.editRow(
         CRM,
@@ -259,16 +264,7 @@ describe('work done while a run waits for the network lands on the right lines',
   });
 
   it('a cell typed during a later page wave, into a value Bob changed on the service: a conflict, and the push sends nothing', async () => {
-    await world.emulator.admin.reset('sample');
-    await world.emulator.admin.seedTable({
-      appId: CRM,
-      tableId: 'tbl_big',
-      name: 'Big',
-      rows: 2500,
-      columns: 12,
-    });
-    await linkFreshSheet(world, 'tbl_big');
-    const rows = await world.serviceRows(CRM, 'tbl_big');
+    const rows = await linkedBigTable();
     const target = String(rows[10]?.id);
     await world.emulator.admin.editRow(CRM, 'tbl_big', target, { c07_text: 'bob’s value' }, 'u_bob');
     let typed = 0;
