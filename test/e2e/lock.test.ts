@@ -2,7 +2,6 @@
 // manual push while a scheduled run holds the document lock is told a sync is running and sends nothing.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, FetchRequestInfo } from '../../emulators/apps-script';
-import {} from './continuations';
 import { CRM, columnIndex, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;

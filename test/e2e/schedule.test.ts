@@ -3,7 +3,6 @@
 // Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionResult, TriggerInfo } from '../../emulators/apps-script';
-import {} from './continuations';
 import {
   CRM,
   cellOf,
