@@ -207,7 +207,7 @@ export function renamedColumns(
   live: readonly ColumnSpec[],
   syncedBefore: readonly string[],
   agreed: (columnId: string, sheetColumn: number) => [number, number],
-  agreedShare = 0.8,
+  agreedShare = 0.6,
 ): Map<string, number> {
   const renamed = new Map<string, number>();
   const before = new Set(syncedBefore);

@@ -13,6 +13,11 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
    * cells are not edits (a push sends nothing of them) until a pull completes, even after a kill.
    */
   freshColumns?: string[];
+  /**
+   * Columns the service added under a header the sheet already used for a person's own column: theirs,
+   * never synced, until they rename it (then a pull adds the service's column).
+   */
+  ownColumns?: string[];
   /** Email of the person whose key and triggers serve this link's schedule. */
   owner: string | null;
   schedule: StoredSchedule | null;

@@ -41,6 +41,21 @@ export function notCreatedStatus(problems: readonly string[]): string {
   return errorStatus(`not created: ${problems.join('; ')}`);
 }
 
+/**
+ * Why a new line waits: a synced column has no header of its own in the sheet (renamed, deleted or
+ * repeated), so the line's value there cannot be read, and a row created without it would be a row
+ * nobody made.
+ */
+export function headerlessColumnsReason(columnIds: readonly string[]): string {
+  const names = columnIds.join(', ');
+  return `the header ${names} is missing or repeated, so this line's ${names} cannot be read; put the header back (or pull to add it again), then push`;
+}
+
+/** What a run says of a column the service added under a header a person's own column carries. */
+export function personsColumnText(columnId: string): string {
+  return `The service added a column ${columnId}, and this sheet already has a column of its own named ${columnId}: it stays yours and is not synced. Rename your column (for example to "my ${columnId}") and pull to add the service's.`;
+}
+
 /** A line whose id is unknown to the base: it cannot be matched to a row of this table. */
 /** A line whose lMod is another row's: its id cell was sorted or swapped onto it. */
 export function anotherRowsLineStatus(rowId: string): string {

@@ -4,9 +4,9 @@
 // sets how many run (default small enough for CI), INTERLEAVINGS_SEED the first seed, and
 // INTERLEAVINGS_EVERY=1 runs every k of each scenario instead of a sample.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callsOf, randomOf, runInterleaving } from './interleavings';
+import { callsOf, races, randomOf, runInterleaving } from './interleavings';
 
-const COUNT = Number(process.env.INTERLEAVINGS ?? 200);
+const COUNT = Number(process.env.INTERLEAVINGS ?? 2000);
 const FIRST_SEED = Number(process.env.INTERLEAVINGS_SEED ?? 1);
 const EVERY = process.env.INTERLEAVINGS_EVERY === '1';
 /** Points sampled per scenario (unless EVERY): more scenarios, each seen at a few moments. */
@@ -52,7 +52,7 @@ describe(`interleavings of a person with a pull, push or sync (${COUNT}, from se
       byKind.set(kind, (byKind.get(kind) ?? 0) + 1);
     }
     console.log(
-      `${interleavings} interleavings of ${scenarios} scenarios in ${Date.now() - started} ms; ${found.length} violations`,
+      `${interleavings} interleavings of ${scenarios} scenarios in ${Date.now() - started} ms; ${found.length} violations; ${races.count} changes of Bob's overwritten inside a network window (read → PATCH, no Spreadsheet call between: no client of a service without conditional updates can see them)`,
       ...[...byKind].map(([kind, count]) => `\n  ${count} × ${kind}`),
     );
   }, 3_600_000);

@@ -145,3 +145,34 @@ describe('runPull over memory', () => {
     });
   });
 });
+
+describe("a column the service adds under a header of a person's own column", () => {
+  it('stays theirs: nothing of it is marked, sent or overwritten, until they rename it', () => {
+    const world = worldWith(3);
+    pull(world);
+    const notesAt = (world.sheet.values()[0] as unknown[]).length;
+    world.sheet.sheet.set(0, notesAt, 'notes');
+    for (const id of ['r0001', 'r0002', 'r0003'])
+      world.sheet.type(world.sheet.lineOfId(id), 'notes', `mine ${id}`);
+    world.service.columns = [...world.service.columns, { id: 'notes', name: 'Notes', type: 'text' }];
+    world.service.update('r0001', { notes: 'theirs' }, BOB.id);
+    const result = pull(world);
+    expect(result.headerWarnings.join(' ')).toMatch(/already has a column of its own named notes/);
+    for (const id of ['r0001', 'r0002', 'r0003']) {
+      expect(lineOf(world, id).notes).toBe(`mine ${id}`);
+      expect(isConflictStatus(lineOf(world, id)._sync)).toBe(false);
+    }
+    const commits = world.service.commits.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.commits.length).toBe(commits);
+    expect(world.links.get().ownColumns).toEqual(['notes']);
+    // Renamed: the next pull adds the service's column beside it.
+    world.sheet.renameHeader('notes', 'my notes');
+    pull(world);
+    expect(lineOf(world, 'r0001')).toMatchObject({ 'my notes': 'mine r0001', notes: 'theirs' });
+    expect(lineOf(world, 'r0002')).toMatchObject({ 'my notes': 'mine r0002', notes: '' });
+    expect(world.links.get().ownColumns).toBeUndefined();
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.commits.length).toBe(commits);
+  });
+});

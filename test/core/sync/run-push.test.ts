@@ -101,6 +101,48 @@ describe('runPush over memory', () => {
     expect(world.service.rows.filter((row) => row.title === 'new')).toHaveLength(1);
   });
 
+  it('a new line waits while a synced header is missing: no row is created without that column', () => {
+    const world = pulledWorld(3);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    // Renamed, and most titles edited too, so it is not recognised as the title column.
+    world.sheet.renameHeader('title', 'my title');
+    for (const id of ['r0001', 'r0002']) world.sheet.type(world.sheet.lineOfId(id), 'my title', `x-${id}`);
+    push(world);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toEqual([]);
+    expect(lineOf(world, (cells) => cells['my title'] === 'new')._sync).toMatch(
+      /not created: the header title is missing/,
+    );
+    world.sheet.renameHeader('my title', 'title');
+    push(world);
+    expect(world.service.commits.filter((commit) => commit.method === 'post').map((c) => c.values)).toEqual([
+      { title: 'new', amount: 7 },
+    ]);
+  });
+
+  it('a lost create the service changed in half its columns before recovery is adopted, not made again', () => {
+    const world = pulledWorld(2);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'error-body');
+    push(world, BOB);
+    world.service.update('r0003', { amount: 70 }, BOB.id);
+    runPull(world.ports(ANN), world.links.get());
+    push(world, ANN);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+    expect(lineOf(world, titled('new'))).toMatchObject({ id: 'r0003', amount: 70 });
+  });
+
+  it('reads the edited rows on the service and patches them with no Spreadsheet call between', () => {
+    const world = pulledWorld(3);
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 20);
+    push(world);
+    const calls = world.calls;
+    const patch = calls.indexOf('service.updateRows');
+    const read = calls.lastIndexOf('service.tableAndFirstRows', patch);
+    expect(read).toBeGreaterThanOrEqual(0);
+    const between = calls.slice(read + 1, patch).filter((name) => !/^(run|service)\./.test(name));
+    expect(between).toEqual([]);
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);

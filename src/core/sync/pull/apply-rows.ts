@@ -13,7 +13,13 @@ import {
   STATUS,
 } from '../../status';
 import { fixedFieldText } from '../line-values';
-import { adoptedBase, type Candidate, findLostCreate, senderOf } from '../lost-creates';
+import {
+  adoptedBase,
+  type Candidate,
+  findChangedLostCreate,
+  findLostCreate,
+  senderOf,
+} from '../lost-creates';
 import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
 
@@ -307,7 +313,7 @@ export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
   return sameFlat(a.digests, b.digests);
 }
 
-/** Puts a service row on the pending line whose lost create made it, if one matches exactly. */
+/** Puts a service row on the pending line whose lost create made it: one matching exactly, or alone loosely. */
 function adoptLostCreate(
   state: PullState,
   pending: PendingCreates,
@@ -318,18 +324,21 @@ function adoptLostCreate(
   if (idColumn === undefined) return undefined;
   const createdBy = String(row.createdBy ?? '');
   const candidate: Candidate = { id: String(row.id), cOn: String(row.cOn ?? ''), createdBy, row };
-  for (let i = 0; i < pending.lines.length; i++) {
-    const entry = pending.lines[i] as { line: number; record: BaseRecord };
-    // The row of a create someone else sent is theirs to have made: matched by its sender's id.
-    if (createdBy !== senderOf(entry.record, pending.me)) continue;
-    if (!findLostCreate(entry.record, [candidate], state.live, new Set())) continue;
-    pending.lines.splice(i, 1);
-    state.grid.set(entry.line, idColumn, candidate.id);
-    state.index.lineById.set(candidate.id, entry.line);
-    state.base.delete(entry.record.id);
-    return entry;
-  }
-  return undefined;
+  // The row of a create someone else sent is theirs to have made: matched by its sender's id.
+  const senders = pending.lines.filter((entry) => createdBy === senderOf(entry.record, pending.me));
+  const exact = senders.find((entry) => findLostCreate(entry.record, [candidate], state.live, new Set()));
+  // A row changed since its creation (before the create was recovered) matches one pending create
+  // only loosely; taken when exactly one does, else left (interleavings seed 1220).
+  const loose = senders.filter((entry) =>
+    findChangedLostCreate(entry.record, [candidate], state.live, new Set()),
+  );
+  const entry = exact ?? (loose.length === 1 ? loose[0] : undefined);
+  if (!entry) return undefined;
+  pending.lines.splice(pending.lines.indexOf(entry), 1);
+  state.grid.set(entry.line, idColumn, candidate.id);
+  state.index.lineById.set(candidate.id, entry.line);
+  state.base.delete(entry.record.id);
+  return entry;
 }
 
 /** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */

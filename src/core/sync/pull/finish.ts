@@ -3,7 +3,7 @@
 import type { LineIssue, SyncSummary } from '../../../shared/types';
 import type { SyncError } from '../../errors';
 import { headerProblems, type Layout } from '../../layout';
-import { headerProblemText } from '../../status';
+import { headerProblemText, personsColumnText } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';
 import type { PullCounts } from './pull-state';
 import type { PreparedPull, PullProgress } from './start';
@@ -33,8 +33,11 @@ export function deletedColumnIdsAfter(
 
 /** What the run says about synced columns it could not fill (a header renamed or present twice). */
 export function headerWarningsOf(prepared: PreparedPull): string[] {
-  const { state, renamed } = prepared;
-  return headerProblems(state.layout, state.live, [], renamed).map(headerProblemText);
+  const { state, renamed, personsColumns } = prepared;
+  return [
+    ...headerProblems(state.layout, state.live, [], renamed).map(headerProblemText),
+    ...personsColumns.map(personsColumnText),
+  ];
 }
 
 /** An execution that stops before the end of the listing (time, or the daily quota: `haltedBy`). */

@@ -10,6 +10,7 @@ import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { assertIdColumn } from '../issues';
+import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
 import type { LinkedSheetPort, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
 import { applyServiceRows } from './apply-rows';
 import {
@@ -151,8 +152,18 @@ function preparePull(
   const before = readLayout(headers, live, deletedIds);
   assertIdColumn(before, grid.length, base.size);
   const renamed = renamedSyncedColumns(before, live, base, grid);
-  const keepOut = new Set(renamed.keys());
   const recorded = [...(progress.freshColumns ?? []), ...(link.freshColumns ?? [])];
+  const personsColumns = personsColumnsUnderServiceIds({
+    layout: before,
+    live,
+    syncedBefore: [...base.columnIds],
+    fresh: recorded,
+    recorded: link.ownColumns ?? [],
+    grid,
+  });
+  recordPersonsColumns(ports.links, link, personsColumns);
+  setAsidePersonsColumns(before, personsColumns);
+  const keepOut = new Set([...renamed.keys(), ...personsColumns]);
   const { fresh, recordFirst } = freshColumnsOf(before, live, link.fixedFields, keepOut, recorded);
   if (recordFirst) {
     link.freshColumns = [...fresh];
@@ -181,7 +192,7 @@ function preparePull(
     // One members lookup per run, never a call per row.
     state.displayFixed = displayWithEmails(emailLookup(ports.service.allPeople()));
   }
-  return { state, deletedIds, renamed };
+  return { state, deletedIds, renamed, personsColumns };
 }
 
 /** Merges the rows gathered so far and writes the lines and the base, if the table still fits. */

@@ -31,6 +31,8 @@ export interface PreparedPull {
   deletedIds: string[];
   /** Synced columns a person renamed (column id → sheet column): not added again, named to restore. */
   renamed: Map<string, number>;
+  /** Columns the service added under a header a person's own column carries: theirs, not synced. */
+  personsColumns: string[];
 }
 
 /** A fresh pull reads small sheets whole; a continuation reads in spans and needs the seen marks. */

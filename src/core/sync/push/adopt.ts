@@ -1,6 +1,6 @@
 import type { BaseRecord } from '../../base';
 import { cellsByGet } from '../../lines';
-import { STATUS } from '../../status';
+import { headerlessColumnsReason, notCreatedStatus, STATUS } from '../../status';
 import {
   adoptedBase,
   type Candidate,
@@ -105,7 +105,10 @@ export function adoptLostCreates(
     const found = changed ? findChangedLostCreate(pending, sentBy(pending), live, taken) : exact.get(create);
     if (pending) base.delete(token);
     create.pendingToken = null;
-    if (!found) continue;
+    if (!found) {
+      if (session.headerless.length > 0) waitForHeaders(session, create);
+      continue;
+    }
     const row = found.row;
     const rowId = String(row.id);
     grid.set(create.line, session.idColumn, rowId);
@@ -126,6 +129,16 @@ export function adoptLostCreates(
     adopted.push({ line: create.line, rowId, pending: pending as BaseRecord });
   }
   return adopted;
+}
+
+/** A lost create not found on the service is sent again only once every synced header is back. */
+function waitForHeaders(session: PushSession, create: CreatePlan): void {
+  const { plan } = session;
+  plan.creates.splice(plan.creates.indexOf(create), 1);
+  const status = notCreatedStatus([headerlessColumnsReason(session.headerless)]);
+  plan.errors.push({ line: create.line, status });
+  setStatus(session, create.line, status);
+  session.counts.errors += 1;
 }
 
 /**

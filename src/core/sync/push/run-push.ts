@@ -9,8 +9,10 @@ import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
+import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import { fixedFieldText } from '../line-values';
+import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
 import {
   adoptLostCreates,
@@ -30,6 +32,7 @@ import { editsToHold, heldExampleRowIds, heldPushOf, holdEdits, markHeldLines } 
 import type { CreatePlan } from './plan';
 import {
   type FixedFieldText,
+  headerlessColumns,
   markSettledLines,
   type PushCounts,
   type PushSession,
@@ -121,6 +124,8 @@ function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarni
   const sheet = ports.openSheet();
   const { headers, grid } = sheet.readLines();
   const base = ports.base.read();
+  // Read before the service is: no Spreadsheet call between reading the rows and patching them.
+  const decode = sheet.decodeContext();
   ports.run.report({ phase: 'reading the table schema' });
   const known = Math.max(base.size, grid.length);
   const serviceRows = new Map<string, ServiceRow>();
@@ -138,13 +143,25 @@ function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarni
   const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
   assertIdColumn(layout, grid.length, base.size);
   const freshColumns = link.freshColumns ?? [];
-  const headerWarnings = pushLayoutWarnings({ grid, layout, live, base, syncedBefore, freshColumns });
+  const personsColumns = personsColumnsUnderServiceIds({
+    layout,
+    live,
+    syncedBefore,
+    fresh: freshColumns,
+    recorded: link.ownColumns ?? [],
+    grid,
+  });
+  recordPersonsColumns(ports.links, link, personsColumns);
+  setAsidePersonsColumns(layout, personsColumns);
+  const layoutInput = { grid, layout, live, base, syncedBefore, freshColumns };
+  const headerWarnings = [...pushLayoutWarnings(layoutInput), ...personsColumns.map(personsColumnText)];
   const session = startPushSession({
+    headerless: headerlessColumns(layoutInput),
     grid,
     layout,
     live,
     base,
-    decode: sheet.decodeContext(),
+    decode,
     fixedText: fixedFieldShown(ports, link),
   });
   const listing = firstWave?.done ? serviceRows : null;
@@ -235,9 +252,10 @@ function reconcilePhase(push: Push): PatchRequest[] {
     const checked = checkedRows(session, unread, answers, read);
     rows = checked.changed ? loadListing(push) : checked.rows;
   }
-  const requests = reconcileUpdates(session, rows);
-  writeStatuses(push);
-  return requests;
+  // Statuses of this check are written with the PATCH results: no sheet or base call between the
+  // check and the PATCH, the window in which another person's change on the service would be
+  // overwritten unseen (the service has no conditional update; interleavings seed 1206).
+  return reconcileUpdates(session, rows);
 }
 
 /**

@@ -52,6 +52,8 @@ export interface PushSession {
   readonly counts: PushCounts;
   /** Lines whose edits of these columns were held as a likely accident. */
   readonly heldLines: Map<number, string[]>;
+  /** Synced columns without a header of their own: no create is sent while any is missing. */
+  readonly headerless: readonly string[];
 }
 
 export interface PushLayoutInput {
@@ -90,6 +92,20 @@ export function pushLayoutWarnings(input: PushLayoutInput): string[] {
   return fresh.length > 0 ? [freshColumnsText(fresh), ...warnings] : warnings;
 }
 
+/**
+ * Synced columns without a header of their own after pushLayoutWarnings (renamed, deleted or
+ * repeated; a column a pull is still filling is not one): new lines wait until they are back.
+ */
+export function headerlessColumns(input: PushLayoutInput): string[] {
+  const { layout, live } = input;
+  const fresh = new Set(input.freshColumns);
+  const synced = new Set(input.syncedBefore.filter((id) => !fresh.has(id)));
+  return live
+    .filter((column) => !layout.columns.has(column.id))
+    .filter((column) => synced.has(column.id) || layout.blocked.has(column.id))
+    .map((column) => column.id);
+}
+
 export interface PushInput {
   grid: LineGrid;
   /** The layout readied by pushLayoutWarnings. */
@@ -98,6 +114,8 @@ export interface PushInput {
   base: BaseTable;
   decode: DecodeContext;
   fixedText: FixedFieldText;
+  /** From headerlessColumns: new lines wait while any is missing. */
+  headerless?: readonly string[];
 }
 
 /**
@@ -112,7 +130,8 @@ export function startPushSession(input: PushInput): PushSession {
     throw new SyncError('INTERNAL', 'A push needs the layout readied by pushLayoutWarnings.');
   }
   const index = indexLines(grid, layout);
-  const plan = planPush({ grid, layout, live, base, index }, input.decode);
+  const headerless = input.headerless ?? [];
+  const plan = planPush({ grid, layout, live, base, index, headerless }, input.decode);
   const counts: PushCounts = {
     created: 0,
     updated: 0,
@@ -134,6 +153,7 @@ export function startPushSession(input: PushInput): PushSession {
     plan,
     counts,
     heldLines: new Map(),
+    headerless,
   };
   for (const error of plan.errors) setStatus(session, error.line, error.status);
   return session;

@@ -483,7 +483,7 @@ describe('ending a run', () => {
       ['r2', 'Two', '', 'l', STATUS.removed],
       ['r3', 'Three', '', 'l', STATUS.inSync],
     ]);
-    const prepared = { state, deletedIds: [], renamed: new Map([['notes', 2]]) };
+    const prepared = { state, deletedIds: [], renamed: new Map([['notes', 2]]), personsColumns: [] };
     const progress = freshProgress();
     const done = finishedResult(prepared, progress);
     expect(done.finished).toBe(true);
