@@ -52,6 +52,11 @@ export interface JobRecord {
   nextOffset: number;
   /** Column ids the pull added (back) to the sheet, which take the service's values. */
   freshColumns?: string[];
+  /**
+   * A push's listing that did not fit its execution: where it goes on, and the rows found so far that a
+   * lost create may have made.
+   */
+  pushListing?: { nextOffset: number; candidates: Array<Record<string, unknown>> };
   /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
   confirmHeld?: boolean;
   startedAt: string;

@@ -18,6 +18,14 @@ export function keptLocalStatus(columnIds: readonly string[]): string {
   return `✎ local edits not pushed yet: ${columnIds.join(', ')}`;
 }
 
+/**
+ * A line whose row changed on the service since the last pull, when this push could not read the
+ * service's values (the table's listing did not fit the run): nothing of it was sent; the next pull
+ * meets both sides (the person's edits stay on the line), then a push sends them.
+ */
+export const WAITS_FOR_PULL_STATUS =
+  '✎ not pushed yet: this row changed on the service since the last pull; pull (your edits stay here), then push';
+
 export function readOnlyRestoredStatus(columnIds: readonly string[]): string {
   return `✎ ${columnIds.join(', ')} is read-only: restored the service's value`;
 }

@@ -55,6 +55,14 @@ export function findLostCreate(
   return undefined;
 }
 
+/** Whether a row could be the one a pending create made: by its sender, no earlier than it was sent. */
+export function mayBeLostCreateOf(pending: BaseRecord, candidate: Candidate, me: string): boolean {
+  return (
+    candidate.createdBy === senderOf(pending, me) &&
+    mayBeFromAttempt(candidate, Date.parse(pending.lMod), new Set())
+  );
+}
+
 /** Whether a row is not yet taken and was created no earlier than the attempt (less clock skew). */
 function mayBeFromAttempt(candidate: Candidate, since: number, taken: ReadonlySet<string>): boolean {
   if (taken.has(candidate.id)) return false;

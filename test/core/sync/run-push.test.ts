@@ -143,6 +143,67 @@ describe('runPush over memory', () => {
     expect(between).toEqual([]);
   });
 
+  it('a listing that does not fit one execution goes on in the next: the lost create is adopted, never sent twice', () => {
+    const world = pulledWorld(20);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'lost');
+    push(world);
+    // Others added rows since: the table no longer lists in one execution's first waves.
+    for (let i = 0; i < 2600; i++) world.service.insert({ title: `bob ${i}`, amount: i }, BOB.id);
+    expect(issueKind(lineOf(world, titled('new'))._sync)).toBe('pending');
+    // The service slows down: the listing's first wave is all that fits this execution.
+    world.hook = (name) => {
+      if (name === 'service.listAllRows') world.clock.deadline = world.clock.ms;
+    };
+    const first = push(world);
+    expect(first.finished).toBe(false);
+    expect(first.listing?.nextOffset).toBeGreaterThan(0);
+    expect(first.listing?.nextOffset).toBeLessThan(2600);
+    expect(issueKind(lineOf(world, titled('new'))._sync)).toBe('pending');
+    world.hook = () => {};
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    const next = runPush(
+      world.ports(ANN),
+      world.links.get(),
+      first.listing ? { listing: first.listing } : {},
+    );
+    expect(next.finished).toBe(true);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+    expect(lineOf(world, titled('new'))).toMatchObject({ id: 'r0021', _sync: STATUS.created });
+  });
+
+  it('edits of rows changed on the service wait for a pull when the listing does not fit: nothing is overwritten', () => {
+    const world = pulledWorld(100);
+    // Rows added above the synced ones since the last pull: the edited rows are beyond the first waves.
+    for (let i = 0; i < 2600; i++) world.service.insert({ title: `bob ${i}`, amount: i }, BOB.id);
+    world.service.rows.unshift(...world.service.rows.splice(100));
+    for (let i = 1; i <= 9; i++)
+      world.sheet.type(world.sheet.lineOfId(`r${String(i).padStart(4, '0')}`), 'amount', 1000 + i);
+    world.service.update('r0002', { amount: 2 }, BOB.id);
+    let listed = false;
+    world.hook = (name) => {
+      // Time runs out in the listing (a slow page); the row checks that follow still have time.
+      if (name === 'service.listAllRows') {
+        world.clock.deadline = world.clock.ms;
+        listed = true;
+      } else if (listed) {
+        world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+        listed = false;
+      }
+    };
+    const result = push(world);
+    expect(world.service.find('r0002')?.amount).toBe(2);
+    expect(String(lineOf(world, (cells) => cells.id === 'r0002')._sync)).toMatch(
+      /changed on the service since the last pull/,
+    );
+    expect(result.counts.updated).toBe(8);
+    world.hook = () => {};
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    runPull(world.ports(ANN), world.links.get());
+    push(world);
+    expect(world.service.find('r0002')?.amount).toBe(1002);
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);

@@ -11,7 +11,7 @@ import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
-import { runPush } from '../push/run-push';
+import { type PushListingProgress, runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -131,6 +131,8 @@ interface RunStep {
   pushUpdated: number;
   tally: IssueTally | null;
   warnings: string[];
+  /** Where the push's listing stopped, when it did not fit this execution. */
+  pushListing?: PushListingProgress | undefined;
 }
 
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
@@ -168,10 +170,13 @@ function runPushPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
+  const listing = start.resuming?.phase === 'push' ? start.resuming.pushListing : undefined;
   const pushed = runPush(ports, link, {
     confirmHeld: start.confirmHeld,
     scheduled: start.origin === 'scheduled',
+    ...(listing ? { listing } : {}),
   });
+  step.pushListing = pushed.listing;
   if (pushed.held) summary.held = pushed.held;
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;
@@ -231,6 +236,7 @@ function saveContinuation(
     pullId: pullProgress?.pullId ?? '',
     nextOffset: pullProgress?.nextOffset ?? 0,
     ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
+    ...(phase === 'push' && step.pushListing ? { pushListing: step.pushListing } : {}),
     // A key confirms exactly the held edits the person saw, and the next run cannot tell them from
     // edits made since (a sort in the minute between runs would go out unasked): it asks again for
     // what is still held. Only a blanket `true` (an API caller's answer for whatever is held) carries.

@@ -34,6 +34,16 @@ export function claimPendingCreates(session: PushSession): CreatePlan[] {
   return plan.creates.filter((create) => create.pendingToken !== null);
 }
 
+/**
+ * Pending creates whose rows could not be looked for (the listing did not fit this run): they stay
+ * pending, never sent, until a later execution has listed the table.
+ */
+export function deferPendingCreates(session: PushSession, pendingCreates: readonly CreatePlan[]): void {
+  const { plan } = session;
+  const deferred = new Set(pendingCreates);
+  plan.creates = plan.creates.filter((create) => !deferred.has(create));
+}
+
 /** Pages a listing of the whole table costs (more GETs than this: list instead). */
 export function listingPagesLeft(
   session: PushSession,

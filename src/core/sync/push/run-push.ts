@@ -5,18 +5,19 @@
 
 import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
-import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import { fixedFieldText } from '../line-values';
+import { isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
 import {
   adoptLostCreates,
   claimPendingCreates,
+  deferPendingCreates,
   keepUnwrittenAdoptionsPending,
   listingPagesLeft,
 } from './adopt';
@@ -46,6 +47,7 @@ import {
   type PatchRequest,
   reconcileUpdates,
   settleUpdates,
+  waitForPull,
 } from './updates';
 
 /** Writes per wave; the sheet and base are written after every few waves. */
@@ -55,8 +57,20 @@ const WRITE_RESERVE_MS = 30 * 1000;
 /** Waves between writes of statuses and base. */
 const FLUSH_EVERY_WAVES = 20;
 
+/**
+ * A push's listing of the table that did not fit one execution: where it goes on, and the rows it
+ * found so far that a lost create may have made (rows on no line and in no base; few), so the next
+ * execution finds every lost create's row without listing the table from the start again.
+ */
+export interface PushListingProgress {
+  nextOffset: number;
+  candidates: ServiceRow[];
+}
+
 export interface PushResult {
   finished: boolean;
+  /** Set when the listing stopped part way: saved with the job, passed back as `PushOptions.listing`. */
+  listing?: PushListingProgress;
   counts: PushCounts;
   issues: LineIssue[];
   /** Every problem line of the sheet by kind. */
@@ -72,6 +86,8 @@ export interface PushOptions {
   confirmHeld?: boolean | string;
   /** A scheduled run (held edits are mailed, never confirmed). */
   scheduled?: boolean;
+  /** The listing an earlier execution of this push stopped part way through. */
+  listing?: PushListingProgress;
 }
 
 /** One push: its ports, its session and the service's rows once read. */
@@ -86,6 +102,12 @@ interface Push {
   firstWave: Listing | null;
   /** The whole listing, once read (the first wave, when it covered the table). */
   listing: Map<string, ServiceRow> | null;
+  /** Where an earlier execution's listing stopped (its candidate rows are in serviceRows). */
+  resumedListing: PushListingProgress | undefined;
+  /** Set when this execution's listing stopped part way. */
+  listingStopped: PushListingProgress | undefined;
+  /** Work left for the next execution (a listing or row checks that did not fit). */
+  unfinished: boolean;
 }
 
 /**
@@ -94,14 +116,14 @@ interface Push {
  * parallel and writes ids, lMods and statuses onto the lines after every few waves.
  */
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
-  const { push, headerWarnings } = openPush(ports, link);
+  const { push, headerWarnings } = openPush(ports, link, options.listing);
   const { session } = push;
   const held = holdAccidents(push, options);
   markSettledLines(session);
   adoptLostCreatesPhase(push);
   const requests = reconcilePhase(push);
   let finished = patchPhase(push, requests);
-  finished = createPhase(push, finished ? session.plan.creates : []) && finished;
+  finished = createPhase(push, finished ? session.plan.creates : []) && finished && !push.unfinished;
   markHeldLines(session);
   writeStatuses(push); // error statuses and restored read-only cells, even when nothing was sent
   const tally = emptyTally();
@@ -112,6 +134,8 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     tally,
     headerWarnings,
     ...(held ? { held } : {}),
+    // Saved with the job only when a lost create waits for it (the row checks need no listing).
+    ...(push.unfinished && push.listingStopped ? { listing: push.listingStopped } : {}),
   };
 }
 
@@ -120,7 +144,11 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
  * push with more edits than pages lists the table, one with fewer spares the GETs of the rows this
  * wave brings), and plans the push.
  */
-function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarnings: string[] } {
+function openPush(
+  ports: SyncPorts,
+  link: LinkRecord,
+  resumedListing: PushListingProgress | undefined,
+): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
   const { headers, grid } = sheet.readLines();
   const base = ports.base.read();
@@ -165,7 +193,20 @@ function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarni
     fixedText: fixedFieldShown(ports, link),
   });
   const listing = firstWave?.done ? serviceRows : null;
-  return { push: { ports, link, sheet, session, serviceRows, firstWave, listing }, headerWarnings };
+  if (resumedListing && !listing) keepRows(serviceRows, resumedListing.candidates);
+  const push: Push = {
+    ports,
+    link,
+    sheet,
+    session,
+    serviceRows,
+    firstWave,
+    listing,
+    resumedListing: listing ? undefined : resumedListing,
+    listingStopped: undefined,
+    unfinished: false,
+  };
+  return { push, headerWarnings };
 }
 
 function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
@@ -207,21 +248,51 @@ function writeStatuses(push: Push): void {
   push.ports.run.report({ linesWritten: push.ports.run.progress().linesWritten + written });
 }
 
-/** The service's rows, read once per push (a listing when a lost create must be found or when it costs less than GETs). */
-function loadListing(push: Push): Map<string, ServiceRow> {
+/**
+ * The service's rows, read once per push (a listing when a lost create must be found or when it costs
+ * less than GETs), or null when the listing does not fit this execution: it then stops where it is,
+ * keeping the rows a lost create may have made for the next execution (`listingStopped`). A listing
+ * resumed from an earlier execution covers only those rows of the pages before it.
+ */
+function loadListing(push: Push): Map<string, ServiceRow> | null {
   if (push.listing) return push.listing;
+  if (push.listingStopped) return null;
   const { ports, link, session, serviceRows } = push;
   ports.run.report({ phase: 'reading the service rows' });
   const known = Math.max(session.base.size, session.grid.length);
+  const startOffset = Math.max(push.firstWave?.nextOffset ?? 0, push.resumedListing?.nextOffset ?? 0);
   const result = ports.service.listAllRows(link.tableAppId, link.tableId, {
-    startOffset: push.firstWave?.nextOffset ?? 0,
+    startOffset,
     ...(known > 0 ? { expectedTotal: known } : {}),
     onPage: (page) => keepRows(serviceRows, page),
   });
-  if (!result.done)
-    throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
+  if (!result.done) {
+    push.listingStopped = { nextOffset: result.nextOffset, candidates: adoptionCandidateRows(push) };
+    return null;
+  }
   push.listing = serviceRows;
   return serviceRows;
+}
+
+/**
+ * The rows read so far that a lost create may have made: on no line, unknown to the base, created by
+ * the sender of a pending create no earlier than it was sent (less clock skew). Few: what a job keeps.
+ */
+function adoptionCandidateRows(push: Push): ServiceRow[] {
+  const { session, serviceRows, ports } = push;
+  const pending = session.base.all().filter(isPendingRecord);
+  const rows: ServiceRow[] = [];
+  for (const [id, row] of serviceRows) {
+    if (session.index.lineById.has(id) || session.base.has(id)) continue;
+    const candidate = { id, cOn: String(row.cOn ?? ''), createdBy: String(row.createdBy), row };
+    if (pending.some((record) => mayBeLostCreateOf(record, candidate, ports.run.userId))) rows.push(row);
+  }
+  return rows;
+}
+
+/** Whether the listing read covers every row (not only the candidates of a resumed one). */
+function listingCoversEveryRow(push: Push): boolean {
+  return push.listing !== null && push.resumedListing === undefined;
 }
 
 /** 1. Lost creates: adopt the row the service made, so a retry never duplicates it. */
@@ -230,6 +301,12 @@ function adoptLostCreatesPhase(push: Push): void {
   const pendingCreates = claimPendingCreates(session);
   if (pendingCreates.length === 0) return;
   const listing = loadListing(push);
+  if (!listing) {
+    // Their rows may be in the pages not read yet: they wait, pending, for the next execution.
+    deferPendingCreates(session, pendingCreates);
+    push.unfinished = true;
+    return;
+  }
   const adopted = adoptLostCreates(session, pendingCreates, listing, push.ports.run.userId);
   writeStatuses(push);
   if (keepUnwrittenAdoptionsPending(session, adopted)) push.ports.base.write(session.base);
@@ -237,25 +314,57 @@ function adoptLostCreatesPhase(push: Push): void {
 
 /** 2. Edited lines (adopted ones included): know the service's current state before patching. */
 function reconcilePhase(push: Push): PatchRequest[] {
-  const { ports, link, session } = push;
+  const { ports, session } = push;
   const read = push.serviceRows;
   const pagesLeft = listingPagesLeft(session, push.firstWave);
-  const check = editedRowsCheck(session, push.listing !== null, pagesLeft, read);
+  const check = editedRowsCheck(session, listingCoversEveryRow(push), pagesLeft, read);
   if (check === 'none') return [];
-  let rows: ReadonlyMap<string, ServiceRow>;
-  if (check === 'listing') {
-    rows = loadListing(push);
-  } else {
-    ports.run.report({ phase: 'checking edited rows on the service' });
-    const unread = editedRowIds(session, read);
-    const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, unread);
-    const checked = checkedRows(session, unread, answers, read);
-    rows = checked.changed ? loadListing(push) : checked.rows;
-  }
+  if (check === 'listing' && loadListing(push) && listingCoversEveryRow(push))
+    return reconcileUpdates(session, read);
+  // Rows whose values this execution read (the listing's pages), and GETs of the others: their lMod
+  // says whether they moved on since the base (a GET answers fixed fields only).
+  const withValues = new Set(read.keys());
+  ports.run.report({ phase: 'checking edited rows on the service' });
+  const unread = editedRowIds(session, read);
+  const checked = checkRowsInTime(push, unread);
+  let rows = checked.rows;
+  if (checked.changed && loadListing(push) && listingCoversEveryRow(push)) rows = push.serviceRows;
+  else if (checked.changed) waitForPull(session, rows, withValues);
   // Statuses of this check are written with the PATCH results: no sheet or base call between the
   // check and the PATCH, the window in which another person's change on the service would be
   // overwritten unseen (the service has no conditional update; interleavings seed 1206).
   return reconcileUpdates(session, rows);
+}
+
+/** Rows checked per wave of GETs while the time left allows. */
+const CHECK_WAVE = 100;
+
+/**
+ * GETs the rows of `rowIds` in waves while the time left allows; the edits of rows not checked in
+ * time wait for the next execution (taken out of the plan; the push is unfinished).
+ */
+function checkRowsInTime(
+  push: Push,
+  rowIds: readonly string[],
+): { rows: Map<string, ServiceRow>; changed: boolean } {
+  const { ports, link, session } = push;
+  let rows = new Map(push.serviceRows);
+  let changed = false;
+  let start = 0;
+  for (; start < rowIds.length; start += CHECK_WAVE) {
+    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) break;
+    const wave = rowIds.slice(start, start + CHECK_WAVE);
+    const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, wave);
+    const checked = checkedRows(session, wave, answers, rows);
+    rows = checked.rows;
+    changed ||= checked.changed;
+  }
+  if (start < rowIds.length) {
+    const later = new Set(rowIds.slice(start));
+    session.plan.updates = session.plan.updates.filter((update) => !later.has(update.rowId));
+    push.unfinished = true;
+  }
+  return { rows, changed };
 }
 
 /**

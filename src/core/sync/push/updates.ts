@@ -1,7 +1,13 @@
 import type { ConflictRecord } from '../../base';
 import { isOverCellLimit, type JsonValue } from '../../codec';
 import type { Digest } from '../../digest';
-import { conflictStatus, cutNotSentReason, notPushedStatus, STATUS } from '../../status';
+import {
+  conflictStatus,
+  cutNotSentReason,
+  notPushedStatus,
+  STATUS,
+  WAITS_FOR_PULL_STATUS,
+} from '../../status';
 import { withoutHeld } from './guard';
 import { baseAfterWrite, reconcileEdits } from './line-edits';
 import type { UpdatePlan } from './plan';
@@ -59,6 +65,24 @@ export function checkedRows(
     }
   });
   return { rows, changed };
+}
+
+/**
+ * Edited rows that moved on since their base while their values are unknown (read by GET, which
+ * answers fixed fields only; the listing did not fit the run): nothing of them is sent; they wait for
+ * a pull to meet both sides. Taken out of the plan.
+ */
+export function waitForPull(
+  session: PushSession,
+  rows: ReadonlyMap<string, ServiceRow>,
+  withValues: ReadonlySet<string>,
+): void {
+  session.plan.updates = session.plan.updates.filter((update) => {
+    const row = rows.get(update.rowId);
+    if (!row || withValues.has(update.rowId) || String(row.lMod) === update.base.lMod) return true;
+    setStatus(session, update.line, WAITS_FOR_PULL_STATUS);
+    return false;
+  });
 }
 
 /** A PATCH to send: the update it settles, the values, and whether the row moved on since its base. */
