@@ -176,3 +176,31 @@ describe("a column the service adds under a header of a person's own column", ()
     expect(world.service.commits.length).toBe(commits);
   });
 });
+
+describe('two id cells swapped', () => {
+  it('a pull writes neither row onto the other line, and says so; put back, the lines sync again', () => {
+    const world = worldWith(4);
+    pull(world);
+    const one = world.sheet.lineOfId('r0001');
+    const two = world.sheet.lineOfId('r0002');
+    world.sheet.type(one, 'id', 'r0002');
+    world.sheet.type(two, 'id', 'r0001');
+    world.service.update('r0001', { title: 'bob' }, BOB.id);
+    pull(world);
+    const [headers, ...lines] = world.sheet.values() as [unknown[], ...unknown[][]];
+    const cellsOf = (line: number) =>
+      Object.fromEntries(headers.map((header, i) => [String(header), lines[line]?.[i]]));
+    expect(cellsOf(one)).toMatchObject({ id: 'r0002', title: 't1' });
+    expect(cellsOf(two)).toMatchObject({ id: 'r0001', title: 't2' });
+    for (const line of [one, two]) expect(String(cellsOf(line)._sync)).toMatch(/shows another row's lMod/);
+    expect(lines).toHaveLength(4);
+    const commits = world.service.commits.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.commits.length).toBe(commits);
+    world.sheet.type(one, 'id', 'r0001');
+    world.sheet.type(two, 'id', 'r0002');
+    pull(world);
+    expect(lineOf(world, 'r0001')).toMatchObject({ title: 'bob', _sync: STATUS.updated });
+    expect(lineOf(world, 'r0002').title).toBe('t2');
+  });
+});

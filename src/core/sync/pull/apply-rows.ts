@@ -1,9 +1,10 @@
 import type { BaseRecord } from '../../base';
 import { decodeCell, type EncodedCell, encodeCell } from '../../codec';
-import { ID_HEADER, type Layout } from '../../layout';
+import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
-import { cellsByGet, type LineIndex, sheetRowOf } from '../../lines';
+import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
+  anotherRowsLineStatus,
   conflictStatus,
   cutRestoredStatus,
   duplicateStatus,
@@ -12,6 +13,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
+import { LModOwners, shownLMod } from '../line-identity';
 import { fixedFieldText } from '../line-values';
 import {
   adoptedBase,
@@ -150,6 +152,7 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
+    if (!isNew && !adopted && showsAnotherRow(state, currentLine, id)) continue;
     const agreed = adopted ?? base.get(id);
     // An adopted row's earlier record is its pending create's: not this row's to go back to.
     if (!adopted) before.set(id, agreed);
@@ -161,6 +164,25 @@ export function applyServiceRows(
     reportOutcome(state, currentLine, merged, adopted !== undefined);
   }
   return before;
+}
+
+/**
+ * Whether the line carrying this row's id shows another row's lMod (id cells swapped or sorted alone):
+ * it is not this row's line, so nothing of the row is written onto it (the person's values on it stay,
+ * and the evidence too); it says so, and the row counts as seen, not removed.
+ */
+function showsAnotherRow(state: PullState, line: number, id: string): boolean {
+  const lModColumn = state.layout.fixed.get(LMOD_HEADER);
+  const record = state.base.get(id);
+  if (lModColumn === undefined || !record) return false;
+  const lMod = cellText(state.grid.get(line, lModColumn));
+  if (lMod === shownLMod(record)) return false;
+  state.lModOwners ??= new LModOwners(state.base);
+  if (!state.lModOwners.belongsToAnotherRow(lMod, id)) return false;
+  setStatus(state, line, anotherRowsLineStatus(id));
+  state.counts.errors += 1;
+  state.base.markSeen(id, state.pullId);
+  return true;
 }
 
 /** What every row of a batch is merged with, worked out once per batch. */

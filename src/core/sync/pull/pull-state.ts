@@ -5,6 +5,7 @@ import type { ColumnSpec } from '../../columns';
 import type { Layout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import type { LineIndex } from '../../lines';
+import type { LModOwners } from '../line-identity';
 
 export interface PullCounts {
   added: number;
@@ -42,6 +43,8 @@ export interface PullState {
    * (a pull never hides a push's reason behind "local edits not pushed yet").
    */
   decode?: DecodeContext;
+  /** Which row shows which lMod, worked out from the base on the first line that needs it. */
+  lModOwners?: LModOwners;
 }
 
 export interface PendingCreates {

@@ -19,9 +19,9 @@ import {
   pendingTokenOf,
   unknownRowStatus,
 } from '../../status';
+import { LModOwners, shownLMod } from '../line-identity';
 import { type LineEdits, newCellValues } from '../line-values';
 import { cellEdits } from './line-edits';
-import { LModOwners, shownLMod } from './line-identity';
 
 export interface UpdatePlan {
   line: number;

@@ -1,8 +1,8 @@
 // Whether a line is the row its id cell names. People sort or swap id cells alone; the line's lMod
 // cell then shows another row's value. Such a line is not that row: nothing of it is sent to either
 // row (a PATCH would carry every column of one row onto the other).
-import type { BaseRecord } from '../../base';
-import type { BaseTable } from '../../base-table';
+import type { BaseRecord } from '../base';
+import type { BaseTable } from '../base-table';
 
 /** The lMod a synced line of this record shows. */
 export function shownLMod(record: BaseRecord): string {
