@@ -204,6 +204,21 @@ describe('runPush over memory', () => {
     expect(world.service.find('r0002')?.amount).toBe(1002);
   });
 
+  it('title cells sorted alone over synced and new lines: held, neither patched nor created', () => {
+    const world = pulledWorld(15);
+    for (let i = 1; i <= 15; i++) world.sheet.appendLine({ title: `n${i}`, amount: 100 + i });
+    const titleAt = world.sheet.columnOf('title');
+    const titles = Array.from({ length: 30 }, (_, line) => String(world.sheet.sheet.get(line + 1, titleAt)));
+    titles.sort();
+    titles.forEach((title, line) => world.sheet.sheet.set(line + 1, titleAt, title));
+    const result = push(world);
+    expect(result.held?.columns.map((column) => column.columnId)).toEqual(['title']);
+    expect(world.service.commits).toEqual([]);
+    // Confirmed by the key the person saw: what was held goes.
+    runPush(world.ports(ANN), world.links.get(), { confirmHeld: result.held?.key ?? '' });
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(15);
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);

@@ -39,8 +39,19 @@ export interface GuardUpdate {
   edits: LineEdits;
 }
 
+/** A new line the push would create: its sheet line and the digests of the values it would send. */
+export interface GuardCreate {
+  line: number;
+  digests: Readonly<Record<string, Digest>>;
+}
+
 export interface GuardInput {
   updates: readonly GuardUpdate[];
+  /**
+   * The creates of the push: a column sorted alone over synced and new lines moves synced rows'
+   * values onto new lines, so they count with the changed lines where values moved.
+   */
+  creates?: readonly GuardCreate[];
   /** Ids of the synced columns that have their header in the sheet. */
   columnIds: readonly string[];
   /** Lines whose row id the base knows (the lines a push could change). */
@@ -67,6 +78,8 @@ export interface GuardVerdict {
   held: HeldColumn[];
   /** Per line: the column ids whose edits are held. */
   heldCells: Map<number, Set<string>>;
+  /** New lines not created: they carry values moved from synced lines (per line: those columns). */
+  heldCreates: Map<number, Set<string>>;
 }
 
 const EMPTY_DIGEST = cellDigest('');
@@ -129,16 +142,19 @@ function movedWithin(before: readonly Digest[], after: readonly Digest[]): boole
  */
 export function guardPush(input: GuardInput): GuardVerdict {
   const { updates, columnIds, syncedLines, valuedLines } = input;
+  const creates = input.creates ?? [];
   const held: HeldColumn[] = [];
   const heldCells = new Map<number, Set<string>>();
-  const hold = (line: number, columnId: string): void => {
-    let cells = heldCells.get(line);
+  const heldCreates = new Map<number, Set<string>>();
+  const holdIn = (map: Map<number, Set<string>>, line: number, columnId: string): void => {
+    let cells = map.get(line);
     if (!cells) {
       cells = new Set();
-      heldCells.set(line, cells);
+      map.set(line, cells);
     }
     cells.add(columnId);
   };
+  const hold = (line: number, columnId: string): void => holdIn(heldCells, line, columnId);
   const examplesOf = (list: readonly GuardUpdate[], columnId: string): HeldExample[] =>
     list.slice(0, GUARD_EXAMPLES).map((update) => ({
       line: update.line,
@@ -171,7 +187,11 @@ export function guardPush(input: GuardInput): GuardVerdict {
 
   for (const id of columnIds) {
     const changed = updates.filter((update) => !shiftedLines.has(update.line) && hasEdit(update, id));
-    if (changed.length < GUARD_MIN_LINES) continue;
+    const creating = creates.filter((create) => {
+      const value = create.digests[id];
+      return value !== undefined && value !== EMPTY_DIGEST;
+    });
+    if (changed.length + creating.length < GUARD_MIN_LINES || changed.length === 0) continue;
     const emptied = changed.filter((update) => empties(update.edits.values[id]));
     const valued = valuedLines[id] ?? 0;
     let reason: HeldReason | null = null;
@@ -180,6 +200,15 @@ export function guardPush(input: GuardInput): GuardVerdict {
     const after = changed.map((update) => update.edits.digests[id] as Digest);
     if (movedWithin(before, after)) {
       reason = 'moved';
+    } else if (
+      creating.length > 0 &&
+      movedWithin(before, [...after, ...creating.map((c) => c.digests[id] as Digest)])
+    ) {
+      // Sorted alone over synced and new lines: synced rows' values went onto new lines.
+      reason = 'moved';
+      for (const create of creating) holdIn(heldCreates, create.line, id);
+    } else if (changed.length < GUARD_MIN_LINES) {
+      continue;
     } else if (changed.length >= GUARD_COLUMN_SHARE * syncedLines) {
       reason = 'share';
     } else if (emptied.length >= GUARD_MIN_LINES && emptied.length >= GUARD_EMPTIED_SHARE * valued) {
@@ -188,9 +217,15 @@ export function guardPush(input: GuardInput): GuardVerdict {
     }
     if (reason === null) continue;
     for (const update of heldLines) hold(update.line, id);
-    held.push({ columnId: id, reason, lines: heldLines.length, examples: examplesOf(heldLines, id) });
+    const createsHeld = creating.filter((create) => heldCreates.get(create.line)?.has(id)).length;
+    held.push({
+      columnId: id,
+      reason,
+      lines: heldLines.length + createsHeld,
+      examples: examplesOf(heldLines, id),
+    });
   }
-  return { held, heldCells };
+  return { held, heldCells, heldCreates };
 }
 
 /** The edits of a line without its held columns (the same object when none is held). */
@@ -219,7 +254,11 @@ export function heldValueText(value: unknown, limit = 80): string {
  * edits only when they are still exactly the ones shown (an edit, sort or paste made since, by anyone,
  * makes a new key and is held again).
  */
-export function heldKey(verdict: GuardVerdict, updates: readonly GuardUpdate[]): string {
+export function heldKey(
+  verdict: GuardVerdict,
+  updates: readonly GuardUpdate[],
+  creates: readonly GuardCreate[] = [],
+): string {
   const cells: string[] = [];
   for (const update of updates) {
     const columnIds = verdict.heldCells.get(update.line);
@@ -227,6 +266,11 @@ export function heldKey(verdict: GuardVerdict, updates: readonly GuardUpdate[]):
     for (const columnId of columnIds) {
       cells.push(`${update.rowId}\t${columnId}\t${update.edits.digests[columnId] ?? ''}`);
     }
+  }
+  for (const create of creates) {
+    const columnIds = verdict.heldCreates.get(create.line);
+    if (!columnIds) continue;
+    for (const columnId of columnIds) cells.push(`new\t${columnId}\t${create.digests[columnId] ?? ''}`);
   }
   cells.sort();
   return `${cells.length}:${digestText(digest(cells.join('\n')))}`;

@@ -30,7 +30,7 @@ export function editsToHold(
   confirmHeld: boolean | string | undefined,
 ): HeldEdits | null {
   const { plan, live, layout, base, index } = session;
-  if (plan.updates.length < GUARD_MIN_LINES || confirmHeld === true) return null;
+  if (plan.updates.length + plan.creates.length < GUARD_MIN_LINES || confirmHeld === true) return null;
   const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
   // The lines in the sheet whose row the base knows: rows no line shows (deleted from the sheet,
   // pending creates) had no value in it and must not dilute the share a push empties.
@@ -41,12 +41,13 @@ export function editsToHold(
   }
   const verdict = guardPush({
     updates: plan.updates,
+    creates: plan.creates,
     columnIds,
     syncedLines: synced.length,
     valuedLines: countValuedLines(synced, columnIds),
   });
   if (verdict.held.length === 0) return null;
-  const key = heldKey(verdict, plan.updates);
+  const key = heldKey(verdict, plan.updates, plan.creates);
   // Confirmed by its key: the held edits are exactly those the person saw, so they go out.
   return confirmHeld === key ? null : { verdict, key };
 }
@@ -89,6 +90,13 @@ export function holdEdits(session: PushSession, verdict: GuardVerdict): number {
     heldLines.set(update.line, [...cells]);
     update.edits = withoutHeld(update.edits, cells);
     return Object.keys(update.edits.values).length > 0;
+  });
+  // A new line carrying values moved from synced lines is not created (not even its other values).
+  plan.creates = plan.creates.filter((create) => {
+    const cells = verdict.heldCreates.get(create.line);
+    if (!cells || create.pendingToken !== null) return true;
+    heldLines.set(create.line, [...cells]);
+    return false;
   });
   return heldLines.size;
 }

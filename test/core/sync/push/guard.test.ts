@@ -122,4 +122,37 @@ describe('the accident guard', () => {
     expect(withoutHeld(edits, new Set(['title'])).values).toEqual({ amount: 3 });
     expect(withoutHeld(edits, undefined)).toBe(edits);
   });
+
+  it('holds titles sorted alone over 15 synced and 15 new lines, and lets new lines beside edits go', () => {
+    const all = records(15);
+    const creates = (titles: string[]) =>
+      titles.map((title, k) => ({
+        line: 15 + k,
+        digests: { title: cellDigest(title), amount: cellDigest(k) },
+      }));
+    // Reversed over all 30 lines: the synced lines carry the new lines' titles, the new lines the synced ones.
+    const updates = all.map((record, i) => update(record, i, { title: `New ${14 - i}` }));
+    const moved = creates(all.map((_, k) => `Deal ${14 - k}`));
+    const result = guardPush({
+      updates,
+      creates: moved,
+      columnIds: COLUMNS,
+      syncedLines: 100,
+      valuedLines: countValuedLines(records(100), COLUMNS),
+    });
+    expect(result.held).toMatchObject([{ columnId: 'title', reason: 'moved' }]);
+    expect(result.heldCreates.size).toBe(15);
+    // Ten corrections and twenty new lines of new titles: nothing moved, nothing held.
+    const corrections = all.slice(0, 10).map((record, i) => update(record, i, { title: `Fixed ${i}` }));
+    const fresh = creates(Array.from({ length: 20 }, (_, k) => `Lead ${k}`));
+    const ordinary = guardPush({
+      updates: corrections,
+      creates: fresh,
+      columnIds: COLUMNS,
+      syncedLines: 100,
+      valuedLines: countValuedLines(records(100), COLUMNS),
+    });
+    expect(ordinary.held).toEqual([]);
+    expect(ordinary.heldCreates.size).toBe(0);
+  });
 });
