@@ -114,6 +114,8 @@ export interface SyncSummary {
   continuing: boolean;
   /** A scheduled run that found another sync running and did nothing (not a failure). */
   skipped?: boolean;
+  /** What the run could not do with the sheet's headers (a missing header…), one sentence each. */
+  warnings?: string[];
   issues: LineIssue[];
   /**
    * Edits the push held because they look like an accident (a column emptied or sorted alone, data
