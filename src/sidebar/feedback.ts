@@ -17,8 +17,15 @@ export function fail(what: string, error: unknown): void {
     /^(?:Exception|[A-Z]\w*Error):\s+/,
     '',
   );
+  // The technical part of a message (an HTTP status, the service's own words) follows " Details: ":
+  // it goes on a line of its own, smaller, so what happened and what to do read first.
+  const details = message.indexOf(' Details: ');
   errorBox.textContent = '';
-  errorBox.append(el('strong', {}, `${what}. `), document.createTextNode(message));
+  errorBox.append(
+    el('strong', {}, `${what}. `),
+    document.createTextNode(details < 0 ? message : message.slice(0, details)),
+  );
+  if (details >= 0) errorBox.append(el('span', { class: 'details' }, message.slice(details + 1)));
   show(errorBox, true);
   say('');
 }
