@@ -27,7 +27,7 @@ describe('sidebar: whose key acts', () => {
     await linkTable(page, 'Deals');
     await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
     // The service takes 12 s to answer the pull's first request: a run with a measurable time.
-    h.sim.person.at('network', () => h.sim.clock.advance(12_000));
+    h.sim.person.at({ on: 'network' }, () => h.sim.clock.advance(12_000));
     await operate(page, 'Pull');
     await page.locator('#schedule-every').selectOption({ label: 'Every hour' });
     expect(await page.locator('#schedule-estimate').textContent()).toMatch(
