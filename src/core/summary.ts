@@ -139,6 +139,15 @@ export function runHeadline(summary: OutcomeFacts): string | null {
 }
 
 /**
+ * The message of a run headed by what it left undone ("Pushed with 6 errors. Pushed: …"), for the
+ * places that show one line of text (the schedule's last outcome); the message alone otherwise.
+ */
+export function headedMessage(summary: OutcomeFacts & { message: string }): string {
+  const headline = runHeadline(summary);
+  return headline ? `${headline}. ${summary.message}` : summary.message;
+}
+
+/**
  * What settling conflicts did: `lines` settled by keeping the sheet's values ('mine') or taking
  * the service's ('theirs'), then the message of the push or pull that followed, if one did.
  */

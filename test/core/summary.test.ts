@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   countOf,
+  headedMessage,
   membersMessage,
   resolvedMessage,
   runCountsText,
@@ -186,5 +187,15 @@ describe('runHeadline', () => {
       'Pushed with 2 errors; not finished yet',
     );
     expect(runHeadline({ ...clean, ok: false })).toBe('Push did not finish');
+  });
+});
+
+describe('headedMessage', () => {
+  it('heads the message by what the run left undone, and is the message alone otherwise', () => {
+    const message = 'Pushed: 6 with errors, 20 unchanged in 1 s.';
+    expect(headedMessage({ ...clean, errors: 6, message })).toBe(`Pushed with 6 errors. ${message}`);
+    expect(headedMessage({ ...clean, message: 'Pushed: 3 updated in 1 s.' })).toBe(
+      'Pushed: 3 updated in 1 s.',
+    );
   });
 });

@@ -60,6 +60,20 @@ describe('the outcome of a run', () => {
     world.call<Summary>('resolveConflicts', { keep: 'theirs' });
   });
 
+  it('heads a scheduled run’s last outcome, as the sidebar shows it, by what the run left undone', () => {
+    type(2, 'amount', 'abc');
+    world.call('setSchedule', { mode: 'push', every: 'h1' });
+    world.sim.advanceAndFire(61 * 60_000);
+    expect(lastLogLine()[LOG.outcome]).toBe('errors');
+    expect(world.call<{ lastOutcome: string | null }>('getSchedule').lastOutcome).toMatch(
+      /^Pushed with 1 error\. Pushed: 1 with errors, /,
+    );
+    world.call('clearSchedule');
+    type(2, 'amount', '14');
+    world.call<Summary>('pushActiveSheet');
+    expect(lastLogLine()[LOG.outcome]).toBe('ok');
+  });
+
   it('is "partial" for a push that could not send a column whose header is missing', () => {
     const at = headers(world).indexOf('status') + 1;
     world.sim.personEdit(sheetName, 1, at, 'Status (renamed)');
