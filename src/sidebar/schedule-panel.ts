@@ -22,7 +22,7 @@ export function renderSchedulePanel(sidebar: Sidebar, current: SidebarState): vo
   const what = schedule ? { pull: 'Pulls', push: 'Pushes', sync: 'Syncs' }[schedule.mode] : '';
   const zone = schedule?.timeZone ? ` (${schedule.timeZone})` : '';
   const last = schedule?.lastRunAt
-    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt)}${zone}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
+    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt, schedule.timeZone)}${zone}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
     : '';
   const next = schedule?.nextRunLocal ? ` Next run around ${schedule.nextRunLocal}${zone}.` : '';
   byId('schedule-info').textContent = schedule

@@ -31,7 +31,7 @@ export function renderSummary(summary: SyncSummary | null, selectRow: (row: numb
   const others = summary.issues.filter((issue) => issue.kind !== 'conflict');
   for (const issue of others) {
     const button = el('button', { type: 'button', 'data-row': String(issue.row) }, issueLabel(issue));
-    button.title = 'Select this line in the sheet';
+    button.title = 'Show this line in the sheet';
     button.addEventListener(
       'click',
       guarded(() => selectRow(issue.row)),

@@ -198,3 +198,33 @@ describe('a refused connection', () => {
     await page.screenshot({ path: artifact('sidebar-key-refused.png') });
   });
 });
+
+describe('times in the sidebar', () => {
+  it('shows a time the server sent only as ISO in the spreadsheet’s zone, as YYYY-MM-DD HH:mm', async () => {
+    await connectAndLink();
+    await page.route('**/rpc', async (route) => {
+      const call = route.request().postDataJSON() as { fn: string };
+      if (call.fn !== 'getState') return route.continue();
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { ok: boolean; value: Record<string, unknown> };
+      const link = {
+        ...(body.value.link as Record<string, unknown>),
+        lastSyncAt: '2026-11-25T06:43:35.000Z',
+        lastSyncLocal: null,
+      };
+      const scheduleOptions = {
+        ...(body.value.scheduleOptions as Record<string, unknown>),
+        timeZone: 'Asia/Tokyo',
+      };
+      return route.fulfill({
+        response: answer,
+        json: { ...body, value: { ...body.value, link, scheduleOptions } },
+      });
+    });
+    await page.reload();
+    await expect
+      .poll(() => page.locator('#link-info').textContent())
+      .toMatch(/Last sync: 2026-11-25 15:43\.$/);
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+});
