@@ -19,6 +19,17 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Puts a message in `target`: what happened and what to do first; its technical part (an HTTP
+ * status, the service's own words, after " Details: ") on a line of its own, smaller.
+ */
+export function setMessage(target: HTMLElement, message: string): void {
+  const details = message.indexOf(' Details: ');
+  target.append(document.createTextNode(details < 0 ? message : message.slice(0, details)));
+  // The span keeps the space before "Details:": the text reads as the whole message, the block hides it.
+  if (details >= 0) target.append(el('span', { class: 'details' }, message.slice(details)));
+}
+
 export function show(element: HTMLElement, visible: boolean): void {
   element.hidden = !visible;
 }

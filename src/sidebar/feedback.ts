@@ -1,5 +1,5 @@
 // The page's feedback and pacing: the status line, the error box, one action at a time.
-import { byId, el, show } from './dom';
+import { byId, el, setMessage, show } from './dom';
 
 const app = byId('app');
 const status = byId('status');
@@ -17,15 +17,9 @@ export function fail(what: string, error: unknown): void {
     /^(?:Exception|[A-Z]\w*Error):\s+/,
     '',
   );
-  // The technical part of a message (an HTTP status, the service's own words) follows " Details: ":
-  // it goes on a line of its own, smaller, so what happened and what to do read first.
-  const details = message.indexOf(' Details: ');
   errorBox.textContent = '';
-  errorBox.append(
-    el('strong', {}, `${what}. `),
-    document.createTextNode(details < 0 ? message : message.slice(0, details)),
-  );
-  if (details >= 0) errorBox.append(el('span', { class: 'details' }, message.slice(details + 1)));
+  errorBox.append(el('strong', {}, `${what}. `));
+  setMessage(errorBox, message);
   show(errorBox, true);
   say('');
 }

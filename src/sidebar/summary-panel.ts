@@ -3,7 +3,7 @@
 // all" buttons show.
 import { runHeadline } from '../core/summary';
 import type { LineIssue, SyncSummary } from '../shared/types';
-import { byId, el, show } from './dom';
+import { byId, el, setMessage, show } from './dom';
 import { guarded } from './feedback';
 
 function issueLabel(issue: LineIssue): string {
@@ -18,7 +18,8 @@ export function renderSummary(summary: SyncSummary | null, selectRow: (row: numb
   show(byId('summary'), summary !== null);
   if (!summary) return;
   const text = byId('summary-text');
-  text.textContent = summary.message;
+  text.textContent = '';
+  setMessage(text, summary.message);
   text.className = summary.ok ? '' : 'error';
   // A failed run's message is already an error box; a run that left something undone gets a
   // headline styled as a warning, so it never reads like success.

@@ -94,6 +94,19 @@ describe('a run that left something undone', () => {
   });
 });
 
+describe('a run that failed', () => {
+  it('says what to do first, the HTTP details on a line of their own', async () => {
+    await connectAndLink();
+    await h.emulator.admin.expireToken(aliceKey());
+    const message = await operate(page, 'Pull');
+    expect(message).toMatch(/^Your API key is not valid .* Details: HTTP 401 /);
+    const text = page.locator('#summary-text');
+    expect(await text.getAttribute('class')).toBe('error');
+    expect(await text.locator('.details').textContent()).toMatch(/^ Details: HTTP 401 Unauthorized/);
+    expect(await page.locator('#summary-headline').isVisible()).toBe(false);
+  });
+});
+
 describe('the first screen', () => {
   it('puts the run buttons first, above the account block and within the pane', async () => {
     await connectAndLink();
@@ -193,7 +206,14 @@ describe('a refused connection', () => {
       /^Could not connect\. Your API key is not valid .*create a new key in your profile/,
     );
     expect(headline).not.toMatch(/\d{3}|auth|token/i);
-    expect(details).toMatch(/^Details: HTTP 401 /);
+    expect(details).toMatch(/^ Details: HTTP 401 Unauthorized; the service said "/);
+    // On a line of its own, below what to do.
+    const lines = await error.evaluate((box) => {
+      const span = box.querySelector('.details')?.getBoundingClientRect();
+      const strong = box.querySelector('strong')?.getBoundingClientRect();
+      return { details: span?.top ?? 0, headline: strong?.bottom ?? 0 };
+    });
+    expect(lines.details).toBeGreaterThanOrEqual(lines.headline);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('api-key');
     await page.screenshot({ path: artifact('sidebar-key-refused.png') });
   });
