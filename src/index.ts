@@ -2,6 +2,7 @@
 // triggers and google.script.run call these names). Logic lives in src/gas, src/api and src/core.
 export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './gas/actions';
 export { getConflicts } from './gas/conflicts';
+export { connectFromSidebar } from './gas/connect-answer';
 export { disconnect, getConnection, saveConnection } from './gas/connection';
 export { linkActiveSheet, listTables, setLinkOptions, unlinkActiveSheet } from './gas/link';
 export { importAccountMembers, menuImportMembers } from './gas/members';

@@ -617,11 +617,11 @@ export class TableClient {
       const error = outcome.error;
       const wrongPlace = error.status === 404 || error.code === 'BAD_RESPONSE';
       if (!wrongPlace) throw error;
-      failures.push(`${prefix}: ${error.status === 404 ? '404' : 'not JSON'}`);
+      failures.push(`${prefix}: ${error.status === 404 ? 'HTTP 404' : 'not JSON'}`);
     }
     throw new SyncError(
       'CONFIG',
-      `No table service answered at ${this.baseUrl} (tried ${failures.join(', ')}): check the base URL — it is the address you open the service at, e.g. https://example.com.`,
+      `No table service answered at ${this.baseUrl}: check the service address — it is the address you open the service at, e.g. https://example.com. Details: tried ${failures.join(', ')}.`,
     );
   }
 

@@ -34,7 +34,9 @@ function configError(message: string): SyncError {
 }
 
 function malformed(detail: string): SyncError {
-  return configError(`The base URL ${detail}: enter the address of the service, e.g. ${EXAMPLE}.`);
+  return configError(
+    `The service address ${detail}: enter the address you open the service at, e.g. ${EXAMPLE}.`,
+  );
 }
 
 /** True for hosts where plain http is allowed: `localhost`, `127.0.0.0/8`, `[::1]`. */
@@ -79,7 +81,7 @@ function cutPrefix(path: string): { path: string; prefix?: ApiPrefix } {
  */
 export function normalizeBaseUrl(input: string): NormalizedBaseUrl {
   const text = typeof input === 'string' ? input.trim() : '';
-  if (text === '') throw configError(`Enter the base URL of the service, e.g. ${EXAMPLE}.`);
+  if (text === '') throw configError(`Enter the service address, e.g. ${EXAMPLE}.`);
   if (/[\s\u0000-\u001f\u007f]/.test(text)) throw malformed('contains spaces or control characters');
   const sep = text.indexOf('://');
   if (sep <= 0) throw malformed('must start with https://');
@@ -95,7 +97,7 @@ export function normalizeBaseUrl(input: string): NormalizedBaseUrl {
   let path = rest.slice(end);
   if (authority.indexOf('@') >= 0) {
     throw configError(
-      `Remove the user name and password from the base URL (enter it as e.g. ${EXAMPLE}): the API key is the only credential, and it is entered separately.`,
+      `Remove the user name and password from the service address (enter it as e.g. ${EXAMPLE}): the API key is the only credential, and it is entered separately.`,
     );
   }
   if (path.indexOf('?') >= 0 || path.indexOf('#') >= 0) {

@@ -163,14 +163,14 @@ function subject(ctx: ErrorContext): string {
 function notFoundMessage(ctx: ErrorContext): string {
   switch (ctx.target) {
     case 'tableApp':
-      return `Table app ${idText(ctx.appId)} was not found (404): check the id, or whether it was deleted.`;
+      return `Table app ${idText(ctx.appId)} was not found: check the id, or whether it was deleted.`;
     case 'table':
     case 'rows':
-      return `Table ${idText(ctx.tableId)} was not found in table app ${idText(ctx.appId)} (404): check the ids.`;
+      return `Table ${idText(ctx.tableId)} was not found in table app ${idText(ctx.appId)}: check the ids.`;
     case 'row':
-      return `Row ${idText(ctx.rowId)} was not found in table ${idText(ctx.tableId)} (404): it may have been deleted on the service.`;
+      return `Row ${idText(ctx.rowId)} was not found in table ${idText(ctx.tableId)}: it may have been deleted on the service.`;
     default:
-      return `The service has no ${ctx.target === 'people' ? 'people search' : 'profile address'} at ${ctx.baseUrl} (404): check the base URL.`;
+      return `The service has no ${ctx.target === 'people' ? 'people search' : 'profile address'} at ${ctx.baseUrl}: check the service address (the address you open the service at).`;
   }
 }
 
@@ -190,13 +190,13 @@ function isPost(ctx: ErrorContext): boolean {
 
 function messageForStatus(status: number, ctx: ErrorContext, retryAfterMs: number | undefined): string {
   if (status === 401) {
-    return 'The API key was refused (401): create a new key in your profile on the service and connect again.';
+    return 'Your API key is not valid (it may have expired or been revoked): create a new key in your profile on the service, then connect again with it.';
   }
   if (status === 403) {
     if (ctx.appId !== undefined) {
-      return `No access to table app ${idText(ctx.appId)} (403): ask its owner to share it with you, or check the id.`;
+      return `You have no access to table app ${idText(ctx.appId)}: ask its owner to share it with you, or check the id.`;
     }
-    return `The service refused access to ${subject(ctx)} (403): check that the API key belongs to the right account.`;
+    return `The service refused access to ${subject(ctx)}: check that the API key belongs to the right account.`;
   }
   if (status === 404) return notFoundMessage(ctx);
   if (status === 429) {
@@ -205,18 +205,24 @@ function messageForStatus(status: number, ctx: ErrorContext, retryAfterMs: numbe
   }
   if (status >= 500) {
     if (isPost(ctx)) {
-      return `The service had trouble (${status}) while creating a row in ${subject(ctx)}: the row may have been created anyway; the next sync checks for it.`;
+      return `The service had trouble while creating a row in ${subject(ctx)}: the row may have been created anyway; the next sync checks for it.`;
     }
-    return `The service is having trouble (${status}): try again in a few minutes.`;
+    return 'The service is having trouble: try again in a few minutes.';
   }
-  if (status === 413) return `The service refused the request as too large (413) for ${subject(ctx)}.`;
-  const reason = REASONS[status];
-  return `The service refused the request for ${subject(ctx)} (${status}${reason === undefined ? '' : ` ${reason}`}).`;
+  if (status === 413) return `The service refused the request for ${subject(ctx)} as too large.`;
+  return `The service refused the request for ${subject(ctx)}.`;
 }
 
-function withDetail(message: string, detail: string | undefined): string {
-  if (detail === undefined) return message;
-  return `${message} The service said: "${detail}"`;
+/**
+ * A message, then its details for whoever digs: the HTTP status and what the service said. The
+ * first sentences are for a person; a status code or the service's own words never lead.
+ */
+function withDetail(message: string, detail: string | undefined, status?: number): string {
+  const reason = status === undefined ? undefined : REASONS[status];
+  const parts: string[] = [];
+  if (status !== undefined) parts.push(`HTTP ${status}${reason === undefined ? '' : ` ${reason}`}`);
+  if (detail !== undefined && detail !== reason) parts.push(`the service said "${detail}"`);
+  return parts.length === 0 ? message : `${message} Details: ${parts.join('; ')}.`;
 }
 
 function finish(
@@ -231,10 +237,10 @@ function finish(
 function networkError(response: HttpResponse, ctx: ErrorContext): SyncError {
   const transport =
     response.networkError === undefined ? undefined : clip(response.networkError, DETAIL_CHARS);
-  let message = `Cannot reach ${ctx.host}: check the base URL and your connection, then try again.`;
+  let message = `Cannot reach ${ctx.host}: check the service address and your connection, then try again.`;
   if (isPost(ctx))
     message += ' No answer arrived, so the row may have been created anyway; the next sync checks for it.';
-  if (transport !== undefined) message += ` (${transport})`;
+  if (transport !== undefined) message += ` Details: ${transport}.`;
   return finish('NETWORK', message, ctx, { status: 0, outcomeUnknown: isPost(ctx) });
 }
 
@@ -244,14 +250,14 @@ function notJson(
   status: number,
 ): SyncError {
   const what = {
-    html: 'an HTML page?',
+    html: 'a web page',
     empty: 'an empty answer',
     malformed: 'cut off or malformed',
     'too-large': 'over 50 MB, not read',
   }[kind];
-  let message = `The service answered with something that is not JSON (${what}) — check the base URL ${ctx.baseUrl}: it must be the address of the service itself, not of a sign-in page or proxy.`;
+  let message = `The add-on cannot read what ${ctx.baseUrl} answered (${what}): check the service address — it must be the address of the service itself, not of a sign-in page or proxy.`;
   if (kind === 'malformed') {
-    message = `The service answered with something that is not JSON (${what}) — try again; if it keeps happening, check the base URL ${ctx.baseUrl}.`;
+    message = `The add-on cannot read the service's answer (${what}): try again; if it keeps happening, check the service address ${ctx.baseUrl}.`;
   }
   if (isPost(ctx)) message += ' The row may have been created anyway; the next sync checks for it.';
   return finish('BAD_RESPONSE', message, ctx, { status, outcomeUnknown: isPost(ctx) });
@@ -313,8 +319,8 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext)
     const detail = said === undefined ? undefined : detailOf(said, context.secret);
     if (isPost(context)) {
       // A success status means the create may have been committed whatever the body says: adopt, never resend.
-      const message = `The service reported an error for ${subject(context)} although it answered ${status}: the row may have been created anyway; the next sync checks for it.`;
-      return finish('BAD_RESPONSE', withDetail(message, detail ?? 'no message'), context, {
+      const message = `The service reported an error for ${subject(context)} in an answer marked as a success: the row may have been created anyway; the next sync checks for it.`;
+      return finish('BAD_RESPONSE', withDetail(message, detail ?? 'no message', status), context, {
         status,
         outcomeUnknown: true,
       });
@@ -323,20 +329,20 @@ export function errorFromResponse(response: HttpResponse, context: ErrorContext)
     if (inner !== undefined) {
       return finish(
         codeForStatus(inner),
-        withDetail(messageForStatus(inner, context, undefined), detail),
+        withDetail(messageForStatus(inner, context, undefined), detail, inner),
         context,
         {
           status: inner,
         },
       );
     }
-    const message = `The service reported an error for ${subject(context)} although it answered ${status}.`;
-    return finish('REJECTED', withDetail(message, detail ?? 'no message'), context, { status });
+    const message = `The service reported an error for ${subject(context)} in an answer marked as a success.`;
+    return finish('REJECTED', withDetail(message, detail ?? 'no message', status), context, { status });
   }
   const retryAfterMs = parseRetryAfter(response.headers?.['retry-after'], context.now ?? 0);
   const detail = serviceMessage(body, context.secret) ?? REASONS[status];
   const code = codeForStatus(status);
-  const message = withDetail(messageForStatus(status, context, retryAfterMs), detail);
+  const message = withDetail(messageForStatus(status, context, retryAfterMs), detail, status);
   const init: { status: number; retryAfterMs?: number; outcomeUnknown?: boolean } = { status };
   if (retryAfterMs !== undefined) init.retryAfterMs = retryAfterMs;
   if (isPost(context) && status >= 500) init.outcomeUnknown = true;
@@ -366,7 +372,7 @@ export function readAnswer(response: HttpResponse, context: ErrorContext): Answe
  * BAD_RESPONSE naming the problem. For a POST the row may exist: `outcomeUnknown: true`.
  */
 export function badShape(context: ErrorContext, problem: string, status?: number): SyncError {
-  let message = `The service answered in a form the add-on cannot read (${problem}) — check the base URL ${context.baseUrl}.`;
+  let message = `The service answered in a form the add-on cannot read (${problem}): check the service address ${context.baseUrl}.`;
   if (isPost(context)) message += ' The row may have been created anyway; the next sync checks for it.';
   const init: { status?: number; outcomeUnknown: boolean } = { outcomeUnknown: isPost(context) };
   if (status !== undefined) init.status = status;

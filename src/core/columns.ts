@@ -108,3 +108,14 @@ export function knownDeletedColumnIds(
     ...new Set([...link.deletedColumnIds, ...serviceDeletedColumnIds(columns), ...baseColumnIds]),
   ].filter((id) => !liveIds.has(id));
 }
+
+/**
+ * The column that names a row for a person (a conflict card's heading): one whose id or name is
+ * "title" or "name", else the first plain text column; undefined when the table has none.
+ */
+export function titleColumnOf(live: readonly ColumnSpec[]): ColumnSpec | undefined {
+  const plainText = live.filter((column) => column.kind === 'text' && column.shape === undefined);
+  const named = (column: ColumnSpec): boolean =>
+    /^(title|name)$/i.test(column.id) || /^(title|name)$/i.test(column.name);
+  return plainText.find(named) ?? plainText[0];
+}

@@ -11,7 +11,7 @@ export const STATUS = {
   keepingMine: '✎ keeping mine: pushing',
   removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
   idRestored:
-    '✎ id put back: ids are the service’s and cannot be edited (clear the id to create a new row instead)',
+    '✎ id put back: ids are the service’s and cannot be edited (to add a row, type it on a new line with the id left empty)',
 } as const;
 
 export function keptLocalStatus(columnIds: readonly string[]): string {
@@ -74,7 +74,7 @@ export function anotherRowsLineStatus(rowId: string): string {
 
 export function unknownRowStatus(rowId: string): string {
   return errorStatus(
-    `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+    `row id ${rowId} is not from the last pull of this table: put the id back as it was, or pull to restore it (a new row goes on a new line with the id left empty)`,
   );
 }
 

@@ -8,6 +8,11 @@ export type Continuation = 'trigger' | 'manual' | null;
 /** The message of a scheduled firing that found another sync running and did nothing. */
 export const SKIPPED_MESSAGE = 'skipped: a sync was running';
 
+/** "1 line", "2 lines": a count with its noun in the right number. */
+export function countOf(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}
+
 const VERB: Record<SyncSummary['operation'], string> = {
   pull: 'Pulled',
   push: 'Pushed',
@@ -69,6 +74,80 @@ export function runMessage(
 }
 
 /**
+ * How a run ended, as the Sync log's Outcome column says it: anything but 'ok' (and 'skipped') left
+ * something for the person to do or wait for. The first that applies wins: 'failed' (nothing done),
+ * 'held' (a push held edits unsent), 'errors' (lines not sent), 'conflicts' (lines to settle),
+ * 'partial' (a header or column warning: part of the table was not synced), 'continuing' (the run
+ * goes on in its next execution).
+ */
+export type RunOutcome =
+  | 'ok'
+  | 'skipped'
+  | 'failed'
+  | 'held'
+  | 'errors'
+  | 'conflicts'
+  | 'partial'
+  | 'continuing';
+
+type OutcomeFacts = Pick<
+  SyncSummary,
+  'operation' | 'ok' | 'skipped' | 'continuing' | 'errors' | 'conflicts' | 'held' | 'warnings'
+>;
+
+export function runOutcome(summary: OutcomeFacts): RunOutcome {
+  if (summary.skipped) return 'skipped';
+  if (!summary.ok) return 'failed';
+  if (summary.held) return 'held';
+  if (summary.errors > 0) return 'errors';
+  if (summary.conflicts > 0) return 'conflicts';
+  if ((summary.warnings?.length ?? 0) > 0) return 'partial';
+  if (summary.continuing) return 'continuing';
+  return 'ok';
+}
+
+const NOUN: Record<SyncSummary['operation'], string> = {
+  pull: 'Pull',
+  push: 'Push',
+  sync: 'Sync',
+  resolve: 'Resolving conflicts',
+};
+
+/** "a, b and c". */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/**
+ * The few words a person skimming must see when a run left something undone: "Pushed with 6
+ * errors", "Pushed with 20 lines held and 1 warning", "Pull not finished yet", "Push did not
+ * finish". Null when the run did all it was asked (or was a skipped scheduled firing).
+ */
+export function runHeadline(summary: OutcomeFacts): string | null {
+  if (summary.skipped) return null;
+  if (!summary.ok) return `${NOUN[summary.operation]} did not finish`;
+  const left: string[] = [];
+  if (summary.held) left.push(`${countOf(summary.held.lines, 'line')} held`);
+  if (summary.errors > 0) left.push(countOf(summary.errors, 'error'));
+  if (summary.conflicts > 0) left.push(countOf(summary.conflicts, 'conflict'));
+  const warnings = summary.warnings?.length ?? 0;
+  if (warnings > 0) left.push(countOf(warnings, 'warning'));
+  const unfinished = `${NOUN[summary.operation]} not finished yet`;
+  if (left.length === 0) return summary.continuing ? unfinished : null;
+  const headline = `${VERB[summary.operation]} with ${listed(left)}`;
+  return summary.continuing ? `${headline}; not finished yet` : headline;
+}
+
+/**
+ * The message of a run headed by what it left undone ("Pushed with 6 errors. Pushed: …"), for the
+ * places that show one line of text (the schedule's last outcome); the message alone otherwise.
+ */
+export function headedMessage(summary: OutcomeFacts & { message: string }): string {
+  const headline = runHeadline(summary);
+  return headline ? `${headline}. ${summary.message}` : summary.message;
+}
+
+/**
  * What settling conflicts did: `lines` settled by keeping the sheet's values ('mine') or taking
  * the service's ('theirs'), then the message of the push or pull that followed, if one did.
  */
@@ -76,8 +155,8 @@ export function resolvedMessage(keep: 'mine' | 'theirs', lines: number, followed
   if (followedBy === undefined && lines === 0) return 'No conflicts to resolve on this sheet.';
   const settled =
     keep === 'mine'
-      ? `Kept your values on ${lines} line(s).`
-      : `Took the service's values on ${lines} line(s).`;
+      ? `Kept your values on ${countOf(lines, 'line')}.`
+      : `Took the service's values on ${countOf(lines, 'line')}.`;
   return followedBy === undefined ? settled : `${settled} ${followedBy}`;
 }
 

@@ -1,7 +1,13 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
-import { type Continuation, resolvedMessage, runMessage, SKIPPED_MESSAGE } from '../core/summary';
+import {
+  type Continuation,
+  resolvedMessage,
+  runHeadline,
+  runMessage,
+  SKIPPED_MESSAGE,
+} from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
@@ -94,6 +100,7 @@ export function runOperation(
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.requests = context ? (context as OperationContext).counter.requests : 0;
   if (summary.ok && !summary.skipped) {
+    if (headerWarnings.length > 0) summary.warnings = headerWarnings;
     summary.message = runMessage(summary, continuation, headerWarnings);
   }
   options.beforeLog?.(summary);
@@ -133,9 +140,14 @@ function finishRun(
     // The summary is still returned; a full property store or a protected log never hides it.
   }
   // From the menu the toast is the only place a result shows; the sidebar shows its own.
-  if (toast) {
-    activeSpreadsheet().toast(summary.message, summary.ok ? 'Table App Sync' : 'Table App Sync: not done', 8);
-  }
+  if (toast) activeSpreadsheet().toast(summary.message, toastTitle(summary), 8);
+}
+
+/** The toast's title says what was left undone, so a glance at the corner of the sheet tells it. */
+export function toastTitle(summary: SyncSummary): string {
+  if (!summary.ok) return 'Table App Sync: not done';
+  const headline = runHeadline(summary);
+  return headline ? `Table App Sync: ${headline}` : 'Table App Sync';
 }
 
 /** Runs an operation on the active sheet from the add-on's menu: its result shows as a toast. */

@@ -3,11 +3,14 @@
 import { conflictDetails } from '../core/sync/resolve/run-resolve';
 import type { ConflictLine } from '../shared/types';
 import { activeSheetId } from './active';
+import { localTime } from './local-time';
 import { newContext, requireLink } from './operation';
 import { syncPortsOf } from './sync-ports';
 
-/** The lines of the active sheet in conflict, each with both values and who changed the row. */
+/** The lines of the active sheet in conflict, each with both values, who changed the row and when. */
 export function getConflicts(): ConflictLine[] {
   const link = requireLink(activeSheetId());
-  return conflictDetails(syncPortsOf(newContext('resolve', link.sheetId), link), link);
+  const lines = conflictDetails(syncPortsOf(newContext('resolve', link.sheetId), link), link);
+  // The sidebar shows every time the same way: in the spreadsheet's zone, "2026-11-25 15:43".
+  return lines.map((line) => ({ ...line, changedAtLocal: localTime(line.changedAt) }));
 }

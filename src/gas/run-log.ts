@@ -1,4 +1,5 @@
 // The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
+import { runOutcome } from '../core/summary';
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './sheets';
@@ -49,7 +50,7 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     summary.errors,
     summary.seconds,
     summary.requests,
-    summary.skipped ? 'skipped' : summary.ok ? (summary.continuing ? 'continuing' : 'ok') : 'failed',
+    runOutcome(summary),
     summary.message,
   ];
   const next = (lastRow ?? sheet.getLastRow()) + 1;

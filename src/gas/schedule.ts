@@ -1,7 +1,7 @@
 // Scheduled sync: one handler serves every schedule and every continuation; failures are logged,
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
-import { schedulePausedMessage } from '../core/summary';
+import { headedMessage, schedulePausedMessage } from '../core/summary';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
 import { emptySummary, runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
@@ -182,7 +182,7 @@ function recordScheduledRun(sheetId: number, served: StoredSchedule | null, summ
       return;
     }
     schedule.lastRunAt = new Date().toISOString();
-    schedule.lastOutcome = summary.message;
+    schedule.lastOutcome = headedMessage(summary);
     if (summary.ok) {
       schedule.failures = 0;
     } else {

@@ -2,7 +2,7 @@
 // linked open the sidebar at the link step instead of failing.
 import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
-import { resolveConflicts, runActiveSheetFromMenu } from './actions';
+import { resolveConflicts, runActiveSheetFromMenu, toastTitle } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
@@ -109,7 +109,7 @@ export function menuSync(): void {
 export function menuResolveTheirs(): void {
   fromMenu(() => {
     const summary = resolveConflicts({ keep: 'theirs' });
-    activeSpreadsheet().toast(summary.message, summary.ok ? MENU_TITLE : `${MENU_TITLE}: not done`, 8);
+    activeSpreadsheet().toast(summary.message, toastTitle(summary), 8);
     return summary;
   });
 }

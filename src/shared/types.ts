@@ -24,6 +24,16 @@ export interface KeySafety {
   warning: string | null;
 }
 
+/**
+ * A connection connectFromSidebar did not make; nothing was stored. `field` is the one to fix
+ * ('baseUrl': the service address, 'apiKey': the key), or null when neither is at fault.
+ */
+export interface ConnectionRefusal {
+  connected: false;
+  field: 'baseUrl' | 'apiKey' | null;
+  message: string;
+}
+
 export interface SaveConnectionInput {
   baseUrl: string;
   apiKey: string;
@@ -114,6 +124,8 @@ export interface SyncSummary {
   continuing: boolean;
   /** A scheduled run that found another sync running and did nothing (not a failure). */
   skipped?: boolean;
+  /** What the run could not do with the sheet's headers (a missing header…), one sentence each. */
+  warnings?: string[];
   issues: LineIssue[];
   /**
    * Edits the push held because they look like an accident (a column emptied or sorted alone, data
@@ -275,9 +287,13 @@ export interface ConflictLine {
   /** 1-based sheet row. */
   row: number;
   rowId: string;
+  /** What names the row for a person: its title (or name, or first text) cell as the sheet shows it; null when empty. */
+  title: string | null;
   /** "Bob Baker <bob@acme.test>", the person's id when the members list does not name them, or null. */
   changedBy: string | null;
   /** ISO time of the service's change (its lMod). */
   changedAt: string;
+  /** The same time in the spreadsheet's zone ("2026-11-25 15:43"), set by the server for the sidebar. */
+  changedAtLocal?: string | null;
   cells: ConflictCell[];
 }

@@ -1,5 +1,7 @@
-// The conflicts of the last run: one card per line changed here and on the service, with both
-// values, who changed it on the service and when, and Keep mine / Take theirs / Select.
+// The conflicts of the last run: one card per line changed here and on the service, named by its
+// title and row, with both values, who changed it on the service and when, and Keep mine / Take
+// theirs / Show in sheet.
+import { countOf } from '../core/summary';
 import type { ConflictLine, SyncSummary } from '../shared/types';
 import { byId, el, show, when } from './dom';
 import { guarded } from './feedback';
@@ -9,7 +11,7 @@ import { run } from './server';
 export interface ConflictActions {
   /** Settles the lines with these row ids by keeping the sheet's values or taking the service's. */
   resolve(keep: 'mine' | 'theirs', rowIds: string[]): Promise<void>;
-  /** Selects this sheet row. */
+  /** Selects this sheet row ("Show in sheet"). */
   selectRow(row: number): Promise<void>;
 }
 
@@ -19,12 +21,12 @@ function renderConflicts(lines: ConflictLine[], actions: ConflictActions): void 
   list.textContent = '';
   for (const line of lines) {
     const item = el('li', { class: 'conflict-line', 'data-row': String(line.row) });
-    const heading = el('h4', {}, `Row ${line.row}`);
+    const heading = el('h4', {}, line.title ? `${line.title} · row ${line.row}` : `Row ${line.row}`);
     const who = line.changedBy ? `Changed on the service by ${line.changedBy}` : 'Changed on the service';
     const select = el(
       'button',
-      { type: 'button', class: 'link', 'aria-label': `Select row ${line.row}` },
-      'Select',
+      { type: 'button', class: 'link', 'aria-label': `Show row ${line.row} in the sheet` },
+      'Show in sheet',
     );
     select.addEventListener(
       'click',
@@ -71,7 +73,8 @@ function renderConflicts(lines: ConflictLine[], actions: ConflictActions): void 
       guarded(() => actions.resolve('theirs', [line.rowId])),
     );
     buttons.append(mine, theirs, select);
-    item.append(heading, el('p', { class: 'hint' }, `${who} on ${when(line.changedAt)}.`), table, buttons);
+    const at = line.changedAtLocal ?? when(line.changedAt);
+    item.append(heading, el('p', { class: 'hint' }, `${who} on ${at}.`), table, buttons);
     list.append(item);
   }
 }
@@ -86,7 +89,7 @@ export async function loadConflicts(summary: SyncSummary | null, actions: Confli
       el(
         'li',
         { class: 'hint' },
-        `…and ${summary.conflicts - lines.length} more lines in conflict: settle these, or all of them below.`,
+        `…and ${countOf(summary.conflicts - lines.length, 'more line')} in conflict: settle these, or all of them below.`,
       ),
     );
     show(byId('resolve'), true);

@@ -6,13 +6,17 @@ import { byId, show } from './dom';
 import { fail, on, say, step } from './feedback';
 import { run } from './server';
 
-/** In a bound script, the plain warning next to where a key or a schedule is saved. */
+/**
+ * In a bound script, the warning next to where a key (connect form) or a schedule (schedule form) is
+ * saved: one element, moved to the form on show, folded to one line with the whole text in details.
+ */
 export function renderKeySafety(current: SidebarState): void {
   const warning = current.keySafety?.warning ?? null;
-  for (const id of ['connect-warning', 'schedule-warning']) {
-    byId(id).textContent = warning ?? '';
-    show(byId(id), warning !== null);
-  }
+  const box = byId<HTMLDetailsElement>('key-safety');
+  byId('key-safety-text').textContent = warning ?? '';
+  const form = !current.connection ? byId('connect-form') : current.link ? byId('schedule-form') : null;
+  if (form) form.insertBefore(box, form.querySelector(':scope > .buttons, :scope > button[type="submit"]'));
+  show(box, warning !== null && form !== null);
 }
 
 /** Not connected: the address the demo suggests, once. Connected: who is. */
@@ -47,11 +51,17 @@ async function connect(sidebar: Sidebar, event: Event): Promise<void> {
     (baseUrl ? keyInput : byId('base-url')).focus();
     return;
   }
-  const info = await step('Checking your key…', 'Could not connect', () =>
-    run('saveConnection', { baseUrl, apiKey: keyInput.value }),
+  const answer = await step('Checking your key…', 'Could not connect', () =>
+    run('connectFromSidebar', { baseUrl, apiKey: keyInput.value }),
   );
-  if (!info) {
+  if (!answer) {
     keyInput.focus();
+    return;
+  }
+  if ('connected' in answer) {
+    // The cursor goes to the field the refusal is about: a wrong address is fixed in the address.
+    fail('Could not connect', new Error(answer.message));
+    byId(answer.field === 'baseUrl' ? 'base-url' : 'api-key').focus();
     return;
   }
   keyInput.value = '';

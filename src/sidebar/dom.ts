@@ -19,13 +19,45 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Puts a message in `target`: what happened and what to do first; its technical part (an HTTP
+ * status, the service's own words, after " Details: ") on a line of its own, smaller.
+ */
+export function setMessage(target: HTMLElement, message: string): void {
+  const details = message.indexOf(' Details: ');
+  target.append(document.createTextNode(details < 0 ? message : message.slice(0, details)));
+  // The span keeps the space before "Details:": the text reads as the whole message, the block hides it.
+  if (details >= 0) target.append(el('span', { class: 'details' }, message.slice(details)));
+}
+
 export function show(element: HTMLElement, visible: boolean): void {
   element.hidden = !visible;
 }
 
-/** Formats an ISO time for a person, in the browser's locale and zone. */
-export function when(iso: string | null): string {
+/**
+ * Formats an ISO time as every time in the sidebar shows ("2026-11-25 15:43"). The server sends
+ * times in the spreadsheet's zone; this is for a time it did not, in `timeZone` when given.
+ */
+export function when(iso: string | null, timeZone?: string): string {
   if (!iso) return 'never';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  if (Number.isNaN(date.getTime())) return iso;
+  const options: Intl.DateTimeFormatOptions = {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  };
+  let parts: Intl.DateTimeFormatPart[];
+  try {
+    parts = new Intl.DateTimeFormat('en-US', { ...options, timeZone }).formatToParts(date);
+  } catch {
+    // A zone this browser does not know: its own zone, in the same format.
+    parts = new Intl.DateTimeFormat('en-US', options).formatToParts(date);
+  }
+  const part = (type: Intl.DateTimeFormatPartTypes): string =>
+    parts.find((each) => each.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }

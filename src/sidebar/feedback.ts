@@ -1,5 +1,5 @@
 // The page's feedback and pacing: the status line, the error box, one action at a time.
-import { byId, el, show } from './dom';
+import { byId, el, setMessage, show } from './dom';
 
 const app = byId('app');
 const status = byId('status');
@@ -18,7 +18,8 @@ export function fail(what: string, error: unknown): void {
     '',
   );
   errorBox.textContent = '';
-  errorBox.append(el('strong', {}, `${what}. `), document.createTextNode(message));
+  errorBox.append(el('strong', {}, `${what}. `));
+  setMessage(errorBox, message);
   show(errorBox, true);
   say('');
 }

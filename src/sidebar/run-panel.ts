@@ -25,7 +25,7 @@ export function renderRunPanel(sidebar: Sidebar, current: SidebarState): void {
   if (current.link) {
     const { tableAppName, tableName, sheetName, lastSyncAt, lastSyncLocal } = current.link;
     byId('link-info').textContent =
-      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${lastSyncLocal ?? when(lastSyncAt)}.`;
+      `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${lastSyncLocal ?? when(lastSyncAt, current.scheduleOptions.timeZone)}.`;
     renderSummary(current.lastSummary, selectRow);
   }
 }

@@ -6,9 +6,12 @@ import { byId, el, show, when } from './dom';
 import { on, say, step } from './feedback';
 import { run } from './server';
 
+const DEFAULT_EVERY = 'h1';
+
 export function renderSchedulePanel(sidebar: Sidebar, current: SidebarState): void {
   const every = byId<HTMLSelectElement>('schedule-every');
-  const wanted = current.schedule?.every ?? every.value;
+  // Hourly until the person picks: a minute schedule spends the daily trigger time fast.
+  const wanted = current.schedule?.every ?? (every.value || DEFAULT_EVERY);
   every.textContent = '';
   for (const option of current.scheduleOptions.intervals)
     every.append(el('option', { value: option.every }, option.label));
@@ -19,7 +22,7 @@ export function renderSchedulePanel(sidebar: Sidebar, current: SidebarState): vo
   const what = schedule ? { pull: 'Pulls', push: 'Pushes', sync: 'Syncs' }[schedule.mode] : '';
   const zone = schedule?.timeZone ? ` (${schedule.timeZone})` : '';
   const last = schedule?.lastRunAt
-    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt)}${zone}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
+    ? ` Last run ${schedule.lastRunLocal ?? when(schedule.lastRunAt, schedule.timeZone)}${zone}: ${(schedule.lastOutcome ?? 'no outcome').replace(/\.$/, '')}.`
     : '';
   const next = schedule?.nextRunLocal ? ` Next run around ${schedule.nextRunLocal}${zone}.` : '';
   byId('schedule-info').textContent = schedule
@@ -53,7 +56,8 @@ function renderEstimate(sidebar: Sidebar): void {
     (option) => option.every === byId<HTMLSelectElement>('schedule-every').value,
   );
   target.classList.remove('warning');
-  if (!options || !chosen || chosen.minutesPerDay === null || chosen.minutesPerDay === undefined) {
+  // No estimate without runs that took measurable time: "0 of 90 minutes" would be a guess from nothing.
+  if (!options?.runSeconds || !chosen?.minutesPerDay) {
     target.textContent = options?.timeZone
       ? `Times are in the spreadsheet’s time zone, ${options.timeZone}.`
       : '';

@@ -2,6 +2,7 @@
 import type {
   ConflictLine,
   ConnectionInfo,
+  ConnectionRefusal,
   LinkInfo,
   LinkInput,
   LinkOptionsInput,
@@ -20,7 +21,7 @@ import type {
 export interface ServerFunctions {
   getState(): SidebarState;
   getConflicts(): ConflictLine[];
-  saveConnection(input: SaveConnectionInput): ConnectionInfo;
+  connectFromSidebar(input: SaveConnectionInput): ConnectionInfo | ConnectionRefusal;
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
   listTables(input: { tableAppId: string }): TableAppInfo;

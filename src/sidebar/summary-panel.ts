@@ -1,7 +1,9 @@
-// "Last run": the result of the last pull, push, sync or resolve, its lines to check (each selects
-// its row), and whether the conflicts box and its "for all" buttons show.
+// "Last run": the result of the last pull, push, sync or resolve (headed by what it left undone, if
+// anything), its lines to check (each selects its row), and whether the conflicts box and its "for
+// all" buttons show.
+import { runHeadline } from '../core/summary';
 import type { LineIssue, SyncSummary } from '../shared/types';
-import { byId, el, show } from './dom';
+import { byId, el, setMessage, show } from './dom';
 import { guarded } from './feedback';
 
 function issueLabel(issue: LineIssue): string {
@@ -16,14 +18,21 @@ export function renderSummary(summary: SyncSummary | null, selectRow: (row: numb
   show(byId('summary'), summary !== null);
   if (!summary) return;
   const text = byId('summary-text');
-  text.textContent = summary.message;
+  text.textContent = '';
+  setMessage(text, summary.message);
   text.className = summary.ok ? '' : 'error';
+  // A failed run's message is already an error box; a run that left something undone gets a
+  // headline styled as a warning, so it never reads like success.
+  const headline = byId('summary-headline');
+  const undone = summary.ok ? runHeadline(summary) : null;
+  headline.textContent = undone ?? '';
+  show(headline, undone !== null);
   const list = byId('issues');
   list.textContent = '';
   const others = summary.issues.filter((issue) => issue.kind !== 'conflict');
   for (const issue of others) {
     const button = el('button', { type: 'button', 'data-row': String(issue.row) }, issueLabel(issue));
-    button.title = 'Select this line in the sheet';
+    button.title = 'Show this line in the sheet';
     button.addEventListener(
       'click',
       guarded(() => selectRow(issue.row)),

@@ -178,7 +178,7 @@ describe('TableClient', () => {
     });
 
     describe('when neither prefix answers', () => {
-      it('says to check the base URL', () => {
+      it('says to check the service address', () => {
         const port = new FakePort().on(
           'get',
           '/public/user/me',
@@ -187,7 +187,7 @@ describe('TableClient', () => {
         const error = thrown(() => clientOf(port, 'detect').me());
         expect(error.code).toBe('CONFIG');
         expect(error.message).toMatch(
-          /No table service answered at https:\/\/svc\.example\.com \(tried \/api\/public: 404, \/public: not JSON\): check the base URL/,
+          /^No table service answered at https:\/\/svc\.example\.com: check the service address .* Details: tried \/api\/public: HTTP 404, \/public: not JSON\.$/,
         );
       });
     });
@@ -679,7 +679,9 @@ describe('TableClient', () => {
         const port = new FakePort().on('get', APP, text(502, '<html><body>Bad gateway</body></html>'));
         const error = thrown(() => clientOf(port).tableApp('A1'));
         expect(error.code).toBe('SERVER');
-        expect(error.message).toMatch(/having trouble \(502\)/);
+        expect(error.message).toMatch(
+          /having trouble: .* Details: HTTP 502 Bad Gateway; the service said "Bad gateway"\./,
+        );
         expect(port.requests).toHaveLength(8);
         expect(port.sleeps).toHaveLength(7);
         port.sleeps.forEach((ms, i) => {
@@ -806,7 +808,7 @@ describe('TableClient', () => {
       results.forEach((r, i) => {
         if (i === 7)
           expect(errorOf(r).message).toMatch(
-            /refused the request for row r7 in table T1 \(400 Bad Request\)\. The service said: "too long"/,
+            /refused the request for row r7 in table T1\. Details: HTTP 400 Bad Request; the service said "too long"\./,
           );
         else expect(r.ok && r.row.id === `r${i}` && r.row.status === `s${i}`).toBe(true);
       });
@@ -886,7 +888,9 @@ describe('TableClient', () => {
       );
       const results = clientOf(port).rowsByIds('A1', 'T1', ['r1', 'r2', 'r3']);
       expect(results.map((r) => (r.ok ? r.row.id : errorOf(r).code))).toEqual(['r1', 'NOT_FOUND', 'r3']);
-      expect(errorOf(results[1]).message).toMatch(/^Row r2 was not found in table T1 \(404\)/);
+      expect(errorOf(results[1]).message).toMatch(
+        /^Row r2 was not found in table T1: it may have been deleted on the service\./,
+      );
       expect(port.waves).toEqual([3]);
     });
   });

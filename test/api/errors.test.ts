@@ -30,7 +30,7 @@ function ctx(over: Partial<ErrorContext> = {}): ErrorContext {
 
 describe('errorFromResponse', () => {
   describe('when the service answers 401', () => {
-    it('says the key was refused and what to do', () => {
+    it('says the key is not valid and what to do, the status only in the details', () => {
       const e = errorFromResponse(
         json(401, { error: { code: 'unauthorized', message: 'token expired' } }),
         ctx(),
@@ -38,7 +38,7 @@ describe('errorFromResponse', () => {
       expect(e.code).toBe('AUTH');
       expect(e.status).toBe(401);
       expect(e.message).toBe(
-        'The API key was refused (401): create a new key in your profile on the service and connect again. The service said: "token expired"',
+        'Your API key is not valid (it may have expired or been revoked): create a new key in your profile on the service, then connect again with it. Details: HTTP 401 Unauthorized; the service said "token expired".',
       );
     });
   });
@@ -48,29 +48,30 @@ describe('errorFromResponse', () => {
       const e = errorFromResponse(json(403, { message: 'forbidden' }), ctx({ appId: 'APP-7' }));
       expect(e.code).toBe('FORBIDDEN');
       expect(e.message).toMatch(
-        /^No access to table app APP-7 \(403\): ask its owner to share it with you, or check the id\./,
+        /^You have no access to table app APP-7: ask its owner to share it with you, or check the id\. Details: HTTP 403 Forbidden; the service said "forbidden"\.$/,
       );
     });
     it('speaks of the account when no table app is involved', () => {
       const e = errorFromResponse(json(403, {}), ctx({ target: 'people', appId: undefined }));
-      expect(e.message).toMatch(/refused access to the people search \(403\)/);
+      expect(e.message).toMatch(/^The service refused access to the people search: check that the API key/);
     });
   });
 
   describe('when the service answers 404', () => {
     it.each([
-      [{ target: 'tableApp' as const }, /^Table app A1 was not found \(404\)/],
-      [{ target: 'table' as const, tableId: 'T9' }, /^Table T9 was not found in table app A1 \(404\)/],
-      [{ target: 'rows' as const, tableId: 'T9' }, /^Table T9 was not found in table app A1 \(404\)/],
-      [{ target: 'row' as const, tableId: 'T9', rowId: 'R5' }, /^Row R5 was not found in table T9 \(404\)/],
+      [{ target: 'tableApp' as const }, /^Table app A1 was not found: /],
+      [{ target: 'table' as const, tableId: 'T9' }, /^Table T9 was not found in table app A1: /],
+      [{ target: 'rows' as const, tableId: 'T9' }, /^Table T9 was not found in table app A1: /],
+      [{ target: 'row' as const, tableId: 'T9', rowId: 'R5' }, /^Row R5 was not found in table T9: /],
       [
         { target: 'profile' as const, appId: undefined },
-        /no profile address at https:\/\/svc\.example\.com \(404\)/,
+        /no profile address at https:\/\/svc\.example\.com: check the service address/,
       ],
     ])('names what was not found (%o)', (over, pattern) => {
       const e = errorFromResponse(json(404, {}), ctx(over));
       expect(e.code).toBe('NOT_FOUND');
       expect(e.message).toMatch(pattern);
+      expect(e.message).toContain(' Details: HTTP 404 Not Found');
     });
   });
 
@@ -89,7 +90,9 @@ describe('errorFromResponse', () => {
     it.each([500, 502, 503, 504])('%i is service trouble, try later', (status) => {
       const e = errorFromResponse(text(status, ''), ctx());
       expect(e.code).toBe('SERVER');
-      expect(e.message).toMatch(new RegExp(`having trouble \\(${status}\\): try again in a few minutes`));
+      expect(e.message).toMatch(
+        new RegExp(`^The service is having trouble: try again in a few minutes\\. Details: HTTP ${status}`),
+      );
       expect(e.outcomeUnknown).toBe(false);
     });
     // A proxy answers 503 when the upstream resets after committing: no 5xx proves a create was not made.
@@ -104,8 +107,8 @@ describe('errorFromResponse', () => {
     it('says the host cannot be reached', () => {
       const e = errorFromResponse(network('DNS lookup failed'), ctx());
       expect(e.code).toBe('NETWORK');
-      expect(e.message).toMatch(/^Cannot reach svc\.example\.com: check the base URL/);
-      expect(e.message).toContain('DNS lookup failed');
+      expect(e.message).toMatch(/^Cannot reach svc\.example\.com: check the service address/);
+      expect(e.message).toContain('Details: DNS lookup failed.');
       expect(e.outcomeUnknown).toBe(false);
     });
     it('marks a POST as outcome unknown', () => {
@@ -123,7 +126,7 @@ describe('errorFromResponse', () => {
     ])('reads the message from %j', (body, said) => {
       const e = errorFromResponse(json(400, body), ctx({ target: 'row', tableId: 'T1', rowId: 'R1' }));
       expect(e.code).toBe('REJECTED');
-      expect(e.message).toContain(`The service said: "${said}"`);
+      expect(e.message).toContain(`Details: HTTP 400 Bad Request; the service said "${said}".`);
     });
     it('falls back to the first 200 characters of a text body', () => {
       const e = errorFromResponse(text(422, 'x'.repeat(500)), ctx());
@@ -139,11 +142,11 @@ describe('errorFromResponse', () => {
     });
     it('falls back to the status text of an empty body', () => {
       const e = errorFromResponse(text(413, ''), ctx());
-      expect(e.message).toContain('"Payload Too Large"');
+      expect(e.message).toContain('as too large. Details: HTTP 413 Payload Too Large.');
     });
     it('ignores a message that is not a string', () => {
       const e = errorFromResponse(json(400, { message: { __proto__: 'x' }, error: 7 }), ctx());
-      expect(e.message).toContain('The service said: "{');
+      expect(e.message).toContain('the service said "{');
     });
   });
 
@@ -155,14 +158,14 @@ describe('errorFromResponse', () => {
       if (reading.ok) return;
       expect(reading.error.code).toBe('BAD_RESPONSE');
       expect(reading.error.message).toMatch(
-        /^The service answered with something that is not JSON \(an HTML page\?\) — check the base URL https:\/\/svc\.example\.com/,
+        /^The add-on cannot read what https:\/\/svc\.example\.com answered \(a web page\): check the service address/,
       );
     });
     it.each([
-      ['', /not JSON \(an empty answer\)/],
-      ['   \n', /not JSON \(an empty answer\)/],
-      ['{"rows": [{"id": "r1"', /not JSON \(cut off or malformed\) — try again/],
-      ['OK', /not JSON \(cut off or malformed\)/],
+      ['', /cannot read what .* answered \(an empty answer\)/],
+      ['   \n', /cannot read what .* answered \(an empty answer\)/],
+      ['{"rows": [{"id": "r1"', /cannot read the service's answer \(cut off or malformed\): try again/],
+      ['OK', /cannot read the service's answer \(cut off or malformed\)/],
     ])('%j is BAD_RESPONSE', (body, pattern) => {
       const reading = readAnswer(text(200, body), ctx());
       expect(reading.ok).toBe(false);

@@ -262,8 +262,26 @@ describe('the sidebar', () => {
     const mineLine = cell('Sheet1', mineRow.id, 'status').row;
     const theirsLine = cell('Sheet1', theirsRow.id, 'status').row;
     const first = cards.nth(0);
-    expect(await first.locator('h4').textContent()).toBe(`Row ${mineLine}`);
-    const localTime = await page.evaluate((iso) => new Date(iso).toLocaleString(), changedAt);
+    // Each card names its row by its title, as the sheet shows it, then the row number.
+    const mineTitle = cell('Sheet1', mineRow.id, 'title').shown;
+    const theirsTitle = cell('Sheet1', theirsRow.id, 'title').shown;
+    expect(await first.locator('h4').textContent()).toBe(`${mineTitle} · row ${mineLine}`);
+    // Times as every time in the sidebar: the spreadsheet's zone, YYYY-MM-DD HH:mm.
+    const zone = h.sim.spreadsheet.getSpreadsheetTimeZone();
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        hourCycle: 'h23',
+      })
+        .formatToParts(new Date(changedAt))
+        .map((part) => [part.type, part.value]),
+    );
+    const localTime = `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
     expect(await first.locator('p').textContent()).toBe(
       `Changed on the service by Bob Baker <bob@acme.test> on ${localTime}.`,
     );
@@ -273,7 +291,9 @@ describe('the sidebar', () => {
     expect(await page.locator('#issues-box').isVisible()).toBe(false);
     await checkScreen('conflict');
 
-    await first.getByRole('button', { name: `Select row ${mineLine}` }).click();
+    const show = first.getByRole('button', { name: `Show row ${mineLine} in the sheet` });
+    expect(await show.textContent()).toBe('Show in sheet');
+    await show.click();
     await idle(page);
     expect(h.rpcs.filter((rpc) => rpc.fn === 'selectSheetRow').map((rpc) => rpc.args)).toEqual([
       [{ row: mineLine }],
@@ -290,14 +310,14 @@ describe('the sidebar', () => {
     expect(rows.find((row) => row.id === mineRow.id)?.status).toBe(`alice ${mineRow.id}`);
     expect(rows.find((row) => row.id === theirsRow.id)?.status).toBe(`bob ${theirsRow.id}`);
     await expect.poll(() => cards.count()).toBe(1);
-    expect(await cards.nth(0).locator('h4').textContent()).toBe(`Row ${theirsLine}`);
+    expect(await cards.nth(0).locator('h4').textContent()).toBe(`${theirsTitle} · row ${theirsLine}`);
     await checkScreen('kept-mine-one');
 
     // Reopened, the sidebar shows what is left, no more.
     await page.reload();
     await idle(page);
     await expect.poll(() => cards.count()).toBe(1);
-    expect(await cards.nth(0).locator('h4').textContent()).toBe(`Row ${theirsLine}`);
+    expect(await cards.nth(0).locator('h4').textContent()).toBe(`${theirsTitle} · row ${theirsLine}`);
 
     await operate(page, 'Take theirs', theirsLine);
     expect(cell('Sheet1', theirsRow.id, 'status').shown).toBe(`bob ${theirsRow.id}`);

@@ -60,3 +60,14 @@ describe('issueKind', () => {
     );
   });
 });
+
+describe('advice after an id edit', () => {
+  // Clearing an edited id would create the row a second time: the advice is to put the id back.
+  it('says to put the id back or pull, never to clear it', () => {
+    const unknown = String(unknownRowStatus('r9'));
+    expect(unknown).toContain('put the id back as it was, or pull to restore it');
+    expect(unknown).not.toMatch(/clear the id/);
+    expect(STATUS.idRestored).not.toMatch(/clear the id/);
+    expect(STATUS.idRestored).toMatch(/^✎ id put back: ids are the service’s and cannot be edited/);
+  });
+});

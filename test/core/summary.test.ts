@@ -1,10 +1,14 @@
 // A run's summary in words, from its counts: the sentence the sidebar, the toast and the log show.
 import { describe, expect, it } from 'vitest';
 import {
+  countOf,
+  headedMessage,
   membersMessage,
   resolvedMessage,
   runCountsText,
+  runHeadline,
   runMessage,
+  runOutcome,
   SKIPPED_MESSAGE,
   schedulePausedMessage,
 } from '../../src/core/summary';
@@ -88,15 +92,16 @@ describe('resolvedMessage', () => {
   });
 
   it('counts the lines that took the service’s values', () => {
-    expect(resolvedMessage('theirs', 2)).toBe("Took the service's values on 2 line(s).");
+    expect(resolvedMessage('theirs', 2)).toBe("Took the service's values on 2 lines.");
+    expect(resolvedMessage('theirs', 1)).toBe("Took the service's values on 1 line.");
   });
 
   it('puts the message of the pull or push that followed after the settled lines', () => {
     expect(resolvedMessage('theirs', 0, 'Pulled: 1 updated in 1 s.')).toBe(
-      "Took the service's values on 0 line(s). Pulled: 1 updated in 1 s.",
+      "Took the service's values on 0 lines. Pulled: 1 updated in 1 s.",
     );
     expect(resolvedMessage('mine', 3, 'Pushed: 3 updated in 1 s.')).toBe(
-      'Kept your values on 3 line(s). Pushed: 3 updated in 1 s.',
+      'Kept your values on 3 lines. Pushed: 3 updated in 1 s.',
     );
   });
 });
@@ -121,6 +126,76 @@ describe('the other run messages', () => {
     );
     expect(membersMessage({ emailId: 'ann@acme.test', members: 1, added: 1, updated: 0, unchanged: 0 })).toBe(
       'Members: 1 added, 0 updated, 0 unchanged.',
+    );
+  });
+});
+
+describe('countOf', () => {
+  it('puts the noun in the number of the count', () => {
+    expect([0, 1, 2].map((count) => countOf(count, 'line'))).toEqual(['0 lines', '1 line', '2 lines']);
+    expect(countOf(2, 'entry', 'entries')).toBe('2 entries');
+  });
+});
+
+/** A run that did all it was asked: the facts runOutcome and runHeadline read. */
+const clean = {
+  operation: 'push' as const,
+  ok: true,
+  continuing: false,
+  errors: 0,
+  conflicts: 0,
+};
+const held = { message: 'Held.', lines: 20, columns: [], key: 'k' };
+
+describe('runOutcome', () => {
+  it('is ok only for a run that left nothing undone', () => {
+    expect(runOutcome(clean)).toBe('ok');
+    expect(runOutcome({ ...clean, skipped: true })).toBe('skipped');
+  });
+
+  it('names what a run left undone, the most pressing first', () => {
+    expect(runOutcome({ ...clean, ok: false })).toBe('failed');
+    expect(runOutcome({ ...clean, held, errors: 6 })).toBe('held');
+    expect(runOutcome({ ...clean, errors: 6, conflicts: 2 })).toBe('errors');
+    expect(runOutcome({ ...clean, conflicts: 2, warnings: ['w'] })).toBe('conflicts');
+    expect(runOutcome({ ...clean, warnings: ['The header "status" is missing.'] })).toBe('partial');
+    expect(runOutcome({ ...clean, continuing: true })).toBe('continuing');
+  });
+});
+
+describe('runHeadline', () => {
+  it('says nothing more when the run did all it was asked', () => {
+    expect(runHeadline(clean)).toBeNull();
+    expect(runHeadline({ ...clean, skipped: true })).toBeNull();
+  });
+
+  it('says in a few words what was left undone, with plural nouns', () => {
+    expect(runHeadline({ ...clean, errors: 6 })).toBe('Pushed with 6 errors');
+    expect(runHeadline({ ...clean, operation: 'pull', conflicts: 1 })).toBe('Pulled with 1 conflict');
+    expect(runHeadline({ ...clean, held })).toBe('Pushed with 20 lines held');
+    expect(runHeadline({ ...clean, warnings: ['The header "status" is missing.'] })).toBe(
+      'Pushed with 1 warning',
+    );
+    expect(
+      runHeadline({ ...clean, operation: 'sync', errors: 1, conflicts: 2, warnings: ['a', 'b'], held }),
+    ).toBe('Synced with 20 lines held, 1 error, 2 conflicts and 2 warnings');
+  });
+
+  it('says a run is not finished yet, and a failed run did not finish', () => {
+    expect(runHeadline({ ...clean, operation: 'pull', continuing: true })).toBe('Pull not finished yet');
+    expect(runHeadline({ ...clean, errors: 2, continuing: true })).toBe(
+      'Pushed with 2 errors; not finished yet',
+    );
+    expect(runHeadline({ ...clean, ok: false })).toBe('Push did not finish');
+  });
+});
+
+describe('headedMessage', () => {
+  it('heads the message by what the run left undone, and is the message alone otherwise', () => {
+    const message = 'Pushed: 6 with errors, 20 unchanged in 1 s.';
+    expect(headedMessage({ ...clean, errors: 6, message })).toBe(`Pushed with 6 errors. ${message}`);
+    expect(headedMessage({ ...clean, message: 'Pushed: 3 updated in 1 s.' })).toBe(
+      'Pushed: 3 updated in 1 s.',
     );
   });
 });

@@ -419,7 +419,7 @@ export function planPush(
       plan.errors.push({
         line,
         status: errorStatus(
-          `row id ${rowId} is not from the last pull of this table: pull first, or clear the id to create a new row`,
+          `row id ${rowId} is not from the last pull of this table: put the id back as it was, or pull to restore it (a new row goes on a new line with the id left empty)`,
         ),
       });
       continue;

@@ -40,6 +40,12 @@ describe('runResolve over memory', () => {
     expect(lines[0]?.changedBy).toBe('Bob B <bob@example.com>');
   });
 
+  it('names each line in conflict by its title as the sheet shows it', () => {
+    const world = conflicted();
+    const lines = conflictDetails(world.ports(ANN), world.links.get());
+    expect(lines.map((line) => line.title)).toEqual(['mine-r0001', 'mine-r0003']);
+  });
+
   it('keep mine: the next push sends the local value over the service', () => {
     const world = conflicted();
     const result = runResolve(world.ports(ANN), world.links.get(), 'mine', new Set(['r0001']));

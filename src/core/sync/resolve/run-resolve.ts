@@ -2,7 +2,7 @@
 // chosen ones (keep mine, or take theirs). The sequence over the ports; the rules are ../resolve.ts.
 import type { ConflictLine, LineIssue } from '../../../shared/types';
 import { type DecodeContext, encodeCell, isDateLike } from '../../codec';
-import { knownDeletedColumnIds, liveColumns } from '../../columns';
+import { knownDeletedColumnIds, liveColumns, titleColumnOf } from '../../columns';
 import { readLayout } from '../../layout';
 import { indexLines, sheetRowOf } from '../../lines';
 import type { Member } from '../../members';
@@ -51,8 +51,9 @@ export function runResolve(
 }
 
 /**
- * The lines in conflict (up to MAX_CONFLICT_LINES), each with the conflicting cells' two values and
- * who changed the row on the service and when. Names come from the account's members; a person the
+ * The lines in conflict (up to MAX_CONFLICT_LINES), each with its title as the sheet shows it (the
+ * value of titleColumnOf), the conflicting cells' two values and who changed the row on the service
+ * and when. Names come from the account's members; a person the
  * list does not show stays as their id.
  */
 export function conflictDetails(ports: SyncPorts, link: LinkRecord): ConflictLine[] {
@@ -64,6 +65,8 @@ export function conflictDetails(ports: SyncPorts, link: LinkRecord): ConflictLin
   const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
   const index = indexLines(grid, layout);
   const dates = sheet.decodeContext();
+  const titleColumn = titleColumnOf(live);
+  const titleAt = titleColumn === undefined ? undefined : layout.columns.get(titleColumn.id);
   const lines: ConflictLine[] = [];
   for (const [rowId, line] of index.lineById) {
     if (lines.length >= MAX_CONFLICT_LINES) break;
@@ -83,9 +86,11 @@ export function conflictDetails(ports: SyncPorts, link: LinkRecord): ConflictLin
         theirs: known ? String(encodeCell(conflict.theirs[column.id], column.kind).read) : null,
       });
     }
+    const title = titleAt === undefined ? '' : shown(grid.get(line, titleAt), dates).trim();
     lines.push({
       row: sheetRowOf(line),
       rowId,
+      title: title === '' ? null : clipTitle(title),
       changedBy: conflict.by ?? null,
       changedAt: conflict.lMod,
       cells,
@@ -94,6 +99,14 @@ export function conflictDetails(ports: SyncPorts, link: LinkRecord): ConflictLin
   lines.sort((a, b) => a.row - b.row);
   nameWhoChanged(ports, lines);
   return lines;
+}
+
+const TITLE_CHARS = 60;
+
+/** A row's title on one short line: line breaks flattened, long text cut with an ellipsis. */
+function clipTitle(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  return flat.length <= TITLE_CHARS ? flat : `${flat.slice(0, TITLE_CHARS - 1)}…`;
 }
 
 /** A cell as the person sees it: a date typed into a cell in the spreadsheet's time zone. */
