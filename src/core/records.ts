@@ -56,7 +56,10 @@ export interface JobRecord {
    * A push's listing that did not fit its execution: where it goes on, and the rows found so far that a
    * lost create may have made.
    */
-  pushListing?: { nextOffset: number; candidates: Array<Record<string, unknown>> };
+  pushListing?: {
+    nextOffset: number;
+    candidates: Array<{ row: Record<string, unknown>; digests: Record<string, number> }>;
+  };
   /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
   confirmHeld?: boolean;
   startedAt: string;

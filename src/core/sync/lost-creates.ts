@@ -27,7 +27,10 @@ export interface Candidate {
   id: string;
   cOn: string;
   createdBy: string;
+  /** The row as listed; for a candidate an earlier execution kept, its fixed fields only. */
   row: Readonly<Record<string, unknown>>;
+  /** Per column, the digest of the row's value, when `row` holds fixed fields only. */
+  digests?: Readonly<Record<string, Digest>>;
 }
 
 const CLOCK_SKEW_MS = 2 * 60 * 1000;
@@ -77,6 +80,7 @@ function holdsSent(
   columnId: string,
   kinds: ReadonlyMap<string, ColumnSpec['kind']>,
 ): boolean {
+  if (candidate.digests) return candidate.digests[columnId] === pending.digests[columnId];
   const value = Object.prototype.hasOwnProperty.call(candidate.row, columnId)
     ? candidate.row[columnId]
     : null;
@@ -114,6 +118,22 @@ export function findChangedLostCreate(
   const only = found[0] as Candidate;
   taken.add(only.id);
   return only;
+}
+
+/**
+ * A candidate as a job keeps it between executions: its fixed fields and a digest per live column
+ * (small, whatever its values hold), enough to be found again by findLostCreate.
+ */
+export function compactCandidate(
+  row: Readonly<Record<string, unknown>>,
+  live: readonly ColumnSpec[],
+  fixedFields: readonly string[],
+): { row: Record<string, unknown>; digests: Record<string, Digest> } {
+  const fixed: Record<string, unknown> = Object.create(null);
+  for (const field of fixedFields) if (row[field] !== undefined) fixed[field] = row[field];
+  const digests: Record<string, Digest> = Object.create(null);
+  for (const column of live) digests[column.id] = valueDigest(row[column.id] ?? null, column.kind);
+  return { row: fixed, digests };
 }
 
 /** Sent values as cell digests per column (what findLostCreate compares against). */

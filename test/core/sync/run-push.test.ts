@@ -151,6 +151,8 @@ describe('runPush over memory', () => {
     // Others added rows since: the table no longer lists in one execution's first waves.
     for (let i = 0; i < 2600; i++) world.service.insert({ title: `bob ${i}`, amount: i }, BOB.id);
     expect(issueKind(lineOf(world, titled('new'))._sync)).toBe('pending');
+    // The lost create's row now lists among pages only the first execution reads.
+    world.service.rows.splice(150, 0, ...world.service.rows.splice(20, 1));
     // The service slows down: the listing's first wave is all that fits this execution.
     world.hook = (name) => {
       if (name === 'service.listAllRows') world.clock.deadline = world.clock.ms;
@@ -159,6 +161,7 @@ describe('runPush over memory', () => {
     expect(first.finished).toBe(false);
     expect(first.listing?.nextOffset).toBeGreaterThan(0);
     expect(first.listing?.nextOffset).toBeLessThan(2600);
+    expect(first.listing?.candidates.map((candidate) => candidate.row.id)).toEqual(['r0021']);
     expect(issueKind(lineOf(world, titled('new'))._sync)).toBe('pending');
     world.hook = () => {};
     world.clock.deadline = world.clock.ms + 6 * 60 * 1000;

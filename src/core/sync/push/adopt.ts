@@ -65,11 +65,17 @@ export interface Adoption {
  * The rows not on a line nor in the base, oldest first: the rows a lost create may have made (each
  * create looks only at the rows its sender created).
  */
-function adoptionCandidates(session: PushSession, listing: ReadonlyMap<string, ServiceRow>) {
+function adoptionCandidates(
+  session: PushSession,
+  listing: ReadonlyMap<string, ServiceRow>,
+  kept: readonly Candidate[],
+) {
   const taken = new Set<string>();
   for (const id of session.index.lineById.keys()) taken.add(id);
   for (const record of session.base.all()) taken.add(record.id);
-  const candidates: Candidate[] = [];
+  const candidates: Candidate[] = kept.filter(
+    (candidate) => !taken.has(candidate.id) && !listing.has(candidate.id),
+  );
   for (const row of listing.values()) {
     if (taken.has(String(row.id))) continue;
     candidates.push({
@@ -95,9 +101,11 @@ export function adoptLostCreates(
   pendingCreates: readonly CreatePlan[],
   listing: ReadonlyMap<string, ServiceRow>,
   me: string,
+  /** Candidates an earlier execution's listing found (compact: fixed fields and digests). */
+  kept: readonly Candidate[] = [],
 ): Adoption[] {
   const { grid, base, live, plan } = session;
-  const { candidates, taken } = adoptionCandidates(session, listing);
+  const { candidates, taken } = adoptionCandidates(session, listing, kept);
   const sentBy = (pending: BaseRecord): Candidate[] =>
     candidates.filter((candidate) => candidate.createdBy === senderOf(pending, me));
   const exact = new Map<CreatePlan, Candidate | undefined>();

@@ -5,13 +5,14 @@
 
 import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
-import { readLayout } from '../../layout';
+import type { Digest } from '../../digest';
+import { ALL_FIXED_FIELDS, readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import { fixedFieldText } from '../line-values';
-import { isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
+import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
 import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
 import {
@@ -64,7 +65,8 @@ const FLUSH_EVERY_WAVES = 20;
  */
 export interface PushListingProgress {
   nextOffset: number;
-  candidates: ServiceRow[];
+  /** Each as compactCandidate keeps it: fixed fields and a digest per column. */
+  candidates: Array<{ row: Record<string, unknown>; digests: Record<string, Digest> }>;
 }
 
 export interface PushResult {
@@ -193,7 +195,6 @@ function openPush(
     fixedText: fixedFieldShown(ports, link),
   });
   const listing = firstWave?.done ? serviceRows : null;
-  if (resumedListing && !listing) keepRows(serviceRows, resumedListing.candidates);
   const push: Push = {
     ports,
     link,
@@ -275,19 +276,32 @@ function loadListing(push: Push): Map<string, ServiceRow> | null {
 }
 
 /**
- * The rows read so far that a lost create may have made: on no line, unknown to the base, created by
- * the sender of a pending create no earlier than it was sent (less clock skew). Few: what a job keeps.
+ * The rows read so far that a lost create may have made (on no line, unknown to the base, created by
+ * the sender of a pending create no earlier than it was sent, less clock skew), with those an earlier
+ * execution kept, each compact: what a job keeps for the next execution. Few.
  */
-function adoptionCandidateRows(push: Push): ServiceRow[] {
+function adoptionCandidateRows(push: Push): PushListingProgress['candidates'] {
   const { session, serviceRows, ports } = push;
   const pending = session.base.all().filter(isPendingRecord);
-  const rows: ServiceRow[] = [];
+  const kept = [...(push.resumedListing?.candidates ?? [])];
   for (const [id, row] of serviceRows) {
     if (session.index.lineById.has(id) || session.base.has(id)) continue;
     const candidate = { id, cOn: String(row.cOn ?? ''), createdBy: String(row.createdBy), row };
-    if (pending.some((record) => mayBeLostCreateOf(record, candidate, ports.run.userId))) rows.push(row);
+    if (pending.some((record) => mayBeLostCreateOf(record, candidate, ports.run.userId)))
+      kept.push(compactCandidate(row, session.live, ALL_FIXED_FIELDS));
   }
-  return rows;
+  return kept;
+}
+
+/** The candidates an earlier execution kept, as adoption compares them. */
+function resumedCandidates(push: Push): Candidate[] {
+  return (push.resumedListing?.candidates ?? []).map(({ row, digests }) => ({
+    id: String(row.id),
+    cOn: String(row.cOn ?? ''),
+    createdBy: String(row.createdBy),
+    row,
+    digests,
+  }));
 }
 
 /** Whether the listing read covers every row (not only the candidates of a resumed one). */
@@ -307,7 +321,8 @@ function adoptLostCreatesPhase(push: Push): void {
     push.unfinished = true;
     return;
   }
-  const adopted = adoptLostCreates(session, pendingCreates, listing, push.ports.run.userId);
+  const kept = resumedCandidates(push);
+  const adopted = adoptLostCreates(session, pendingCreates, listing, push.ports.run.userId, kept);
   writeStatuses(push);
   if (keepUnwrittenAdoptionsPending(session, adopted)) push.ports.base.write(session.base);
 }
