@@ -14,6 +14,7 @@ import type {
   SidebarState,
   SyncSummary,
   TableAppInfo,
+  TableAppList,
 } from '../shared/types';
 
 /** The server functions the sidebar may call (the trampolines of dist/Code.js), with their contracts. */
@@ -23,6 +24,7 @@ export interface ServerFunctions {
   saveConnection(input: SaveConnectionInput): ConnectionInfo;
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
+  listTableApps(input: { query: string }): TableAppList;
   listTables(input: { tableAppId: string }): TableAppInfo;
   linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal;
   unlinkActiveSheet(): { unlinked: boolean };
