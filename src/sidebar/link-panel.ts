@@ -316,8 +316,7 @@ async function unlink(sidebar: Sidebar): Promise<void> {
   show(byId('unlink-confirm-box'), false);
   if ((await step('Unlinking…', 'Could not unlink the sheet', () => run('unlinkActiveSheet'))) === undefined)
     return;
-  found = null;
-  show(byId('link-form'), false);
+  clearTables();
   await step('Loading…', 'Could not load the sidebar', sidebar.refresh);
   say('The sheet is no longer linked; its data stays.');
   sidebar.focusFirst();

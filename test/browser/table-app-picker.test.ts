@@ -91,6 +91,17 @@ describe('when the service lists table apps', () => {
       tableAppId: SAMPLE.apps.crm,
       tableId: SAMPLE.tables.contacts,
     });
+
+    // Unlinked, the step shows the same list again (not asked again), nothing chosen, focus in the search.
+    await page.getByRole('button', { name: 'Unlink this sheet' }).click();
+    await idle(page);
+    await page.getByRole('button', { name: 'Yes, unlink' }).click();
+    await idle(page);
+    expect(await listedApps(page)).toHaveLength(2);
+    expect(searches(h)).toHaveLength(asked);
+    expect(await page.locator('#app-list button[aria-current]').count()).toBe(0);
+    expect(await page.locator('#link-form').isVisible()).toBe(false);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('app-search');
   });
 
   it('searches on the service, once typing pauses, when there are more apps than it lists', async () => {
