@@ -2,7 +2,6 @@
 // step's list of the person's table apps.
 import { SyncError } from '../core/errors';
 import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
-import { MAX_LISTED_TABLE_APPS } from '../api/client';
 import { checkTableHint, isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type {
   LinkInfo,
@@ -70,11 +69,13 @@ export function listTableApps(input?: { query?: string | null }): TableAppList {
   const client = clientFor(connection, createUrlFetchPort(), new Deadline(SEARCH_BUDGET_MS));
   const found = client.searchTableApps(query);
   if (!found.available) return { available: false, query, reason: found.reason };
+  // Cut short by the cap or by the time allowed: either way, searching by name finds the rest.
+  const shown = found.apps.length;
   const more = found.complete
     ? null
     : query === ''
-      ? `You have more table apps than the ${MAX_LISTED_TABLE_APPS} shown: type part of a name to find the others.`
-      : `More table apps match “${query}” than the ${MAX_LISTED_TABLE_APPS} shown: type more of the name.`;
+      ? `Showing the first ${shown} of your table apps: type part of a name to find the others.`
+      : `Showing the first ${shown} table apps whose name contains “${query}”: type more of the name.`;
   return {
     available: true,
     query,

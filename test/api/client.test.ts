@@ -1098,6 +1098,13 @@ describe('searchTableApps (the search of table apps the seed names without a sha
       expect(port.requests.length).toBeLessThanOrEqual(21);
     });
 
+    it('gives the apps listed so far, as not complete, when the time allowed runs out', () => {
+      const port = new FakePort().on('get', APPS, search(250));
+      const found = clientOf(port, '/api/public', { deadline: () => 0 }).searchTableApps();
+      expect(found.available && [found.apps.length, found.complete]).toEqual([100, false]);
+      expect(port.requests.length).toBe(1);
+    });
+
     it('lists 500 by default', () => {
       const port = new FakePort().on('get', APPS, search(501));
       const found = clientOf(port).searchTableApps();

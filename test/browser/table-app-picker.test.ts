@@ -113,7 +113,7 @@ describe('when the service lists table apps', () => {
     await connect(page, aliceKey(), h.emulator.url);
     expect(await listedApps(page)).toHaveLength(500);
     expect(await page.locator('#app-note').textContent()).toBe(
-      'You have more table apps than the 500 shown: type part of a name to find the others.',
+      'Showing the first 500 of your table apps: type part of a name to find the others.',
     );
     const before = searches(h).length;
     // From here the page's time moves only when the test moves it.
@@ -135,6 +135,29 @@ describe('when the service lists table apps', () => {
     await chooseTableApp(page, 'Bulk 503');
     expect(await page.locator('#tables-legend').textContent()).toBe('Tables of Bulk 503');
     expect(await page.locator('#table-list').textContent()).toBe('This table app has no tables yet.');
+  });
+
+  it('says why when the list cannot be read, and opens pasting', async () => {
+    await h.emulator.admin.queueAnswers([
+      {
+        match: { method: 'GET', path: '/tableApps$' },
+        status: 403,
+        body: JSON.stringify({ error: { code: 'forbidden', message: 'This key may not list apps.' } }),
+      },
+    ]);
+    await connect(page, aliceKey(), h.emulator.url);
+    expect(await listedApps(page)).toEqual([]);
+    expect(await page.locator('#app-note').textContent()).toBe(
+      'Could not list your table apps. The service refused access to the list of your table apps (403): check that the API key belongs to the right account. The service said: "This key may not list apps." You can paste a table app’s link or id below.',
+    );
+    expect(await page.locator('#app-note').getAttribute('class')).toContain('warning');
+    expect(await page.locator('#app-id').isVisible()).toBe(true);
+    // The page itself loaded: the failure is the list's alone.
+    expect(await errorText(page)).toBeNull();
+    await checkScreen(page, 'picker-failed');
+    await findTables(page, SAMPLE.apps.crm);
+    await linkTable(page, 'Deals');
+    await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
   });
 
   it('keeps pasting: a Google Sheets link is refused, a table the app lacks is said', async () => {

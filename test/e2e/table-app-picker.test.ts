@@ -79,7 +79,7 @@ describe('when the service lists table apps', () => {
     const all = world.call<TableAppList>('listTableApps', { query: '' });
     expect(listed(all)).toHaveLength(500);
     expect(all.available && all.more).toBe(
-      'You have more table apps than the 500 shown: type part of a name to find the others.',
+      'Showing the first 500 of your table apps: type part of a name to find the others.',
     );
     const narrowed = world.call<TableAppList>('listTableApps', { query: 'bulk 50' });
     expect(listed(narrowed).map((app) => app.name)).toEqual([
@@ -87,6 +87,11 @@ describe('when the service lists table apps', () => {
       ...Array.from({ length: 6 }, (_, i) => `Bulk ${500 + i}`),
     ]);
     expect(narrowed.available && narrowed.more).toBeNull();
+    const many = world.call<TableAppList>('listTableApps', { query: 'BULK' });
+    expect(listed(many)).toHaveLength(500);
+    expect(many.available && many.more).toBe(
+      'Showing the first 500 table apps whose name contains “BULK”: type more of the name.',
+    );
   });
 });
 
