@@ -131,6 +131,20 @@ describe('when the service does not list table apps', () => {
     expect(world.call<TableAppInfo>('listTables', { tableAppId: CRM }).tables.length).toBe(2);
   });
 
+  it('remembers it per connection: another connection asks its service afresh', async () => {
+    world.call('listTableApps', { query: '' });
+    const same = await requestsDuring(world, () => world.call('listTableApps', { query: '' }));
+    expect(same).toEqual([]);
+    world.call('saveConnection', {
+      baseUrl: world.emulator.url,
+      apiKey: world.emulator.keys.u_alice,
+      prefix: '/public',
+    });
+    const other = await requestsDuring(world, () => world.call('listTableApps', { query: '' }));
+    expect(other.map((r) => [r.path, r.status])).toEqual([['/public/tableApps', 404]]);
+    world.connect();
+  });
+
   it('keeps the memory in the person’s own user properties, never the document’s', () => {
     expect(JSON.stringify(world.sim.properties('user'))).toContain('tableAppSearch');
     expect(JSON.stringify(world.sim.properties('document'))).not.toContain('tableAppSearch');
