@@ -1,5 +1,6 @@
 // Where state lives: the API key and connection in USER properties (no other editor can read them);
-// links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache.
+// links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache;
+// what the connection's service lacks (an optional operation) in USER properties, beside the connection.
 import type { OperationMemory, OptionalOperation } from '../api/client';
 import type { JobRecord, LinkRecord } from '../core/records';
 import type { ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
