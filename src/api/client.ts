@@ -353,7 +353,9 @@ export class TableClient {
    */
   searchTableApps(query = '', options: { maxApps?: number } = {}): TableAppSearch {
     const lackingSince = this.memory?.lackingSince('tableAppSearch') ?? null;
-    if (lackingSince !== null && this.port.now() - lackingSince < LACKING_OPERATION_RETRY_MS) {
+    const age = lackingSince === null ? null : this.port.now() - lackingSince;
+    // A time ahead of the clock (a clock that was wrong) is no reason to stop asking.
+    if (age !== null && age >= 0 && age < LACKING_OPERATION_RETRY_MS) {
       return { available: false, reason: NO_TABLE_APP_SEARCH };
     }
     const wanted = String(query).trim();

@@ -1172,6 +1172,15 @@ describe('searchTableApps (the search of table apps the seed names without a sha
       expect(since).toBeLessThan(port.clock);
     });
 
+    it('asks when the time remembered is ahead of the clock (a clock that was wrong)', () => {
+      const remembered = memory();
+      const port = new FakePort().on('get', APPS, search(1));
+      remembered.since = port.clock + 60 * 60 * 1000;
+      const found = clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps();
+      expect(found.available).toBe(true);
+      expect(remembered.since).toBeNull();
+    });
+
     it('asks after a day and, still without it, remembers the new time', () => {
       const remembered = memory();
       const port = new FakePort().on('get', APPS, json(404, {}));
