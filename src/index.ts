@@ -4,7 +4,13 @@ export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } f
 export { getConflicts } from './gas/conflicts';
 export { connectFromSidebar } from './gas/connect-answer';
 export { disconnect, getConnection, saveConnection } from './gas/connection';
-export { linkActiveSheet, listTables, setLinkOptions, unlinkActiveSheet } from './gas/link';
+export {
+  linkActiveSheet,
+  listTableApps,
+  listTables,
+  setLinkOptions,
+  unlinkActiveSheet,
+} from './gas/link';
 export { importAccountMembers, menuImportMembers } from './gas/members';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
 export { menuSelfCheck, runSelfCheck } from './gas/self-check';

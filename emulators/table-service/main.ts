@@ -15,6 +15,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     secret: { type: 'string' },
     latency: { type: 'string' },
+    'without-app-search': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -22,7 +23,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
-      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n',
+      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
+      '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n',
   );
   process.exit(0);
 }
@@ -33,6 +35,7 @@ const service = await createTableService({
   data: values.data as DataSetName,
   listShape: values['list-shape'] as ListShape,
   seed: Number(values.seed),
+  tableAppSearch: !values['without-app-search'],
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),
   ...(values.secret ? { secret: values.secret } : {}),
   ...(values.latency ? { faults: { latencyMs: Number(values.latency) } } : {}),

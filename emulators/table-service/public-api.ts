@@ -1,5 +1,6 @@
-// The public API of the service (contract operations 4.1-4.8) under both prefixes, strict per the contract:
-// routing, 405s, auth, access, query and body validation, and the resources' JSON views.
+// The public API of the service (contract operations 4.1-4.8, and the search of table apps the contract settles)
+// under both prefixes, strict per the contract: routing, 405s, auth, access, query and body validation, and the
+// resources' JSON views.
 
 import { SINGLE_ROW_FIELDS, validateBody } from './columns.js';
 import type { TableEmulator } from './emulator.js';
@@ -27,7 +28,7 @@ export interface PublicAnswer extends Answer {
   isWrite: boolean;
 }
 
-type RouteName = 'me' | 'people' | 'app' | 'table' | 'row' | 'rows';
+type RouteName = 'me' | 'people' | 'apps' | 'app' | 'table' | 'row' | 'rows';
 
 interface Route {
   name: RouteName;
@@ -35,11 +36,13 @@ interface Route {
   params: string[];
 }
 
-function matchRoute(segments: string[]): Route | undefined {
+/** `appSearch` false: the emulator plays a service without the search of table apps (404, as any unknown route). */
+function matchRoute(segments: string[], appSearch: boolean): Route | undefined {
   const [a, b, c, d, e, f] = segments;
   const n = segments.length;
   if (n === 2 && a === 'user' && b === 'me') return { name: 'me', allow: ['GET'], params: [] };
   if (n === 2 && a === 'user' && b === 'people') return { name: 'people', allow: ['GET'], params: [] };
+  if (n === 1 && a === 'tableApps' && appSearch) return { name: 'apps', allow: ['GET'], params: [] };
   if (a !== 'tableApps' || b === undefined) return undefined;
   if (n === 2) return { name: 'app', allow: ['GET'], params: [b] };
   if (c !== 'tables' || d === undefined) return undefined;
@@ -53,6 +56,7 @@ function matchRoute(segments: string[]): Route | undefined {
 /** Query parameters each operation takes; anything else is refused (400). */
 function allowedQuery(route: RouteName, method: string): string[] {
   if (route === 'people') return ['emailId', 'offset', 'limit'];
+  if (route === 'apps') return ['q', 'offset', 'limit'];
   if (route === 'rows' && method === 'GET') return ['offset', 'limit'];
   return [];
 }
@@ -138,6 +142,17 @@ export function appView(app: TableAppData) {
   return { id: app.id, name: app.name, wsId: app.wsId, appId: app.id, tables: app.tables.map(tableView) };
 }
 
+/** A table app in the search's listing: the app view with its tables named, without their columns. */
+export function appListView(app: TableAppData) {
+  return {
+    id: app.id,
+    name: app.name,
+    wsId: app.wsId,
+    appId: app.id,
+    tables: app.tables.map((table) => ({ id: table.id, name: table.name })),
+  };
+}
+
 function readJsonBody(req: PublicRequest): unknown {
   const type = header(req, 'content-type');
   if (type === undefined || !/^application\/json\s*(;\s*charset\s*=\s*"?utf-8"?\s*)?$/i.test(type.trim())) {
@@ -173,7 +188,7 @@ export async function handlePublic(emu: TableEmulator, req: PublicRequest): Prom
     } catch {
       fail(404, 'not_found', `No route ${req.path}.`);
     }
-    const route = segments.some((s) => s === '') ? undefined : matchRoute(segments);
+    const route = segments.some((s) => s === '') ? undefined : matchRoute(segments, emu.tableAppSearch);
     if (!route) fail(404, 'not_found', `No route ${req.path}.`);
     if (!route.allow.includes(req.method)) {
       fail(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, {
@@ -235,6 +250,12 @@ async function operate(
       const { offset, limit } = paging(query);
       const page = store.people(user.accountId, query.get('emailId'), offset, limit);
       return { status: 200, body: page };
+    }
+    case 'apps': {
+      // The apps the caller has access to are those of the caller's account (the same rule as the 403 below).
+      const { offset, limit } = paging(query);
+      const page = store.appsOf(user.accountId, query.get('q'), offset, limit);
+      return { status: 200, body: { tableApps: page.apps.map(appListView), hasMore: page.hasMore } };
     }
     default:
       break;

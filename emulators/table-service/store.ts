@@ -296,6 +296,21 @@ export class Store {
   // ---- people --------------------------------------------------------------------------------
 
   /** Members of an account; `emailId` matches exactly, ignoring case. */
+  /** The account's table apps in the order they were made, those whose name contains `text` (any case) when given. */
+  appsOf(
+    accountId: string,
+    text: string | undefined,
+    offset: number,
+    limit: number,
+  ): { apps: TableAppData[]; hasMore: boolean } {
+    const wanted = text?.toLowerCase();
+    const all = this.state.apps.filter(
+      (app) =>
+        app.accountId === accountId && (wanted === undefined || app.name.toLowerCase().includes(wanted)),
+    );
+    return { apps: all.slice(offset, offset + limit), hasMore: offset + limit < all.length };
+  }
+
   people(
     accountId: string,
     emailId: string | undefined,

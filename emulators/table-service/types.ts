@@ -180,6 +180,11 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Rows listing shape; default 'object'. */
   listShape?: ListShape;
+  /**
+   * Serve `GET /tableApps` (search table apps the user has access to); default true. False plays a
+   * service without the operation: the route answers 404 like any unknown route.
+   */
+  tableAppSearch?: boolean;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */

@@ -20,6 +20,7 @@ import {
   readRowPage,
   readTable,
   readTableApp,
+  readTableAppPage,
   readUserPage,
 } from './shapes';
 import {
@@ -30,6 +31,8 @@ import {
   type RowValues,
   type Table,
   type TableApp,
+  type TableAppSearch,
+  type TableAppSummary,
   type User,
   type UserProfile,
 } from './types';
@@ -53,6 +56,33 @@ export const DEFAULT_FIRST_PAGE_WAVE = 4;
 /** Writes (or row reads) sent in one wave at most, by default; halved after a 429. */
 export const DEFAULT_WRITE_WAVE = 10;
 
+/** Table apps the search lists at most (5 pages): a person with more narrows them by name. */
+export const MAX_LISTED_TABLE_APPS = 500;
+/** Pages the search reads at most: a service that ignores `q` or `offset` cannot keep it paging. */
+const MAX_TABLE_APP_PAGES = 20;
+/** A service found without an optional operation is asked again after this long (table-api.md). */
+export const LACKING_OPERATION_RETRY_MS = 24 * 60 * 60 * 1000;
+
+/** Operations the seed names without a shape, which a service may lack (table-api.md). */
+export type OptionalOperation = 'tableAppSearch';
+
+/**
+ * Where a client remembers, per connection, that the service lacks an optional operation, so it does
+ * not ask again on every call; the times are the port's clock (ms).
+ */
+export interface OperationMemory {
+  /** When the service was last found without `operation`, or null when it was not (or has it again). */
+  lackingSince(operation: OptionalOperation): number | null;
+  /** Records that the service lacks `operation` from `at` on, or (null) that it has it. */
+  setLackingSince(operation: OptionalOperation, at: number | null): void;
+}
+
+/** Answers that say the service has no such operation, rather than that this call failed. */
+const LACKING_STATUSES: ReadonlySet<number> = new Set([400, 404, 405, 501]);
+
+const NO_TABLE_APP_SEARCH =
+  'This service does not list your table apps: paste the table app’s link (from the service’s address bar) or its id.';
+
 /** Options of a client. */
 export interface ClientOptions {
   /** Overrides of {@link DEFAULT_RETRY}. */
@@ -61,6 +91,8 @@ export interface ClientOptions {
   deadline?: () => number;
   /** Seed of the backoff jitter (deterministic). Default 1. */
   seed?: number;
+  /** This connection's memory of operations its service lacks; without one, each call asks the service. */
+  operationMemory?: OperationMemory;
 }
 
 /** Query of the people search. */
@@ -244,6 +276,7 @@ export class TableClient {
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly deadline: (() => number) | undefined;
+  private readonly memory: OperationMemory | undefined;
   private knownPrefix: ApiPrefix | undefined;
 
   /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
@@ -257,6 +290,7 @@ export class TableClient {
     this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
     this.random = seededRandom(options.seed ?? 1);
     this.deadline = options.deadline;
+    this.memory = options.operationMemory;
   }
 
   /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
@@ -305,6 +339,64 @@ export class TableClient {
       },
     });
     return users;
+  }
+
+  /**
+   * The caller's table apps (`GET /tableApps?q=&offset=&limit=100`), paging to the end or to `maxApps`
+   * (default {@link MAX_LISTED_TABLE_APPS}; `complete` false when more were left), with `query` (trimmed;
+   * empty lists all) as the name filter. The answer is checked, not trusted: apps whose names do not
+   * contain the query (a service that ignores `q`) are left out, and a page that brings no new app (one
+   * that ignores `offset`) ends the listing as incomplete. Where the service lacks the operation (404,
+   * 405, 400, 501, or a 2xx that is not a list of table apps) the answer is `available: false`, remembered
+   * in the operation memory and not asked again for {@link LACKING_OPERATION_RETRY_MS}. Other failures
+   * (a refused key, 403, the service down) throw their SyncError, and leave the memory as it was.
+   */
+  searchTableApps(query = '', options: { maxApps?: number } = {}): TableAppSearch {
+    const lackingSince = this.memory?.lackingSince('tableAppSearch') ?? null;
+    const age = lackingSince === null ? null : this.port.now() - lackingSince;
+    // A time ahead of the clock (a clock that was wrong) is no reason to stop asking.
+    if (age !== null && age >= 0 && age < LACKING_OPERATION_RETRY_MS) {
+      return { available: false, reason: NO_TABLE_APP_SEARCH };
+    }
+    const wanted = String(query).trim();
+    const needle = wanted.toLowerCase();
+    const maxApps = clampInt(options.maxApps, MAX_LISTED_TABLE_APPS, 1, 10_000);
+    const apps: TableAppSummary[] = [];
+    const seen = new Set<string>();
+    let pages = 0;
+    let truncated = false;
+    let result: ListAllResult;
+    try {
+      result = this.pageThrough((offset) => this.tableAppsExchange(wanted, offset), {
+        firstWave: 1,
+        maxParallel: 2,
+        onPage: (items: TableAppSummary[]) => {
+          pages += 1;
+          let fresh = 0;
+          for (const app of items) {
+            if (seen.has(app.id)) continue;
+            seen.add(app.id);
+            fresh += 1;
+            if (needle !== '' && !app.name.toLowerCase().includes(needle)) continue;
+            if (apps.length === maxApps) {
+              truncated = true;
+              return 'stop';
+            }
+            apps.push(app);
+          }
+          if (pages >= MAX_TABLE_APP_PAGES) truncated = true;
+          return truncated || (fresh === 0 && items.length > 0) ? 'stop' : undefined;
+        },
+      });
+    } catch (error) {
+      if (pages === 0 && error instanceof SyncError && lacksOperation(error)) {
+        this.memory?.setLackingSince('tableAppSearch', this.port.now());
+        return { available: false, reason: NO_TABLE_APP_SEARCH };
+      }
+      throw error;
+    }
+    if (lackingSince !== null) this.memory?.setLackingSince('tableAppSearch', null);
+    return { available: true, apps, complete: result.done && !truncated };
   }
 
   /** A table app with its tables and their columns (`GET /tableApps/<a>`). */
@@ -522,6 +614,16 @@ export class TableClient {
       segments: ['user', 'people'],
       query,
       read: readUserPage,
+    });
+  }
+
+  private tableAppsExchange(query: string, offset: number): Exchange<ListPage<TableAppSummary>> {
+    return this.exchangeOf({
+      method: 'get',
+      target: 'tableApps',
+      segments: ['tableApps'],
+      query: { q: query === '' ? undefined : query, offset, limit: PAGE_LIMIT },
+      read: readTableAppPage,
     });
   }
 
@@ -846,6 +948,12 @@ export class TableClient {
     }
     return results;
   }
+}
+
+/** A failure that says the service has no such operation (rather than that this one call failed). */
+function lacksOperation(error: SyncError): boolean {
+  if (error.code === 'BAD_RESPONSE') return true;
+  return error.status !== undefined && LACKING_STATUSES.has(error.status);
 }
 
 function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolean {

@@ -5,7 +5,7 @@ import type { HttpMethod, HttpResponse } from './http-port';
 import { parseRetryAfter } from './retry';
 
 /** What a request was about: decides what a 403/404 message names. */
-export type RequestTarget = 'profile' | 'people' | 'tableApp' | 'table' | 'row' | 'rows';
+export type RequestTarget = 'profile' | 'people' | 'tableApps' | 'tableApp' | 'table' | 'row' | 'rows';
 
 /** Everything a message may name. Nothing here may hold the API key except `secret`. */
 export interface ErrorContext {
@@ -155,6 +155,8 @@ function subject(ctx: ErrorContext): string {
       return `row ${idText(ctx.rowId)} in table ${idText(ctx.tableId)}`;
     case 'people':
       return 'the people search';
+    case 'tableApps':
+      return 'the list of your table apps';
     case 'profile':
       return 'your profile';
   }
@@ -169,6 +171,8 @@ function notFoundMessage(ctx: ErrorContext): string {
       return `Table ${idText(ctx.tableId)} was not found in table app ${idText(ctx.appId)}: check the ids.`;
     case 'row':
       return `Row ${idText(ctx.rowId)} was not found in table ${idText(ctx.tableId)}: it may have been deleted on the service.`;
+    case 'tableApps':
+      return `The service does not list table apps at ${ctx.baseUrl}: paste the table app’s link or id instead.`;
     default:
       return `The service has no ${ctx.target === 'people' ? 'people search' : 'profile address'} at ${ctx.baseUrl}: check the service address (the address you open the service at).`;
   }

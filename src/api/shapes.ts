@@ -1,12 +1,15 @@
 // Checks answers of the service against the shapes the client can use, accepting every listed variant.
 
 import { badShape, type ErrorContext, isRecord, own } from './errors';
-import type { Column, Row, Table, TableApp, User, UserProfile } from './types';
+import type { Column, Row, Table, TableApp, TableAppSummary, User, UserProfile } from './types';
 
 /** Where list answers may keep their rows (checked in this order). */
 export const ROW_LIST_KEYS = ['rows', 'data', 'items', 'records'] as const;
 /** Where the people search may keep its users. */
 export const USER_LIST_KEYS = ['users', 'rows', 'data', 'items', 'records'] as const;
+
+/** Where the search of table apps may keep its apps (table-api.md: any listing shape, or these two keys). */
+export const APP_LIST_KEYS = ['tableApps', 'apps', 'rows', 'data', 'items', 'records'] as const;
 
 /** A page of any list answer, before its elements are checked. */
 export interface ListPage<T> {
@@ -69,6 +72,35 @@ export function readUserPage(json: unknown, ctx: ErrorContext): ListPage<User> {
     if (!isRecord(item)) throw badShape(ctx, 'a user is not an object');
   }
   return page as ListPage<User>;
+}
+
+/**
+ * A page of the search of table apps: each element an object with a string `id` (else BAD_RESPONSE: the
+ * answer is not a list of table apps); `name` falls back to the id; `tables` is read when it is a list
+ * of objects with ids, and left out otherwise (the listing need not carry them).
+ */
+export function readTableAppPage(json: unknown, ctx: ErrorContext): ListPage<TableAppSummary> {
+  const page = readListPage(json, APP_LIST_KEYS, ctx);
+  const apps = page.items.map((item): TableAppSummary => {
+    if (!isRecord(item) || !nonEmptyString(own(item, 'id'))) throw badShape(ctx, 'a table app has no id');
+    const id = own(item, 'id') as string;
+    const name = own(item, 'name');
+    const app: TableAppSummary = { id, name: nonEmptyString(name) ? name : id };
+    const tables = own(item, 'tables');
+    if (Array.isArray(tables) && tables.every((t) => isRecord(t) && nonEmptyString(own(t, 'id')))) {
+      app.tables = tables.map((t) => {
+        const table = t as Record<string, unknown>;
+        const tableName = own(table, 'name');
+        const tableId = own(table, 'id') as string;
+        return { id: tableId, name: nonEmptyString(tableName) ? tableName : tableId };
+      });
+    }
+    return app;
+  });
+  const out: ListPage<TableAppSummary> = { items: apps };
+  if (page.hasMore !== undefined) out.hasMore = page.hasMore;
+  if (page.total !== undefined) out.total = page.total;
+  return out;
 }
 
 /** The own profile: an object. */

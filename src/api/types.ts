@@ -74,6 +74,23 @@ export interface TableApp {
   tables: Table[];
 }
 
+/** A table app as the search of table apps lists it: `tables` only where the listing names them. */
+export interface TableAppSummary {
+  id: string;
+  /** The app's name; its id when the service gave none. */
+  name: string;
+  /** The app's tables (id and name) when the listing carries them; undefined when it does not. */
+  tables?: { id: string; name: string }[];
+}
+
+/**
+ * What the search of table apps found: the apps (at most the client's cap, in the service's order,
+ * `complete` false when there are more), or, where the service lacks the operation, why not.
+ */
+export type TableAppSearch =
+  | { available: true; apps: TableAppSummary[]; complete: boolean }
+  | { available: false; reason: string };
+
 /**
  * The read-only fixed fields of a row. The client never sends them; `title` is not among them
  * (it is the built-in text column).

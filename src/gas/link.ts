@@ -1,13 +1,21 @@
-// Linking a sheet (by its id, not its name) to a table of a table app, and ending the link.
+// Linking a sheet (by its id, not its name) to a table of a table app, and ending the link; the link
+// step's list of the person's table apps.
 import { SyncError } from '../core/errors';
 import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
-import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
-import type { LinkInfo, LinkInput, LinkOptionsInput, LinkRefusal, TableAppInfo } from '../shared/types';
+import { checkTableHint, isUsableId, parseTableAppRef } from '../core/table-app-ref';
+import type {
+  LinkInfo,
+  LinkInput,
+  LinkOptionsInput,
+  LinkRefusal,
+  TableAppInfo,
+  TableAppList,
+} from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
-import { clientFor, requireConnection } from './operation';
+import { clientFor, Deadline, requireConnection } from './operation';
 import { LOG_SHEET } from './run-log';
 import { deleteTriggers } from './schedule-triggers';
 import { findSheetById, forgetSheetCount } from './sheets';
@@ -37,22 +45,68 @@ export function addOnSheetReason(sheet: GoogleAppsScript.Spreadsheet.Sheet): str
   return null;
 }
 
+/** Characters of a search of table apps at most. */
+const MAX_SEARCH_CHARS = 100;
+/** The list of table apps waits this long at most, retries included: the person is waiting for it. */
+const SEARCH_BUDGET_MS = 30_000;
+
+/**
+ * The person's table apps whose name contains `query` (any case; empty: all), for the link step; or,
+ * where the service does not list table apps (remembered for a day), why not, so the sidebar asks for
+ * a pasted link or id instead.
+ */
+export function listTableApps(input?: { query?: string | null }): TableAppList {
+  const connection = requireConnection();
+  const raw = input?.query ?? '';
+  if (typeof raw !== 'string') throw new SyncError('CONFIG', 'Type part of a table app’s name to search.');
+  const query = raw.trim();
+  if (query.length > MAX_SEARCH_CHARS) {
+    throw new SyncError(
+      'CONFIG',
+      `Search with at most ${MAX_SEARCH_CHARS} characters of the table app’s name (this search has ${query.length}).`,
+    );
+  }
+  const client = clientFor(connection, createUrlFetchPort(), new Deadline(SEARCH_BUDGET_MS));
+  const found = client.searchTableApps(query);
+  if (!found.available) return { available: false, query, reason: found.reason };
+  // Cut short by the cap or by the time allowed: either way, searching by name finds the rest.
+  const shown = found.apps.length;
+  const more = found.complete
+    ? null
+    : query === ''
+      ? `Showing the first ${shown} of your table apps: type part of a name to find the others.`
+      : `Showing the first ${shown} table apps whose name contains “${query}”: type more of the name.`;
+  return {
+    available: true,
+    query,
+    apps: found.apps.map((app) => ({
+      id: app.id,
+      name: app.name,
+      tableCount: app.tables === undefined ? null : app.tables.length,
+    })),
+    more,
+  };
+}
+
 export function listTables(input: { tableAppId: string }): TableAppInfo {
   const connection = requireConnection();
   const ref = parseTableAppRef(input?.tableAppId);
   if (!ref.ok) throw new SyncError('CONFIG', ref.reason);
   const appId = ref.tableAppId;
   const app = clientFor(connection, createUrlFetchPort()).tableApp(appId);
+  const tables = (app.tables ?? []).map((table) => ({
+    id: String(table.id),
+    name: String(table.name ?? table.id),
+    columnCount: (table.columns ?? []).filter((column) => column.deleted !== true).length,
+  }));
+  const hint = checkTableHint(ref, tables);
   return {
     id: String(app.id ?? appId),
     name: String(app.name ?? ''),
-    understood: ref.understood,
-    tableIdHint: ref.tableId ?? null,
-    tables: (app.tables ?? []).map((table) => ({
-      id: String(table.id),
-      name: String(table.name ?? table.id),
-      columnCount: (table.columns ?? []).filter((column) => column.deleted !== true).length,
-    })),
+    understood: hint.understood,
+    tableIdHint: hint.tableIdHint,
+    tableProblem: hint.problem,
+    tables,
   };
 }
 

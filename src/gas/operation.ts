@@ -5,7 +5,14 @@ import type { HttpPort } from '../api/http-port';
 import { SyncError } from '../core/errors';
 import { startingProgress } from '../core/progress';
 import type { Operation, ProgressInfo } from '../shared/types';
-import { type LinkRecord, loadConnection, loadLink, type StoredConnection, saveProgress } from './stores';
+import {
+  type LinkRecord,
+  loadConnection,
+  loadLink,
+  operationMemory,
+  type StoredConnection,
+  saveProgress,
+} from './stores';
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
 
 /** Work stops between batches once this much of the execution has passed (the limit is 6 min). */
@@ -66,7 +73,10 @@ export function requireLink(sheetId: number): LinkRecord {
 }
 
 export function clientFor(connection: StoredConnection, port: HttpPort, deadline?: Deadline): TableClient {
-  const options: ConstructorParameters<typeof TableClient>[2] = {};
+  // Operations the service lacks are remembered per person and connection, so no run asks in vain.
+  const options: ConstructorParameters<typeof TableClient>[2] = {
+    operationMemory: operationMemory(connection),
+  };
   if (deadline) options.deadline = () => deadline.left();
   return new TableClient(
     port,

@@ -1,5 +1,7 @@
 // Where state lives: the API key and connection in USER properties (no other editor can read them);
-// links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache.
+// links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache;
+// what the connection's service lacks (an optional operation) in USER properties, beside the connection.
+import type { OperationMemory, OptionalOperation } from '../api/client';
 import type { JobRecord, LinkRecord } from '../core/records';
 import type { ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
 
@@ -14,6 +16,7 @@ const SUMMARY_PREFIX = 'tas.summary.';
 const PROGRESS_PREFIX = 'tas.progress.';
 const RUNTIMES_PREFIX = 'tas.runtimes.';
 const RUNTIMES_KEPT = 10;
+const LACKING_KEY = 'tas.lackingOperations';
 
 export interface StoredConnection {
   info: ConnectionInfo;
@@ -63,6 +66,38 @@ export function clearConnection(): void {
   const properties = PropertiesService.getUserProperties();
   properties.deleteProperty(CONNECTION_KEY);
   properties.deleteProperty(API_KEY_KEY);
+}
+
+/** Operations the service of one connection was found without, and since when (ms). */
+interface LackingRecord {
+  connection: string;
+  since: Partial<Record<OptionalOperation, number>>;
+}
+
+/**
+ * The person's memory of operations their connection's service lacks (USER properties: per person, as
+ * the connection is). Kept for one connection, the current one: another connection starts afresh.
+ */
+export function operationMemory(connection: StoredConnection): OperationMemory {
+  const key = `${connection.info.baseUrl}${connection.info.prefix}`;
+  const load = (): LackingRecord => {
+    const stored = readJson<LackingRecord>(PropertiesService.getUserProperties(), LACKING_KEY);
+    return stored && stored.connection === key && typeof stored.since === 'object' && stored.since !== null
+      ? stored
+      : { connection: key, since: {} };
+  };
+  return {
+    lackingSince(operation) {
+      const at = load().since[operation];
+      return typeof at === 'number' && Number.isFinite(at) ? at : null;
+    },
+    setLackingSince(operation, at) {
+      const record = load();
+      if (at === null) delete record.since[operation];
+      else record.since[operation] = at;
+      PropertiesService.getUserProperties().setProperty(LACKING_KEY, JSON.stringify(record));
+    },
+  };
 }
 
 function documentProperties(): GoogleAppsScript.Properties.Properties {

@@ -52,10 +52,34 @@ export interface TableAppInfo {
   name: string;
   /** What was read from the pasted text, said back to the person. */
   understood: string;
-  /** A table the pasted link named, if any. */
+  /** A table the pasted link named, if the app has it. */
   tableIdHint: string | null;
+  /** Set when the pasted link named a table the app does not have: says so and what to pick. */
+  tableProblem: string | null;
   tables: TableChoice[];
 }
+
+/** A table app the person may choose in the link step. */
+export interface TableAppChoice {
+  id: string;
+  name: string;
+  /** How many tables the listing named; null when the listing does not say. */
+  tableCount: number | null;
+}
+
+/**
+ * The person's table apps for the link step (`query`: the search it answers), or, where the service
+ * does not list them, why not (the sidebar then asks for a pasted link or id).
+ */
+export type TableAppList =
+  | {
+      available: true;
+      query: string;
+      apps: TableAppChoice[];
+      /** Set when more apps were left out than shown: says how to narrow the list. */
+      more: string | null;
+    }
+  | { available: false; query: string; reason: string };
 
 export interface LinkInput {
   tableAppId: string;

@@ -6,7 +6,7 @@ import { renderConnectionPanel, renderKeySafety, wireConnectionPanel } from './c
 import type { Sidebar } from './context';
 import { byId, show } from './dom';
 import { guarded, say, step } from './feedback';
-import { renderLinkPanel, wireLinkPanel } from './link-panel';
+import { focusLinkStep, loadTableApps, renderLinkPanel, wireLinkPanel } from './link-panel';
 import { renderOptionsPanel, wireOptionsPanel } from './options-panel';
 import { renderRunPanel, showConflicts, wireRunPanel } from './run-panel';
 import { renderSchedulePanel, wireSchedulePanel } from './schedule-panel';
@@ -19,6 +19,8 @@ const sidebar: Sidebar = {
   refresh: async () => {
     state = await run('getState');
     render(state);
+    // The link step lists the person's table apps when it shows (never failing the refresh).
+    await loadTableApps(state);
   },
   focusFirst,
 };
@@ -47,7 +49,7 @@ function render(current: SidebarState): void {
 /** Moves focus to the first control of the step the person is at. */
 function focusFirst(): void {
   if (!state?.connection) byId(byId<HTMLInputElement>('base-url').value ? 'api-key' : 'base-url').focus();
-  else if (!state.link) byId('app-id').focus();
+  else if (!state.link) focusLinkStep();
   else byId('pull').focus();
 }
 

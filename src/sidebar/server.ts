@@ -15,6 +15,7 @@ import type {
   SidebarState,
   SyncSummary,
   TableAppInfo,
+  TableAppList,
 } from '../shared/types';
 
 /** The server functions the sidebar may call (the trampolines of dist/Code.js), with their contracts. */
@@ -24,6 +25,7 @@ export interface ServerFunctions {
   connectFromSidebar(input: SaveConnectionInput): ConnectionInfo | ConnectionRefusal;
   disconnect(): { connected: false };
   getConnection(options?: { refresh?: boolean }): ConnectionInfo | null;
+  listTableApps(input: { query: string }): TableAppList;
   listTables(input: { tableAppId: string }): TableAppInfo;
   linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal;
   unlinkActiveSheet(): { unlinked: boolean };

@@ -2,7 +2,13 @@
 // retries, batch writes with per-item results, and answers that try to pollute prototypes.
 
 import { describe, expect, it } from 'vitest';
-import { type ClientOptions, type RowResult, TableClient } from '../../src/api/client';
+import {
+  type ClientOptions,
+  LACKING_OPERATION_RETRY_MS,
+  type OperationMemory,
+  type RowResult,
+  TableClient,
+} from '../../src/api/client';
 import type { ApiPrefix } from '../../src/api/connection';
 import type { HttpRequest } from '../../src/api/http-port';
 import type { Row } from '../../src/api/types';
@@ -966,6 +972,255 @@ describe('TableClient', () => {
           expect((error as Error).message).not.toContain(KEY);
         }
       }
+    });
+  });
+});
+
+describe('searchTableApps (the search of table apps the seed names without a shape)', () => {
+  const APPS = '/api/public/tableApps';
+  const app = (n: number, extra: Record<string, unknown> = {}) => ({
+    id: `ta_${n}`,
+    name: `App ${n}`,
+    ...extra,
+  });
+
+  /** A search over `count` apps answering in the settled shape, honouring q, offset and limit. */
+  function search(
+    count: number,
+    shape: 'tableApps' | 'apps' | 'bare' | 'data+total' = 'tableApps',
+    ignoresQuery = false,
+  ) {
+    const all = Array.from({ length: count }, (_, i) => app(i + 1));
+    return (request: HttpRequest) => {
+      const q = queryOfUrl(request.url);
+      const found = all.filter(
+        (each) => ignoresQuery || q.q === undefined || each.name.toLowerCase().includes(q.q.toLowerCase()),
+      );
+      const offset = Number(q.offset);
+      const page = found.slice(offset, offset + Number(q.limit));
+      const hasMore = offset + page.length < found.length;
+      if (shape === 'bare') return json(200, page);
+      if (shape === 'apps') return json(200, { apps: page, hasMore });
+      if (shape === 'data+total') return json(200, { data: page, total: found.length });
+      return json(200, { tableApps: page, hasMore });
+    };
+  }
+
+  /** An operation memory in a plain object, as user properties would keep it. */
+  function memory(): OperationMemory & { since: number | null; writes: number } {
+    return {
+      since: null,
+      writes: 0,
+      lackingSince() {
+        return this.since;
+      },
+      setLackingSince(_operation, at) {
+        this.since = at;
+        this.writes += 1;
+      },
+    };
+  }
+
+  describe('when the service lists table apps', () => {
+    it.each([
+      'tableApps',
+      'apps',
+      'bare',
+      'data+total',
+    ] as const)('reads the %s shape and pages to the end, limit=100 always sent', (shape) => {
+      const port = new FakePort().on('get', APPS, search(230, shape));
+      const found = clientOf(port).searchTableApps();
+      expect(found).toMatchObject({ available: true, complete: true });
+      if (!found.available) throw new Error('unavailable');
+      expect(found.apps.map((each) => each.id)).toEqual(Array.from({ length: 230 }, (_, i) => `ta_${i + 1}`));
+      const offsets = port.requests.map((r) => queryOfUrl(r.url));
+      expect(offsets.slice(0, 3)).toEqual([
+        { offset: '0', limit: '100' },
+        { offset: '100', limit: '100' },
+        { offset: '200', limit: '100' },
+      ]);
+    });
+
+    it('sends the search text as q and keeps the tables the listing names; a nameless app shows its id', () => {
+      const port = new FakePort().on(
+        'get',
+        APPS,
+        json(200, {
+          tableApps: [
+            { id: 'ta_crm', name: 'CRM & Sales', tables: [{ id: 't1', name: 'Deals' }, { id: 't2' }] },
+            { id: 'ta_x', name: 'Sales ops' },
+            { id: 'ta_y', name: '' },
+          ],
+          hasMore: false,
+        }),
+      );
+      const found = clientOf(port).searchTableApps('  SALES ');
+      expect(queryOfUrl(port.requests[0]!.url)).toEqual({ q: 'SALES', offset: '0', limit: '100' });
+      // ta_y has no name to match: a service that ignores q is caught out, its answer filtered here.
+      expect(found).toEqual({
+        available: true,
+        complete: true,
+        apps: [
+          {
+            id: 'ta_crm',
+            name: 'CRM & Sales',
+            tables: [
+              { id: 't1', name: 'Deals' },
+              { id: 't2', name: 't2' },
+            ],
+          },
+          { id: 'ta_x', name: 'Sales ops' },
+        ],
+      });
+    });
+
+    it('filters by itself when the service ignores q', () => {
+      const port = new FakePort().on('get', APPS, search(30, 'tableApps', true));
+      const found = clientOf(port).searchTableApps('app 2');
+      expect(found.available && found.apps.map((each) => each.name)).toEqual([
+        'App 2',
+        ...Array.from({ length: 10 }, (_, i) => `App ${20 + i}`),
+      ]);
+    });
+  });
+
+  describe('when there are more apps than the client lists', () => {
+    it('stops at the cap and says the list is not complete', () => {
+      const port = new FakePort().on('get', APPS, search(1200));
+      const found = clientOf(port).searchTableApps('', { maxApps: 150 });
+      expect(found.available && found.apps.length).toBe(150);
+      expect(found.available && found.complete).toBe(false);
+      expect(port.requests.length).toBeLessThanOrEqual(3);
+    });
+
+    it('reads 20 pages at most, for a service that ignores q among many apps', () => {
+      const port = new FakePort().on('get', APPS, search(5000, 'tableApps', true));
+      const found = clientOf(port).searchTableApps('App 4999');
+      expect(found.available && [found.apps.map((each) => each.name), found.complete]).toEqual([[], false]);
+      // 20 pages delivered; the last wave of two may have asked one page more.
+      expect(port.requests.length).toBeGreaterThanOrEqual(20);
+      expect(port.requests.length).toBeLessThanOrEqual(21);
+    });
+
+    it('gives the apps listed so far, as not complete, when the time allowed runs out', () => {
+      const port = new FakePort().on('get', APPS, search(250));
+      const found = clientOf(port, '/api/public', { deadline: () => 0 }).searchTableApps();
+      expect(found.available && [found.apps.length, found.complete]).toEqual([100, false]);
+      expect(port.requests.length).toBe(1);
+    });
+
+    it('lists 500 by default', () => {
+      const port = new FakePort().on('get', APPS, search(501));
+      const found = clientOf(port).searchTableApps();
+      expect(found.available && [found.apps.length, found.complete]).toEqual([500, false]);
+    });
+
+    it('is complete when the apps number exactly the cap', () => {
+      const port = new FakePort().on('get', APPS, search(200));
+      const found = clientOf(port).searchTableApps('', { maxApps: 200 });
+      expect(found.available && [found.apps.length, found.complete]).toEqual([200, true]);
+    });
+
+    it('ends, incomplete, when the service ignores offset (the same page again)', () => {
+      const port = new FakePort().on(
+        'get',
+        APPS,
+        json(
+          200,
+          Array.from({ length: 100 }, (_, i) => app(i)),
+        ),
+      );
+      const found = clientOf(port).searchTableApps();
+      expect(found.available && [found.apps.length, found.complete]).toEqual([100, false]);
+      expect(port.requests.length).toBeLessThanOrEqual(3);
+    });
+  });
+
+  describe('when the service lacks the operation', () => {
+    it.each([
+      ['404', json(404, { message: 'Not found' })],
+      ['405', json(405, { message: 'Method not allowed' })],
+      ['400', json(400, { errors: [{ msg: 'Invalid id tableApps' }] })],
+      ['501', text(501, 'Not Implemented')],
+      ['a 200 HTML page', text(200, '<html><body>Sign in</body></html>')],
+      ['a 200 single table app', json(200, { id: 'tableApps', name: 'x', tables: [] })],
+      ['a 200 list of things without ids', json(200, { data: [{ name: 'x' }] })],
+    ])('answers unavailable on %s, with what to do instead, and remembers it', (_what, answer) => {
+      const port = new FakePort().on('get', APPS, answer);
+      const remembered = memory();
+      const found = clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps();
+      expect(found).toEqual({
+        available: false,
+        reason: expect.stringContaining('paste the table app’s link'),
+      });
+      expect(remembered.since).toBe(port.clock);
+      expect(port.requests.length).toBe(1);
+    });
+
+    it('does not ask again within a day, asks after a day, and forgets once the service has it', () => {
+      const remembered = memory();
+      const port = new FakePort().on('get', APPS, json(404, {}), search(3));
+      const client = () => clientOf(port, '/api/public', { operationMemory: remembered });
+      expect(client().searchTableApps().available).toBe(false);
+      const since = port.clock;
+
+      port.clock += LACKING_OPERATION_RETRY_MS - 1;
+      expect(client().searchTableApps('crm').available).toBe(false);
+      expect(port.requests.length).toBe(1);
+
+      port.clock += 1;
+      const found = client().searchTableApps();
+      expect(found.available && found.apps.length).toBe(3);
+      expect(port.requests.length).toBe(2);
+      expect(remembered.since).toBeNull();
+      expect(since).toBeLessThan(port.clock);
+    });
+
+    it('asks when the time remembered is ahead of the clock (a clock that was wrong)', () => {
+      const remembered = memory();
+      const port = new FakePort().on('get', APPS, search(1));
+      remembered.since = port.clock + 60 * 60 * 1000;
+      const found = clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps();
+      expect(found.available).toBe(true);
+      expect(remembered.since).toBeNull();
+    });
+
+    it('asks after a day and, still without it, remembers the new time', () => {
+      const remembered = memory();
+      const port = new FakePort().on('get', APPS, json(404, {}));
+      clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps();
+      port.clock += LACKING_OPERATION_RETRY_MS;
+      const found = clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps();
+      expect(found.available).toBe(false);
+      expect(port.requests.length).toBe(2);
+      expect(remembered.since).toBe(port.clock);
+    });
+  });
+
+  describe('when the call fails for another reason', () => {
+    it.each([
+      ['401', json(401, { message: 'bad token' }), 'AUTH'],
+      ['403', json(403, { message: 'no' }), 'FORBIDDEN'],
+      ['503', json(503, { message: 'down' }), 'SERVER'],
+      ['no answer', network(), 'NETWORK'],
+    ])('throws on %s and remembers nothing', (_what, answer, code) => {
+      const port = new FakePort().on('get', APPS, answer);
+      const remembered = memory();
+      const error = thrown(() =>
+        clientOf(port, '/api/public', {
+          operationMemory: remembered,
+          retry: { maxAttempts: 1 },
+        }).searchTableApps(),
+      );
+      expect(error.code).toBe(code);
+      expect(remembered.writes).toBe(0);
+    });
+
+    it('throws when a later page fails, rather than call a working search missing', () => {
+      const port = new FakePort().on('get', APPS, search(150), json(404, {}));
+      const remembered = memory();
+      thrown(() => clientOf(port, '/api/public', { operationMemory: remembered }).searchTableApps());
+      expect(remembered.writes).toBe(0);
     });
   });
 });

@@ -611,8 +611,9 @@ describe('the sidebar', () => {
     await idle(page);
     expect(await page.locator('#connected-as').textContent()).toContain('Alice Archer');
 
-    await tabTo('#app-id');
-    await page.keyboard.type(SAMPLE.apps.crm);
+    // The link step lists the person's table apps: focus is in their search box, the apps a Tab away.
+    expect(await focused()).toBe('app-search');
+    await tabTo(`#app-list button[data-app-id="${SAMPLE.apps.crm}"]`);
     await page.keyboard.press('Enter');
     await idle(page);
     await tabTo('#link-form button[type="submit"]');

@@ -21,6 +21,7 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['getState', []],
     ['saveConnection', [{ baseUrl: w.emulator.url, apiKey: w.emulator.keys.u_alice }]],
     ['getConnection', [{ refresh: true }]],
+    ['listTableApps', [{ query: '' }]],
     ['listTables', [{ tableAppId: CRM }]],
     ['linkActiveSheet', [{ tableAppId: CRM, tableId: DEALS }]],
     ['setLinkOptions', [{ fixedFields: ['createdBy'], showEmails: true }]],

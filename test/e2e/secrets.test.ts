@@ -44,6 +44,8 @@ describe('secrets', () => {
     ]);
     call('saveConnection', [{ baseUrl: world.emulator.url, apiKey: world.emulator.keys.u_alice }]);
     call('getConnection', [{ refresh: true }]);
+    call('listTableApps', [{ query: '' }]);
+    call('listTableApps', [{ query: 'crm' }]);
     call('listTables', [{ tableAppId: CRM }]);
     call('listTables', [{ tableAppId: 'ta_globex' }]);
     call('linkActiveSheet', [{ tableAppId: CRM, tableId: DEALS }]);

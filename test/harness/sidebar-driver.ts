@@ -17,10 +17,28 @@ export async function connect(scope: SidebarScope, apiKey: string, baseUrl?: str
   await idle(scope);
 }
 
-/** Shows the tables of a table app (id or link). */
+/** Shows the tables of a table app (id or link), pasted. */
 export async function findTables(scope: SidebarScope, tableAppId: string): Promise<void> {
+  // The paste form sits folded below the list of the person's table apps (open where there is no list).
+  if ((await scope.locator('#paste-box').getAttribute('open')) === null)
+    await scope.locator('#paste-summary').click();
   await scope.locator('#app-id').fill(tableAppId);
   await scope.getByRole('button', { name: 'Show its tables' }).click();
+  await idle(scope);
+}
+
+/** The table apps the link step lists, as their buttons read ("CRM · 2 tables"), once the list has settled. */
+export async function listedApps(scope: SidebarScope): Promise<string[]> {
+  await scope.locator('#app-list[aria-busy="false"]').waitFor({ state: 'attached', timeout: 20_000 });
+  return scope.locator('#app-list button').allTextContents();
+}
+
+/** Chooses a table app of the link step's list by its name, and waits for its tables. */
+export async function chooseTableApp(scope: SidebarScope, name: string): Promise<void> {
+  await scope
+    .locator('#app-list button', { has: scope.locator('.app-name', { hasText: name }) })
+    .first()
+    .click();
   await idle(scope);
 }
 

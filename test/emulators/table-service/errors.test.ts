@@ -237,7 +237,8 @@ describe('when something does not exist (404)', () => {
     `/api/public${DEALS}/rows/r_nope`,
     '/api/public/user/you',
     '/api/public/user/me/',
-    '/api/public/tableApps',
+    // The search of table apps is GET /tableApps itself; with a trailing slash it is no route.
+    '/api/public/tableApps/',
     '/api/v2/user/me',
     '/user/me',
     '/',
