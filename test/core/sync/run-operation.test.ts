@@ -1,0 +1,92 @@
+// runOperationStep over the in-memory ports: how a push that cannot finish in one execution goes on.
+import { describe, expect, it } from 'vitest';
+import type { JobRecord } from '../../../src/core/records';
+import { type OperationPorts, runOperationStep } from '../../../src/core/sync/operation/run-operation';
+import { runPull } from '../../../src/core/sync/pull/run-pull';
+import { runPush } from '../../../src/core/sync/push/run-push';
+import type { SyncSummary } from '../../../src/shared/types';
+import { ANN, BOB, MemoryWorld } from '../../memory/memory-ports';
+
+function summaryOf(): SyncSummary {
+  return {
+    operation: 'push',
+    ok: true,
+    message: '',
+    added: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    keptLocal: 0,
+    conflicts: 0,
+    errors: 0,
+    removedOnService: 0,
+    seconds: 0,
+    requests: 0,
+    continuing: false,
+    issues: [],
+  };
+}
+
+/** The operation's ports over a world: one stored job, continuation triggers counted. */
+function operationPorts(
+  world: MemoryWorld,
+  store: { job: JobRecord | null; triggers: number },
+): OperationPorts {
+  return {
+    ...world.ports(ANN),
+    jobs: {
+      load: () => (store.job ? (JSON.parse(JSON.stringify(store.job)) as JobRecord) : null),
+      save: (job) => {
+        store.job = JSON.parse(JSON.stringify(job)) as JobRecord;
+      },
+      clear: () => {
+        store.job = null;
+      },
+    },
+    continuations: {
+      create: () => `t${++store.triggers}`,
+      delete: () => {},
+    },
+    ownerEmail: () => 'ann@example.com',
+  };
+}
+
+describe('a push whose listing does not fit one execution', () => {
+  it('saves where the listing stopped in its job, and the continuation adopts the lost create once', () => {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 20; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    runPull(world.ports(ANN), world.links.get());
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'lost');
+    runPush(world.ports(ANN), world.links.get());
+    for (let i = 0; i < 2600; i++) world.service.insert({ title: `bob ${i}`, amount: i }, BOB.id);
+    world.service.rows.splice(150, 0, ...world.service.rows.splice(20, 1));
+    const store: { job: JobRecord | null; triggers: number } = { job: null, triggers: 0 };
+    world.hook = (name) => {
+      if (name === 'service.listAllRows') world.clock.deadline = world.clock.ms;
+    };
+    const first = runOperationStep(operationPorts(world, store), world.links.get(), 'push', {
+      scheduled: true,
+      job: null,
+      confirmHeld: false,
+      startedAt: world.clock.ms,
+      summary: summaryOf(),
+    });
+    expect(first.continuation).toBe('trigger');
+    expect(store.job?.pushListing?.candidates.map((candidate) => candidate.row.id)).toEqual(['r0021']);
+    // Small enough for a document property (9 KB a value).
+    expect(JSON.stringify(store.job).length).toBeLessThan(2000);
+    world.hook = () => {};
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    const next = runOperationStep(operationPorts(world, store), world.links.get(), 'push', {
+      scheduled: true,
+      job: store.job,
+      confirmHeld: false,
+      startedAt: world.clock.ms,
+      summary: summaryOf(),
+    });
+    expect(next.continuation).toBeNull();
+    expect(store.job).toBeNull();
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+  });
+});
