@@ -79,6 +79,8 @@ export class TableEmulator {
   readonly faults: FaultInjector;
   readonly dataRng: Rng;
   listShape: ListShape;
+  /** Whether DELETE of a row is served (405 when not). */
+  servesDelete: boolean;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -104,6 +106,7 @@ export class TableEmulator {
     this.tokens = new TokenIssuer(secret);
     this.store = new Store(state, this.dataRng);
     this.listShape = options.listShape ?? 'object';
+    this.servesDelete = options.servesDelete ?? true;
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);

@@ -15,6 +15,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     secret: { type: 'string' },
     latency: { type: 'string' },
+    'no-delete': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -22,7 +23,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
-      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n',
+      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
+      '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n',
   );
   process.exit(0);
 }
@@ -32,6 +34,7 @@ const service = await createTableService({
   host: values.host,
   data: values.data as DataSetName,
   listShape: values['list-shape'] as ListShape,
+  servesDelete: !values['no-delete'],
   seed: Number(values.seed),
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),
   ...(values.secret ? { secret: values.secret } : {}),

@@ -180,6 +180,11 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Rows listing shape; default 'object'. */
   listShape?: ListShape;
+  /**
+   * Whether `DELETE …/rows/<r>` is served; default true. False answers it 405, as a service whose API
+   * does not allow deleting (the add-on's fallback: bringing lines back only).
+   */
+  servesDelete?: boolean;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */
