@@ -3,6 +3,7 @@
 export {
   type BatchOptions,
   type ClientOptions,
+  type DeleteResult,
   DEFAULT_FIRST_PAGE_WAVE,
   DEFAULT_MAX_PARALLEL_PAGES,
   DEFAULT_WRITE_WAVE,
