@@ -13,6 +13,7 @@ const VERB: Record<SyncSummary['operation'], string> = {
   push: 'Pushed',
   sync: 'Synced',
   resolve: 'Resolved',
+  review: 'Reviewed',
 };
 
 type Counts = Pick<
@@ -57,15 +58,22 @@ export function runCountsText(summary: Counts, continuation: Continuation): stri
  * warnings about headers, one after the other.
  */
 export function runMessage(
-  summary: Counts & { held?: { message: string } },
+  summary: Counts & { held?: { message: string }; awaitingReview?: number },
   continuation: Continuation,
   warnings: readonly string[],
 ): string {
   return [
     runCountsText(summary, continuation),
     ...(summary.held ? [summary.held.message] : []),
+    ...(summary.awaitingReview ? [awaitingReviewText(summary.awaitingReview)] : []),
     ...warnings,
   ].join(' ');
+}
+
+/** What a run says of rows whose lines were deleted from the sheet (held, neither deleted nor added back). */
+export function awaitingReviewText(rows: number): string {
+  const what = rows === 1 ? '1 row whose line was' : `${rows} rows whose lines were`;
+  return `${what} deleted from this sheet ${rows === 1 ? 'waits' : 'wait'} for review: nothing was deleted on the service and nothing added back; open the sidebar to delete ${rows === 1 ? 'it' : 'them'} on the service or bring ${rows === 1 ? 'it' : 'them'} back.`;
 }
 
 /**

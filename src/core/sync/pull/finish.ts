@@ -71,7 +71,7 @@ export function pullSummaryFields(
   counts: PullCounts,
 ): Pick<
   SyncSummary,
-  'added' | 'updated' | 'unchanged' | 'keptLocal' | 'conflicts' | 'removedOnService' | 'errors'
+  'added' | 'updated' | 'unchanged' | 'keptLocal' | 'conflicts' | 'removedOnService' | 'errors' | 'awaitingReview'
 > {
   return {
     added: counts.added,
@@ -81,5 +81,6 @@ export function pullSummaryFields(
     conflicts: counts.conflicts,
     removedOnService: counts.removedOnService,
     errors: counts.errors,
+    awaitingReview: counts.awaitingReview,
   };
 }
