@@ -5,6 +5,13 @@ export { getConflicts } from './gas/conflicts';
 export { disconnect, getConnection, saveConnection } from './gas/connection';
 export { linkActiveSheet, listTables, setLinkOptions, unlinkActiveSheet } from './gas/link';
 export { importAccountMembers, menuImportMembers } from './gas/members';
+export {
+  bringBackMissingRows,
+  deleteMissingRows,
+  getMissingRowsReview,
+  getRemovedLinesReview,
+  removeLinesOfRemovedRows,
+} from './gas/review';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
 export { menuSelfCheck, runSelfCheck } from './gas/self-check';
 export {

@@ -252,6 +252,8 @@ export class UiImpl extends GasObject {
       buttons = String(c);
     } else if (b !== undefined) buttons = String(b);
     this._rt.ui.alerts.push({ title, prompt, buttons, at: this._rt.clock.now() });
+    const scripted = this._rt.ui.alertAnswers?.shift();
+    if (scripted !== undefined) return scripted;
     return buttons.startsWith('YES') ? 'YES' : 'OK';
   }
   prompt(a: string, b?: string, c?: string): PromptResponseImpl {

@@ -28,6 +28,11 @@ export interface MailRecord {
 export interface UiRecord {
   toasts: { msg: string; title: string; at: number }[];
   alerts: { title: string; prompt: string; buttons: string; at: number }[];
+  /**
+   * The buttons a person presses in the next alerts, in order ('YES', 'NO', 'CANCEL', 'OK', 'CLOSE');
+   * when empty, an alert is answered OK (YES for YES_NO sets).
+   */
+  alertAnswers?: string[];
   sidebars: { title: string; html: string; at: number }[];
   dialogs: { title: string; html: string; modal: boolean; at: number }[];
   menus: { name: string; items: { caption: string; fn: string }[]; addon: boolean }[];

@@ -6,6 +6,7 @@ import { resolveConflicts, runActiveSheetFromMenu } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
+import { askAboutMissingRows } from './review';
 import { scheduleInfo } from './schedule';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
@@ -94,6 +95,7 @@ export function menuPush(): void {
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('push');
     askAboutHeld(summary);
+    if (summary.ok) askAboutMissingRows();
     return summary;
   });
 }
@@ -102,6 +104,7 @@ export function menuSync(): void {
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('sync');
     askAboutHeld(summary);
+    if (summary.ok) askAboutMissingRows();
     return summary;
   });
 }

@@ -202,7 +202,7 @@ export function deleteMessage(result: DeleteRowsResult, firstError: string): str
   if (result.failed.length > 0)
     parts.push(`${rows(result.failed.length)} not deleted: ${firstError} They stay for review.`);
   if (result.remaining.length > 0)
-    parts.push(`${rows(result.remaining.length)} not sent yet (this run's time ran out): deleting goes on.`);
+    parts.push(`${rows(result.remaining.length)} not sent yet (this run's time ran out).`);
   return parts.join(' ');
 }
 
