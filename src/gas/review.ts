@@ -3,7 +3,7 @@
 // Nothing here runs on a schedule: only a person's choice, for exactly the rows they saw, acts.
 import { SyncError } from '../core/errors';
 import { removeRemovedLines, reviewRemovedLines } from '../core/sync/delete/removed-lines';
-import { namedTitles, TITLES_NAMED } from '../core/sync/delete/missing-rows';
+import { deleteConfirmation } from '../core/sync/delete/wording';
 import { deleteApprovedRows, releaseMissingRows, reviewMissingRows } from '../core/sync/delete/run-delete';
 import type {
   DeleteRowsInput,
@@ -110,22 +110,6 @@ export function removeLinesOfRemovedRows(input: { rowIds: string[] }): RemoveLin
   const rowIds = rowIdsOf(input);
   const link = activeLink();
   return withDocumentLock(() => removeRemovedLines(portsFor(link), rowIds));
-}
-
-/** The confirmation of a delete: how many rows, a few titles, and what changed on the service. */
-export function deleteConfirmation(review: MissingRowsReview): string {
-  const count = review.rows.length;
-  const changed = review.rows.filter((row) => row.state === 'changed');
-  const lines = [
-    `Delete ${count === 1 ? '1 row' : `${count} rows`} on the service: ${namedTitles(review.rows)}?`,
-    'Everyone who uses the table loses them; this cannot be undone from the sheet.',
-  ];
-  for (const row of changed.slice(0, TITLES_NAMED)) {
-    const what = row.changes.map((change) => `${change.columnId} is now ${change.value}`).join(', ');
-    lines.push(`“${row.title}” changed on the service since your last sync${what ? `: ${what}` : ''}.`);
-  }
-  if (changed.length > TITLES_NAMED) lines.push(`${changed.length - TITLES_NAMED} more changed too.`);
-  return lines.join('\n');
 }
 
 /**

@@ -2,12 +2,17 @@
 import type {
   ConflictLine,
   ConnectionInfo,
+  DeleteRowsInput,
+  DeleteRowsResult,
   LinkInfo,
   LinkInput,
   LinkOptionsInput,
   LinkRefusal,
   MembersSummary,
+  MissingRowsReview,
   PushOptions,
+  RemovedLinesReview,
+  RemoveLinesResult,
   SaveConnectionInput,
   ScheduleInfo,
   ScheduleInput,
@@ -37,6 +42,11 @@ export interface ServerFunctions {
   resumeSchedule(): ScheduleInfo | null;
   importAccountMembers(input: { emailId?: string }): MembersSummary;
   setLinkOptions(input: LinkOptionsInput): LinkInfo;
+  getMissingRowsReview(): MissingRowsReview;
+  deleteMissingRows(input: DeleteRowsInput): DeleteRowsResult;
+  bringBackMissingRows(input: { rowIds: string[] }): SyncSummary;
+  getRemovedLinesReview(): RemovedLinesReview;
+  removeLinesOfRemovedRows(input: { rowIds: string[] }): RemoveLinesResult;
 }
 
 export type ServerName = keyof ServerFunctions;

@@ -10,12 +10,10 @@ import { indexLines } from '../../lines';
 import { isPendingToken } from '../lost-creates';
 import type { ServiceRow, SheetLines } from '../ports';
 import { restoreEditedIds } from '../pull/edited-ids';
+import { namedTitles } from './wording';
 
 /** Rows a review lists at most (the count covers them all). */
 export const MAX_REVIEW_ROWS = 500;
-
-/** Titles a confirmation names at most ("and 297 more"). */
-export const TITLES_NAMED = 3;
 
 /** How long a service found not to serve deleting is not asked again (a day). */
 export const DELETE_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
@@ -89,15 +87,6 @@ export function reviewedRows(
       changes,
     };
   });
-}
-
-/** "“Acme deal”, “Globex renewal”, “row r7” and 297 more". */
-export function namedTitles(rows: ReadonlyArray<Pick<MissingRow, 'title'>>, total = rows.length): string {
-  const named = rows.slice(0, TITLES_NAMED).map((row) => `“${row.title}”`);
-  const more = total - named.length;
-  if (more > 0) return `${named.join(', ')} and ${more} more`;
-  if (named.length <= 1) return named.join('');
-  return `${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
 }
 
 function rowsWord(count: number): string {

@@ -8,7 +8,8 @@ import { cellText, indexLines, sheetRowOf } from '../../lines';
 import type { LinkRecord } from '../../records';
 import { STATUS } from '../../status';
 import type { SyncPorts } from '../ports';
-import { MAX_REVIEW_ROWS, namedTitles } from './missing-rows';
+import { MAX_REVIEW_ROWS } from './missing-rows';
+import { namedTitles } from './wording';
 
 /**
  * The lines whose status says their row was removed on the service (lines sharing an id aside), with
