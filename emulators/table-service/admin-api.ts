@@ -39,6 +39,7 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/faults': (emu) => ({ faults: emu.faults.config, queue: emu.faults.queue }),
   '/keys': async (emu) => ({ keys: await emu.keys(), users: emu.users() }),
   '/list-shape': (emu) => ({ shape: emu.listShape }),
+  '/serves-delete': (emu) => ({ serves: emu.servesDelete }),
 };
 
 const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<unknown> | unknown> = {

@@ -63,6 +63,7 @@ describe('a service started without DELETE', () => {
     const r = await call(svc.url, 'DELETE', `/api/public${DEALS}/rows/${row.id}`, { key: alice });
     expect(r.status).toBe(405);
     expect(r.headers.get('allow')).toBe('GET, PATCH');
+    expect((await call(svc.url, 'GET', '/__admin/serves-delete', {})).json).toEqual({ serves: false });
     expect((await call(svc.url, 'GET', `/api/public${DEALS}/rows/${row.id}`, { key: alice })).status).toBe(
       200,
     );
