@@ -8,6 +8,7 @@ import {
   releaseMissingRows,
   reviewMissingRows,
 } from '../../../../src/core/sync/delete/run-delete';
+import { deleteConfirmation } from '../../../../src/core/sync/delete/wording';
 import { runPull } from '../../../../src/core/sync/pull/run-pull';
 import { runPush } from '../../../../src/core/sync/push/run-push';
 import type { MissingRowsReview } from '../../../../src/shared/types';
@@ -144,14 +145,21 @@ describe('the review of missing lines', () => {
   });
 
   it('names the count and a few titles when many lines went at once (an accident is held, not deleted)', () => {
-    const world = pulledWorld(30);
-    for (let i = 1; i <= 30; i++) deleteLineOf(world, `r${String(i).padStart(4, '0')}`);
-    pull(world);
-    expect(world.service.rows).toHaveLength(30);
+    const world = pulledWorld(320);
+    // 300 lines deleted at once by mistake.
+    world.sheet.sheet.cells.splice(1, 300);
+    const pulled = pull(world);
+    expect(pulled.progress.counts.awaitingReview).toBe(300);
+    expect(world.service.rows).toHaveLength(320);
+    expect(world.service.deletes).toEqual([]);
+    expect(sheetIds(world)).toHaveLength(20);
     const reviewed = review(world);
-    expect(reviewed.count).toBe(30);
+    expect(reviewed.count).toBe(300);
     expect(reviewed.message).toMatch(
-      /^30 rows whose lines were deleted from this sheet \(“t1”, “t2”, “t3” and 27 more\)/,
+      /^300 rows whose lines were deleted from this sheet \(“t1”, “t2”, “t3” and 297 more\)/,
+    );
+    expect(deleteConfirmation(reviewed).split('\n')[0]).toBe(
+      'Delete 300 rows on the service: “t1”, “t2”, “t3” and 297 more?',
     );
   });
 });
