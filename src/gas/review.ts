@@ -4,7 +4,13 @@
 import { SyncError } from '../core/errors';
 import { removeRemovedLines, reviewRemovedLines } from '../core/sync/delete/removed-lines';
 import { deleteConfirmation } from '../core/sync/delete/wording';
-import { deleteApprovedRows, releaseMissingRows, reviewMissingRows } from '../core/sync/delete/run-delete';
+import { awaitingReviewText } from '../core/summary';
+import {
+  countMissingRows,
+  deleteApprovedRows,
+  releaseMissingRows,
+  reviewMissingRows,
+} from '../core/sync/delete/run-delete';
 import type {
   DeleteRowsInput,
   DeleteRowsResult,
@@ -69,6 +75,24 @@ function approvalOf(input: unknown): DeleteRowsInput {
   return {
     rows: (rows as Array<{ rowId: string; lMod: string }>).map(({ rowId, lMod }) => ({ rowId, lMod })),
   };
+}
+
+/**
+ * A scheduled push reads no listing, so it says here, as a pull does, how many rows wait for review:
+ * a schedule neither deletes them nor brings them back, and its log line says they wait.
+ */
+export function noteRowsAwaitingReview(link: LinkRecord, result: SyncSummary): void {
+  if (!result.ok || result.skipped || result.continuing || result.awaitingReview) return;
+  let count = 0;
+  try {
+    count = countMissingRows(portsFor(link), link);
+  } catch {
+    // The push's own result stands; the next run counts again.
+    return;
+  }
+  if (count === 0) return;
+  result.awaitingReview = count;
+  result.message = `${result.message} ${awaitingReviewText(count)}`;
 }
 
 /** The rows whose lines were deleted from the active sheet, with what the service holds for each now. */

@@ -136,6 +136,19 @@ describe('a line deleted in the sheet', () => {
     world.call('clearSchedule');
   });
 
+  it('is left for review by a push-only schedule too, whose log says it waits', async () => {
+    const [first] = idsInSheet() as [string];
+    deleteLines(first);
+    world.call('setSchedule', { mode: 'push', every: 'm15' });
+    world.sim.advanceAndFire(16 * 60 * 1000);
+    expect(String(logLines(world).at(-1))).toContain(
+      '1 row whose line was deleted from this sheet waits for review',
+    );
+    expect(await serviceIds()).toContain(first);
+    expect(lineOf(world, first)).toBe(0);
+    world.call('clearSchedule');
+  });
+
   it('changed on the service after the review is not deleted, and says so', async () => {
     const [first] = idsInSheet() as [string];
     deleteLines(first);

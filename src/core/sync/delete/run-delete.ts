@@ -22,6 +22,11 @@ function missingNow(
   return new Set(missingRowIds(sheet.readLines(), base, live, link.deletedColumnIds));
 }
 
+/** How many rows wait for review, from the sheet and its base alone (no request). */
+export function countMissingRows(ports: SyncPorts, link: LinkRecord): number {
+  return missingNow(ports.openSheet(), ports.base.read(), [], link).size;
+}
+
 /**
  * Lists the rows whose lines are gone from the sheet, with what the service holds for each now (one
  * listing of the table, and only when a line is missing: a sheet with none costs no request).
