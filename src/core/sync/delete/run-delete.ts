@@ -6,8 +6,12 @@ import type { BaseTable } from '../../base-table';
 import { liveColumns } from '../../columns';
 import type { LinkRecord } from '../../records';
 import type { ColumnSpec } from '../../columns';
-import type { LinkedSheetPort, ServiceRow, SyncPorts } from '../ports';
+import { SyncError } from '../../errors';
+import type { LinkedSheetPort, RowAnswer, ServiceRow, SyncPorts } from '../ports';
 import { deleteOffered, missingRowIds, missingRowsReview } from './missing-rows';
+
+/** Rows a listing page holds (the client's page size). */
+const LISTING_PAGE = 100;
 
 /** Time kept back from the execution's budget when deleting: what was settled is written before it ends. */
 export const DELETE_RESERVE_MS = 30 * 1000;
@@ -46,6 +50,8 @@ export function reviewMissingRows(ports: SyncPorts, link: LinkRecord): MissingRo
       live = liveColumns(table.columns);
     },
     {
+      // The rows the base knows plan the page waves without overshoot.
+      expectedTotal: base.ids().length,
       onPage(rows) {
         for (const row of rows) if (typeof row.id === 'string' && base.has(row.id)) found.set(row.id, row);
       },
@@ -99,14 +105,13 @@ export function deleteApprovedRows(
     if (!firstError) firstError = message;
   };
   // Each row as the service holds it now: only what the person saw is deleted.
-  const reads = candidates.length
-    ? ports.service.rowsByIds(
-        link.tableAppId,
-        link.tableId,
-        candidates.map((each) => each.rowId),
-        { shouldStop },
-      )
-    : [];
+  const reads = rowsNow(
+    ports,
+    link,
+    candidates.map((each) => each.rowId),
+    base.ids().length,
+    shouldStop,
+  );
   const asReviewed: DeleteRowsInput['rows'] = [];
   candidates.forEach((approved, i) => {
     const answer = reads[i];
@@ -137,6 +142,42 @@ export function deleteApprovedRows(
   result.ok = result.failed.length === 0 && !result.unsupported;
   result.message = deleteMessage(result, firstError);
   return result;
+}
+
+/**
+ * The service's rows of these ids now, in their order: read one by one, or, when that takes more
+ * requests than listing the table (`tableRows` about its size), from a listing, with only the ids it
+ * did not show read one by one (a listing by offset may skip a row moved meanwhile: not shown is not
+ * gone).
+ */
+function rowsNow(
+  ports: SyncPorts,
+  link: LinkRecord,
+  ids: readonly string[],
+  tableRows: number,
+  shouldStop: () => boolean,
+): RowAnswer[] {
+  if (ids.length === 0) return [];
+  const { tableAppId, tableId } = link;
+  const listingRequests = Math.ceil(tableRows / LISTING_PAGE) + 1;
+  if (ids.length <= listingRequests) return ports.service.rowsByIds(tableAppId, tableId, ids, { shouldStop });
+  const wanted = new Set(ids);
+  const listed = new Map<string, ServiceRow>();
+  ports.service.listAllRows(tableAppId, tableId, {
+    expectedTotal: tableRows,
+    shouldStop,
+    onPage(rows) {
+      for (const row of rows) if (typeof row.id === 'string' && wanted.has(row.id)) listed.set(row.id, row);
+    },
+  });
+  const unlisted = ids.filter((id) => !listed.has(id));
+  const read = ports.service.rowsByIds(tableAppId, tableId, unlisted, { shouldStop });
+  const readById = new Map(unlisted.map((id, i) => [id, read[i]]));
+  return ids.map((id): RowAnswer => {
+    const row = listed.get(id);
+    if (row) return { ok: true, row };
+    return readById.get(id) ?? { ok: false, error: new SyncError('TIME', 'Not read.'), notSent: true };
+  });
 }
 
 /**

@@ -216,6 +216,23 @@ describe('deleting approved rows', () => {
     expect(world.base.records().has('r0001')).toBe(true);
   });
 
+  it('checks many rows by one listing (reading one by one only the rows it did not show)', () => {
+    const world = pulledWorld(10);
+    for (let i = 1; i <= 10; i++) deleteLineOf(world, `r${String(i).padStart(4, '0')}`);
+    const reviewed = review(world);
+    world.service.update('r0003', { amount: 33 }, BOB.id);
+    world.service.remove('r0004');
+    const before = world.service.requests.length;
+    const result = deleteApprovedRows(world.ports(ANN), world.links.get(), approveAll(reviewed));
+    expect(result).toMatchObject({ deleted: 8, alreadyGone: 1, changed: ['r0003'] });
+    const reads = world.service.requests.slice(before).filter((request) => request.startsWith('get'));
+    expect(reads).toEqual([
+      'get /tableApps/app1/tables/tbl1/rows?offset=0&limit=100',
+      'get /tableApps/app1/tables/tbl1/rows/r0004',
+    ]);
+    expect(world.service.rows.map((row) => row.id)).toEqual(['r0003']);
+  });
+
   it('takes a row already gone from the service as done', () => {
     const world = pulledWorld(2);
     deleteLineOf(world, 'r0001');
