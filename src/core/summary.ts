@@ -73,7 +73,7 @@ export function runMessage(
 /** What a run says of rows whose lines were deleted from the sheet (held, neither deleted nor added back). */
 export function awaitingReviewText(rows: number): string {
   const what = rows === 1 ? '1 row whose line was' : `${rows} rows whose lines were`;
-  return `${what} deleted from this sheet ${rows === 1 ? 'waits' : 'wait'} for review: nothing was deleted on the service and nothing added back; open the sidebar to delete ${rows === 1 ? 'it' : 'them'} on the service or bring ${rows === 1 ? 'it' : 'them'} back.`;
+  return `${what} deleted from this sheet ${rows === 1 ? 'waits' : 'wait'} for review: nothing was deleted on the service and nothing added back. Choose in the sidebar (or after Push in the menu): delete ${rows === 1 ? 'it' : 'them'} on the service, or bring ${rows === 1 ? 'it' : 'them'} back.`;
 }
 
 /**

@@ -138,7 +138,7 @@ describe('lines deleted from the sheet', () => {
       await idle(page);
       const box = page.locator('#missing-box');
       expect(await box.textContent()).toContain(
-        'The service does not allow deleting rows through its API: bring them back',
+        'The service does not allow deleting rows through its API: bring it back',
       );
       expect(await page.getByRole('button', { name: 'Delete on the service…', exact: true }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'Bring them back', exact: true }).isVisible()).toBe(true);

@@ -106,10 +106,11 @@ export function reviewMessage(count: number, rows: readonly MissingRow[], delete
       `${rowsWord(changed)} changed on the service since your last sync: check what changed before deleting.`,
     );
   if (gone > 0) parts.push(`${rowsWord(gone)} no longer on the service.`);
+  const them = count === 1 ? 'it' : 'them';
   parts.push(
     deleteSupported
-      ? 'Delete them on the service, or bring them back.'
-      : 'The service does not allow deleting rows through its API: bring them back (and delete them in the service itself if you meant to).',
+      ? `Delete ${them} on the service, or bring ${them} back.`
+      : `The service does not allow deleting rows through its API: bring ${them} back (and delete ${them} in the service itself if you meant to).`,
   );
   return parts.join(' ');
 }
