@@ -253,7 +253,11 @@ export class UiImpl extends GasObject {
     } else if (b !== undefined) buttons = String(b);
     this._rt.ui.alerts.push({ title, prompt, buttons, at: this._rt.clock.now() });
     const scripted = this._rt.ui.alertAnswers?.shift();
-    if (scripted !== undefined) return scripted;
+    if (typeof scripted === 'string') return scripted;
+    if (scripted !== undefined) {
+      this._rt.clock.advance(scripted.afterMs);
+      return scripted.button;
+    }
     return buttons.startsWith('YES') ? 'YES' : 'OK';
   }
   prompt(a: string, b?: string, c?: string): PromptResponseImpl {

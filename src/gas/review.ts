@@ -21,7 +21,7 @@ import type {
 } from '../shared/types';
 import { runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { newContext, requireLink, withDocumentLock } from './operation';
+import { Deadline, newContext, requireLink, WORK_BUDGET_MS, withDocumentLock } from './operation';
 import type { LinkRecord } from './stores';
 import { syncPortsOf } from './sync-ports';
 
@@ -32,8 +32,9 @@ function activeLink(): LinkRecord {
   return requireLink(activeSheetId());
 }
 
-function portsFor(link: LinkRecord) {
-  return syncPortsOf(newContext('review', link.sheetId), link);
+/** The ports of one action; `startedAt`: when its execution began, if earlier than now (a menu's dialogs). */
+function portsFor(link: LinkRecord, startedAt = Date.now()) {
+  return syncPortsOf(newContext('review', link.sheetId, new Deadline(WORK_BUDGET_MS, startedAt)), link);
 }
 
 function isRowId(value: unknown): value is string {
@@ -107,9 +108,13 @@ export function getMissingRowsReview(): MissingRowsReview {
  * what the execution had no time to send: sending it again goes on.
  */
 export function deleteMissingRows(input: DeleteRowsInput): DeleteRowsResult {
-  const approval = approvalOf(input);
+  return deleteApprovedOnActiveSheet(approvalOf(input), Date.now());
+}
+
+/** Deletes the approved rows within the time left of an execution that began at `startedAt`. */
+function deleteApprovedOnActiveSheet(approval: DeleteRowsInput, startedAt: number): DeleteRowsResult {
   const link = activeLink();
-  return withDocumentLock(() => deleteApprovedRows(portsFor(link), link, approval));
+  return withDocumentLock(() => deleteApprovedRows(portsFor(link, startedAt), link, approval));
 }
 
 /** Brings back rows whose lines were deleted from the active sheet: a pull adds them again. */
@@ -140,8 +145,10 @@ export function removeLinesOfRemovedRows(input: { rowIds: string[] }): RemoveLin
  * After a push from the menu: when lines were deleted from the sheet, a dialog lists them and asks.
  * Yes: delete them on the service (a second dialog names how many and which); No: bring them back;
  * Cancel: decide later (they stay held). A service without deleting offers only bringing them back.
+ * `startedAt`: when the menu's execution began (its push and the time the person read the dialogs
+ * count against the same six minutes).
  */
-export function askAboutMissingRows(): void {
+export function askAboutMissingRows(startedAt: number): void {
   const review = getMissingRowsReview();
   if (review.count === 0) return;
   const ui = SpreadsheetApp.getUi();
@@ -167,7 +174,8 @@ export function askAboutMissingRows(): void {
   if (answer !== ui.Button.YES) return;
   const confirmed = ui.alert('Delete on the service?', deleteConfirmation(review), ui.ButtonSet.OK_CANCEL);
   if (confirmed !== ui.Button.OK) return;
-  const result = deleteMissingRows({ rows: review.rows.map(({ rowId, lMod }) => ({ rowId, lMod })) });
+  const approval = { rows: review.rows.map(({ rowId, lMod }) => ({ rowId, lMod })) };
+  const result = deleteApprovedOnActiveSheet(approval, startedAt);
   // One menu execution has one time budget: what it could not send waits for the next review.
   const goesOn =
     result.remaining.length > 0 ? ' Push again from the menu to review and delete the rest.' : '';

@@ -92,19 +92,21 @@ function askAboutHeld(summary: SyncSummary): void {
 }
 
 export function menuPush(): void {
+  const startedAt = Date.now();
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('push');
     askAboutHeld(summary);
-    if (summary.ok) askAboutMissingRows();
+    if (summary.ok) askAboutMissingRows(startedAt);
     return summary;
   });
 }
 
 export function menuSync(): void {
+  const startedAt = Date.now();
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('sync');
     askAboutHeld(summary);
-    if (summary.ok) askAboutMissingRows();
+    if (summary.ok) askAboutMissingRows(startedAt);
     return summary;
   });
 }

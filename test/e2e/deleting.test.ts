@@ -190,6 +190,24 @@ describe('the menu’s push dialog', () => {
     expect(world.sim.ui.toasts.at(-1)?.msg).toBe('Deleted 3 rows on the service.');
   });
 
+  it('counts the time the person read the dialogs: past the budget it sends nothing and says how to go on', async () => {
+    const ids = idsInSheet().slice(0, 2);
+    deleteLines(...ids);
+    world.sim.ui.alertAnswers = ['YES', { button: 'OK', afterMs: 4.5 * 60 * 1000 }];
+    await world.emulator.admin.clearLog();
+    const run = world.run('menuPush');
+    expect(run.ok).toBe(true);
+    expect(
+      (await world.emulator.admin.requestLog()).filter((request) => request.method === 'DELETE'),
+    ).toEqual([]);
+    expect(world.sim.ui.toasts.at(-1)?.msg).toBe(
+      "Nothing was deleted. 2 rows not sent yet (this run's time ran out). Push again from the menu to review and delete the rest.",
+    );
+    world.sim.ui.alertAnswers = ['YES', 'OK'];
+    world.run('menuPush');
+    for (const id of ids) expect(await serviceIds()).not.toContain(id);
+  });
+
   it('Cancel on the confirmation deletes nothing and keeps them held', async () => {
     const [first] = idsInSheet() as [string];
     deleteLines(first);
