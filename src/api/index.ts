@@ -3,10 +3,10 @@
 export {
   type BatchOptions,
   type ClientOptions,
-  type DeleteResult,
   DEFAULT_FIRST_PAGE_WAVE,
   DEFAULT_MAX_PARALLEL_PAGES,
   DEFAULT_WRITE_WAVE,
+  type DeleteResult,
   JSON_CONTENT_TYPE,
   type ListAllOptions,
   type ListAllResult,

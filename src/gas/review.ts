@@ -2,15 +2,15 @@
 // them on the service, or bring them back), and the lines of rows removed on the service (remove them).
 // Nothing here runs on a schedule: only a person's choice, for exactly the rows they saw, acts.
 import { SyncError } from '../core/errors';
-import { removeRemovedLines, reviewRemovedLines } from '../core/sync/delete/removed-lines';
-import { deleteConfirmation } from '../core/sync/delete/wording';
 import { awaitingReviewText } from '../core/summary';
+import { removeRemovedLines, reviewRemovedLines } from '../core/sync/delete/removed-lines';
 import {
   countMissingRows,
   deleteApprovedRows,
   releaseMissingRows,
   reviewMissingRows,
 } from '../core/sync/delete/run-delete';
+import { deleteConfirmation } from '../core/sync/delete/wording';
 import type {
   DeleteRowsInput,
   DeleteRowsResult,

@@ -2,8 +2,8 @@
 // service that does not serve it (405, with the methods the route has).
 
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTableService, type TableService } from '../../../emulators/table-service/server.js';
 import { SAMPLE } from '../../../emulators/table-service/sample-data.js';
+import { createTableService, type TableService } from '../../../emulators/table-service/server.js';
 import { call, DEALS, type RowJson } from './helpers.js';
 
 let svc: TableService;

@@ -3,10 +3,10 @@
 // back. Only an approval a person gave for exactly those rows, as reviewed, deletes anything.
 import type { DeleteRowsInput, DeleteRowsResult, MissingRowsReview } from '../../../shared/types';
 import type { BaseTable } from '../../base-table';
-import { liveColumns } from '../../columns';
-import type { LinkRecord } from '../../records';
 import type { ColumnSpec } from '../../columns';
+import { liveColumns } from '../../columns';
 import { SyncError } from '../../errors';
+import type { LinkRecord } from '../../records';
 import type { LinkedSheetPort, RowAnswer, ServiceRow, SyncPorts } from '../ports';
 import { deleteOffered, missingRowIds, missingRowsReview } from './missing-rows';
 

@@ -71,7 +71,14 @@ export function pullSummaryFields(
   counts: PullCounts,
 ): Pick<
   SyncSummary,
-  'added' | 'updated' | 'unchanged' | 'keptLocal' | 'conflicts' | 'removedOnService' | 'errors' | 'awaitingReview'
+  | 'added'
+  | 'updated'
+  | 'unchanged'
+  | 'keptLocal'
+  | 'conflicts'
+  | 'removedOnService'
+  | 'errors'
+  | 'awaitingReview'
 > {
   return {
     added: counts.added,
