@@ -63,8 +63,21 @@ export function renderMissingRows(sidebar: Sidebar, review: MissingRowsReview): 
   }
   box.append(el('h3', { id: 'missing-title' }, 'Lines deleted from this sheet'), el('p', {}, review.message));
   const list = el('ul', { class: 'review-rows', id: 'missing-rows' });
-  for (const row of review.rows.slice(0, LISTED))
-    list.append(el('li', { class: `row-${row.state}` }, rowText(row)));
+  for (const row of review.rows.slice(0, LISTED)) {
+    // Each row may be kept on its own (a line deleted by mistake among others meant to go).
+    const item = el('li', { class: `row-${row.state}` });
+    const one = el(
+      'button',
+      { type: 'button', class: 'inline', 'aria-label': `Bring back ${row.title}` },
+      'Bring back',
+    );
+    one.addEventListener(
+      'click',
+      guarded(() => bringBack(sidebar, [row.rowId])),
+    );
+    item.append(el('span', { class: 'row-text' }, rowText(row)), document.createTextNode(' '), one);
+    list.append(item);
+  }
   if (review.count > LISTED) list.append(el('li', { class: 'hint' }, `…and ${review.count - LISTED} more.`));
   box.append(list);
   const buttons = el('p', { class: 'buttons' });

@@ -71,7 +71,7 @@ describe('lines deleted from the sheet', () => {
     expect(await box.locator('p').first().textContent()).toMatch(
       /^3 rows whose lines were deleted from this sheet \(“.+”, “.+” and “.+”\) are held: nothing was deleted on the service, and pulls do not add them back\./,
     );
-    const items = await box.locator('#missing-rows li').allTextContents();
+    const items = await box.locator('#missing-rows li .row-text').allTextContents();
     expect(items).toEqual([
       gone[0]?.title,
       gone[1]?.title,
@@ -121,6 +121,24 @@ describe('lines deleted from the sheet', () => {
     await idle(page);
     await expect.poll(() => page.locator('#missing-box').isVisible()).toBe(true);
     expect(await page.locator('#missing-rows li').count()).toBe(1);
+  });
+
+  it('can be kept one by one: the row brought back by its own button, the others deleted', async () => {
+    await linkedAndPulled();
+    const [kept, gone] = [lineAt(2), lineAt(3)];
+    h.sim.person.deleteRows(SHEET, 2, 2);
+    await operate(page, 'Pull');
+    await page.getByRole('button', { name: `Bring back ${kept.title}`, exact: true }).click();
+    await expect.poll(status, { timeout: 20_000 }).toMatch(/^Bringing back 1 row: Pulled: 1 added/);
+    await idle(page);
+    expect(sheetColumn('id')).toContain(kept.id);
+    expect(await page.locator('#missing-rows li .row-text').allTextContents()).toEqual([gone.title]);
+    await page.getByRole('button', { name: 'Delete on the service…', exact: true }).click();
+    await page.getByRole('button', { name: 'Delete 1 row', exact: true }).click();
+    await expect.poll(status, { timeout: 20_000 }).toBe('Deleted 1 row on the service.');
+    await idle(page);
+    expect(await serviceIds()).toContain(kept.id);
+    expect(await serviceIds()).not.toContain(gone.id);
   });
 
   it('on a service without deleting: only Bring them back, and the review says why', async () => {
