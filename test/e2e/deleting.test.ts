@@ -174,6 +174,19 @@ describe('a line deleted in the sheet', () => {
   });
 });
 
+describe('looking for missing lines', () => {
+  it('reads only the id and status columns of the sheet (and the base’s ids) when none is missing', async () => {
+    const lines = idsInSheet().length;
+    const width = headers(world).length;
+    await world.emulator.admin.clearLog();
+    const result = world.sim.callFromClient('getMissingRowsReview', []);
+    expect(result.value).toMatchObject({ count: 0 });
+    expect(await world.emulator.admin.requestLog()).toEqual([]);
+    // Header row, two columns of the sheet, the base's header and ids: not every cell of the sheet.
+    expect(result.stats.cellsRead).toBeLessThanOrEqual(width + 2 * lines + 3 + lines);
+  });
+});
+
 describe('the menu’s push dialog', () => {
   it('lists the lines deleted from the sheet; Yes, then OK on a confirmation naming the count, deletes them', async () => {
     const ids = idsInSheet().slice(0, 3);

@@ -6,8 +6,9 @@ import type { BaseTable } from '../../base-table';
 import type { ColumnSpec } from '../../columns';
 import { liveColumns } from '../../columns';
 import { SyncError } from '../../errors';
+import { readLayout } from '../../layout';
 import type { LinkRecord } from '../../records';
-import type { LinkedSheetPort, RowAnswer, ServiceRow, SyncPorts } from '../ports';
+import type { LinkedSheetPort, RowAnswer, ServiceRow, SheetReadOptions, SyncPorts } from '../ports';
 import { deleteOffered, missingRowIds, missingRowsReview } from './missing-rows';
 
 /** Rows a listing page holds (the client's page size). */
@@ -16,6 +17,13 @@ const LISTING_PAGE = 100;
 /** Time kept back from the execution's budget when deleting: what was settled is written before it ends. */
 export const DELETE_RESERVE_MS = 30 * 1000;
 
+/**
+ * How missing lines are found: the sheet's id and status columns and the base's ids only, whole lines
+ * and records loaded just for the lines and rows that need them (a sheet of 20,000 lines is two
+ * column reads, not every cell).
+ */
+const BY_ID: SheetReadOptions = { eagerUpTo: 0, withSeen: false };
+
 /** Rows whose lines are missing, as the sheet stands now (read again: people keep working meanwhile). */
 function missingNow(
   sheet: LinkedSheetPort,
@@ -23,12 +31,14 @@ function missingNow(
   live: readonly ColumnSpec[],
   link: LinkRecord,
 ): Set<string> {
-  return new Set(missingRowIds(sheet.readLines(), base, live, link.deletedColumnIds));
+  const layoutOf = (headers: unknown[]) => readLayout(headers, live, link.deletedColumnIds);
+  const lines = sheet.readLinesForPull(layoutOf, BY_ID);
+  return new Set(missingRowIds(lines, base, live, link.deletedColumnIds));
 }
 
 /** How many rows wait for review, from the sheet and its base alone (no request). */
 export function countMissingRows(ports: SyncPorts, link: LinkRecord): number {
-  return missingNow(ports.openSheet(), ports.base.read(), [], link).size;
+  return missingNow(ports.openSheet(), ports.base.read(BY_ID), [], link).size;
 }
 
 /**
@@ -37,7 +47,7 @@ export function countMissingRows(ports: SyncPorts, link: LinkRecord): number {
  */
 export function reviewMissingRows(ports: SyncPorts, link: LinkRecord): MissingRowsReview {
   const sheet = ports.openSheet();
-  const base = ports.base.read();
+  const base = ports.base.read(BY_ID);
   const deleteSupported = deleteOffered(link.deleteUnsupportedAt, ports.run.now());
   if (missingNow(sheet, base, [], link).size === 0)
     return missingRowsReview([], base, new Map(), [], deleteSupported);
@@ -59,6 +69,7 @@ export function reviewMissingRows(ports: SyncPorts, link: LinkRecord): MissingRo
   );
   // Read again after the listing: a line pasted back meanwhile is not missing any more.
   const ids = [...missingNow(sheet, base, live, link)];
+  base.ensureLoaded(ids);
   return missingRowsReview(ids, base, found, live, deleteSupported);
 }
 
@@ -89,7 +100,7 @@ export function deleteApprovedRows(
 ): DeleteRowsResult {
   const result = emptyResult();
   const sheet = ports.openSheet();
-  const base = ports.base.read();
+  const base = ports.base.read(BY_ID);
   const shouldStop = () => ports.run.timeLeft() < DELETE_RESERVE_MS;
   let missing = missingNow(sheet, base, [], link);
   const candidates: DeleteRowsInput['rows'] = [];
@@ -259,7 +270,7 @@ export function deleteMessage(result: DeleteRowsResult, firstError: string): str
  */
 export function releaseMissingRows(ports: SyncPorts, link: LinkRecord, rowIds: readonly string[]): number {
   const sheet = ports.openSheet();
-  const base = ports.base.read();
+  const base = ports.base.read(BY_ID);
   const missing = missingNow(sheet, base, [], link);
   let released = 0;
   for (const rowId of rowIds) {
