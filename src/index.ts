@@ -12,6 +12,13 @@ export {
   unlinkActiveSheet,
 } from './gas/link';
 export { importAccountMembers, menuImportMembers } from './gas/members';
+export {
+  bringBackMissingRows,
+  deleteMissingRows,
+  getMissingRowsReview,
+  getRemovedLinesReview,
+  removeLinesOfRemovedRows,
+} from './gas/review';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
 export { menuSelfCheck, runSelfCheck } from './gas/self-check';
 export {

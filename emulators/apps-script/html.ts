@@ -252,6 +252,12 @@ export class UiImpl extends GasObject {
       buttons = String(c);
     } else if (b !== undefined) buttons = String(b);
     this._rt.ui.alerts.push({ title, prompt, buttons, at: this._rt.clock.now() });
+    const scripted = this._rt.ui.alertAnswers?.shift();
+    if (typeof scripted === 'string') return scripted;
+    if (scripted !== undefined) {
+      this._rt.clock.advance(scripted.afterMs);
+      return scripted.button;
+    }
     return buttons.startsWith('YES') ? 'YES' : 'OK';
   }
   prompt(a: string, b?: string, c?: string): PromptResponseImpl {

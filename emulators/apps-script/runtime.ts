@@ -28,6 +28,12 @@ export interface MailRecord {
 export interface UiRecord {
   toasts: { msg: string; title: string; at: number }[];
   alerts: { title: string; prompt: string; buttons: string; at: number }[];
+  /**
+   * The buttons a person presses in the next alerts, in order ('YES', 'NO', 'CANCEL', 'OK', 'CLOSE'),
+   * each optionally after reading it for `afterMs` (an alert suspends the script while the execution's
+   * time runs on); when empty, an alert is answered OK (YES for YES_NO sets) at once.
+   */
+  alertAnswers?: Array<string | { button: string; afterMs: number }>;
   sidebars: { title: string; html: string; at: number }[];
   dialogs: { title: string; html: string; modal: boolean; at: number }[];
   menus: { name: string; items: { caption: string; fn: string }[]; addon: boolean }[];

@@ -39,6 +39,7 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/faults': (emu) => ({ faults: emu.faults.config, queue: emu.faults.queue }),
   '/keys': async (emu) => ({ keys: await emu.keys(), users: emu.users() }),
   '/list-shape': (emu) => ({ shape: emu.listShape }),
+  '/serves-delete': (emu) => ({ serves: emu.servesDelete }),
 };
 
 const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<unknown> | unknown> = {
@@ -141,6 +142,13 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     }
     emu.listShape = body.shape as ListShape;
     return { shape: emu.listShape };
+  },
+  '/serves-delete': (emu, body) => {
+    if (typeof body.serves !== 'boolean') {
+      throw new StoreError(400, 'invalid_request', '"serves" must be true or false.');
+    }
+    emu.servesDelete = body.serves;
+    return { serves: emu.servesDelete };
   },
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));

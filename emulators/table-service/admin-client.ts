@@ -199,6 +199,11 @@ export class AdminClient {
     await this.call('POST', '/list-shape', { shape });
   }
 
+  /** Whether DELETE of a row is served (false: answered 405, as a service without it). */
+  async setServesDelete(serves: boolean): Promise<void> {
+    await this.call('POST', '/serves-delete', { serves });
+  }
+
   /** Adds `count` generated members to an account (every 7th 'invited'). */
   async addMembers(accountId: string, count: number): Promise<User[]> {
     return (await this.call<{ users: User[] }>('POST', '/members', { accountId, count })).users;

@@ -81,6 +81,8 @@ export class TableEmulator {
   listShape: ListShape;
   /** Whether `GET /tableApps` is served (see EmulatorOptions.tableAppSearch). */
   readonly tableAppSearch: boolean;
+  /** Whether DELETE of a row is served (405 when not). */
+  servesDelete: boolean;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -107,6 +109,7 @@ export class TableEmulator {
     this.store = new Store(state, this.dataRng);
     this.listShape = options.listShape ?? 'object';
     this.tableAppSearch = options.tableAppSearch ?? true;
+    this.servesDelete = options.servesDelete ?? true;
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);

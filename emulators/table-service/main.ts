@@ -16,6 +16,7 @@ const { values } = parseArgs({
     secret: { type: 'string' },
     latency: { type: 'string' },
     'without-app-search': { type: 'boolean', default: false },
+    'no-delete': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -24,7 +25,8 @@ if (values.help) {
   process.stdout.write(
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
       '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
-      '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n',
+      '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n' +
+      '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n',
   );
   process.exit(0);
 }
@@ -34,6 +36,7 @@ const service = await createTableService({
   host: values.host,
   data: values.data as DataSetName,
   listShape: values['list-shape'] as ListShape,
+  servesDelete: !values['no-delete'],
   seed: Number(values.seed),
   tableAppSearch: !values['without-app-search'],
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),

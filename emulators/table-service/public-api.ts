@@ -36,8 +36,11 @@ interface Route {
   params: string[];
 }
 
-/** `appSearch` false: the emulator plays a service without the search of table apps (404, as any unknown route). */
-function matchRoute(segments: string[], appSearch: boolean): Route | undefined {
+/**
+ * `appSearch` false: the emulator plays a service without the search of table apps (404, as any
+ * unknown route); `servesDelete` false: one without deleting rows (405).
+ */
+function matchRoute(segments: string[], appSearch: boolean, servesDelete: boolean): Route | undefined {
   const [a, b, c, d, e, f] = segments;
   const n = segments.length;
   if (n === 2 && a === 'user' && b === 'me') return { name: 'me', allow: ['GET'], params: [] };
@@ -49,7 +52,10 @@ function matchRoute(segments: string[], appSearch: boolean): Route | undefined {
   if (n === 4) return { name: 'table', allow: ['GET'], params: [b, d] };
   if (e !== 'rows') return undefined;
   if (n === 5) return { name: 'rows', allow: ['GET', 'POST'], params: [b, d] };
-  if (n === 6 && f !== undefined) return { name: 'row', allow: ['GET', 'PATCH'], params: [b, d, f] };
+  if (n === 6 && f !== undefined) {
+    const allow = servesDelete ? ['GET', 'PATCH', 'DELETE'] : ['GET', 'PATCH'];
+    return { name: 'row', allow, params: [b, d, f] };
+  }
   return undefined;
 }
 
@@ -173,7 +179,7 @@ function readJsonBody(req: PublicRequest): unknown {
 
 /** Answers one public request (faults are handled by the caller). */
 export async function handlePublic(emu: TableEmulator, req: PublicRequest): Promise<PublicAnswer> {
-  const isWrite = req.method === 'POST' || req.method === 'PATCH';
+  const isWrite = req.method === 'POST' || req.method === 'PATCH' || req.method === 'DELETE';
   let committed = false;
   try {
     const prefix = PREFIXES.find((p) => req.path.startsWith(p + '/'));
@@ -188,7 +194,9 @@ export async function handlePublic(emu: TableEmulator, req: PublicRequest): Prom
     } catch {
       fail(404, 'not_found', `No route ${req.path}.`);
     }
-    const route = segments.some((s) => s === '') ? undefined : matchRoute(segments, emu.tableAppSearch);
+    const route = segments.some((s) => s === '')
+      ? undefined
+      : matchRoute(segments, emu.tableAppSearch, emu.servesDelete);
     if (!route) fail(404, 'not_found', `No route ${req.path}.`);
     if (!route.allow.includes(req.method)) {
       fail(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, {
@@ -282,6 +290,14 @@ async function operate(
   }
   const row = store.row(table, rowId as string);
   if (req.method === 'GET') return { status: 200, body: singleRowView(row) };
+  if (req.method === 'DELETE') {
+    // The deleted row as it was (the contract allows 200 with it, or 204).
+    const view = rowView(table, row);
+    store.deleteRow(table, row.id);
+    markCommitted();
+    emu.persist();
+    return { status: 200, body: view };
+  }
   const body = readJsonBody(req);
   const values = validated(table, body);
   if (Object.keys(values).length === 0) fail(400, 'empty_update', 'The body names no column to update.');

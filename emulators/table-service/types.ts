@@ -185,6 +185,11 @@ export interface EmulatorOptions {
    * service without the operation: the route answers 404 like any unknown route.
    */
   tableAppSearch?: boolean;
+  /**
+   * Whether `DELETE …/rows/<r>` is served; default true. False answers it 405, as a service whose API
+   * does not allow deleting (the add-on's fallback: bringing lines back only).
+   */
+  servesDelete?: boolean;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */

@@ -11,7 +11,7 @@ import {
   queryString,
 } from './connection';
 import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, refused } from './errors';
-import type { HttpMethod, HttpPort, HttpRequest } from './http-port';
+import type { HttpMethod, HttpPort, HttpRequest, HttpResponse } from './http-port';
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy, retryVerdict, seededRandom } from './retry';
 import {
   type ListPage,
@@ -149,6 +149,15 @@ export type RowResult =
       /** True when the item was never sent (time ran out, or refused before sending). */
       notSent?: boolean;
     };
+
+/**
+ * The outcome of one delete, in the order of the ids: `deleted`, or `alreadyGone` (the service had no
+ * such row: what was asked is done); a failure says `unsupported` when the service does not serve
+ * deleting rows at all (its answer was about the route, not the row).
+ */
+export type DeleteResult =
+  | { ok: true; outcome: 'deleted' | 'alreadyGone' }
+  | { ok: false; error: SyncError; notSent?: boolean; unsupported?: boolean };
 
 /** Options of the batch operations. */
 export interface BatchOptions {
@@ -558,6 +567,49 @@ export class TableClient {
     return this.runBatch(pending, options, 'creating this row');
   }
 
+  /**
+   * Deletes rows by id (`DELETE …/rows/<r>`) in parallel waves; one result per id, in order. Idempotent
+   * (retried like a PATCH). A 404 is ambiguous (no such row, or no such route): the row is then read,
+   * and only when it too is not found is the delete done; a row still there means the service does
+   * not serve deleting (`unsupported`), as do 405, 501 and 400 to a request without a body.
+   */
+  deleteRows(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+    options: BatchOptions = {},
+  ): DeleteResult[] {
+    const pending = rowIds.map((rowId) => this.prepare(() => this.deleteExchange(appId, tableId, rowId)));
+    const answers = this.runBatch(pending, options, 'deleting this row');
+    const ambiguous = answers.flatMap((answer, i) =>
+      !answer.ok && answer.error.status === 404 ? [rowIds[i] as string] : [],
+    );
+    const reads = new Map<string, RowResult>();
+    if (ambiguous.length > 0) {
+      const read = this.rowsByIds(appId, tableId, ambiguous, options);
+      ambiguous.forEach((rowId, k) => {
+        const answer = read[k];
+        if (answer) reads.set(rowId, answer);
+      });
+    }
+    return answers.map((answer, i): DeleteResult => {
+      if (answer.ok) return { ok: true, outcome: 'deleted' };
+      const status = answer.error.status;
+      if (status === 404) {
+        const read = reads.get(rowIds[i] as string);
+        if (read && !read.ok && read.error.status === 404) return { ok: true, outcome: 'alreadyGone' };
+        if (read?.ok) return { ok: false, error: deleteUnsupported(), unsupported: true };
+        return { ok: false, error: read && !read.ok ? read.error : answer.error };
+      }
+      if (status === 405 || status === 501 || status === 400) {
+        return { ok: false, error: deleteUnsupported(), unsupported: true };
+      }
+      return answer.notSent
+        ? { ok: false, error: answer.error, notSent: true }
+        : { ok: false, error: answer.error };
+    });
+  }
+
   /** Reads rows by id in parallel waves; one result per id, in order (404 → NOT_FOUND for that id). */
   rowsByIds(
     appId: string,
@@ -657,6 +709,21 @@ export class TableClient {
       segments,
       ids: { appId, tableId, rowId },
       read: readRow,
+    });
+  }
+
+  private deleteExchange(appId: string, tableId: string, rowId: string): Exchange<Row> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    checkId(rowId, 'row id');
+    const segments = ['tableApps', appId, 'tables', tableId, 'rows', rowId];
+    return this.exchangeOf({
+      method: 'delete',
+      target: 'row',
+      segments,
+      ids: { appId, tableId, rowId },
+      // The deleted row, or any JSON: nothing of the answer is used but that it is a success.
+      read: (json) => (isRecord(json) && typeof json.id === 'string' ? (json as Row) : { id: rowId }),
     });
   }
 
@@ -765,6 +832,10 @@ export class TableClient {
         const item = items[i]!;
         const response = responses[k]!;
         tries[i] = (tries[i] ?? 0) + 1;
+        if (emptySuccess(item.request.method, response)) {
+          outcomes[i] = { ok: true, value: item.read(null, item.context) };
+          return;
+        }
         const reading = readAnswer(response, { ...item.context, now });
         if (reading.ok) {
           try {
@@ -954,6 +1025,21 @@ export class TableClient {
 function lacksOperation(error: SyncError): boolean {
   if (error.code === 'BAD_RESPONSE') return true;
   return error.status !== undefined && LACKING_STATUSES.has(error.status);
+}
+
+/** A delete answered 204, or 200 without a body: done, with nothing to read. */
+function emptySuccess(method: HttpMethod, response: HttpResponse): boolean {
+  if (method !== 'delete') return false;
+  const body = typeof response.body === 'string' ? response.body : '';
+  return response.status === 204 || (response.status === 200 && body.trim() === '');
+}
+
+/** The service answered a delete as a route it does not have. */
+function deleteUnsupported(): SyncError {
+  return new SyncError(
+    'REJECTED',
+    'The service does not allow deleting rows through its API: delete them in the service itself, or bring their lines back.',
+  );
 }
 
 function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolean {

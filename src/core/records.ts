@@ -23,6 +23,11 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   schedule: StoredSchedule | null;
   /** Show createdBy / lModBy as e-mails (from the account's members) instead of user ids. */
   showEmails?: boolean;
+  /**
+   * When (ISO) the service answered a delete as an operation it does not serve: until a day later,
+   * a review offers only bringing lines back (then deleting is tried again).
+   */
+  deleteUnsupportedAt?: string;
 }
 
 export interface StoredSchedule

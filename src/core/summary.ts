@@ -18,6 +18,7 @@ const VERB: Record<SyncSummary['operation'], string> = {
   push: 'Pushed',
   sync: 'Synced',
   resolve: 'Resolved',
+  review: 'Reviewed',
 };
 
 type Counts = Pick<
@@ -62,22 +63,30 @@ export function runCountsText(summary: Counts, continuation: Continuation): stri
  * warnings about headers, one after the other.
  */
 export function runMessage(
-  summary: Counts & { held?: { message: string } },
+  summary: Counts & { held?: { message: string }; awaitingReview?: number },
   continuation: Continuation,
   warnings: readonly string[],
 ): string {
   return [
     runCountsText(summary, continuation),
     ...(summary.held ? [summary.held.message] : []),
+    ...(summary.awaitingReview ? [awaitingReviewText(summary.awaitingReview)] : []),
     ...warnings,
   ].join(' ');
+}
+
+/** What a run says of rows whose lines were deleted from the sheet (held, neither deleted nor added back). */
+export function awaitingReviewText(rows: number): string {
+  const what = rows === 1 ? '1 row whose line was' : `${rows} rows whose lines were`;
+  return `${what} deleted from this sheet ${rows === 1 ? 'waits' : 'wait'} for review: nothing was deleted on the service and nothing added back. Choose in the sidebar (or after Push in the menu): delete ${rows === 1 ? 'it' : 'them'} on the service, or bring ${rows === 1 ? 'it' : 'them'} back.`;
 }
 
 /**
  * How a run ended, as the Sync log's Outcome column says it: anything but 'ok' (and 'skipped') left
  * something for the person to do or wait for. The first that applies wins: 'failed' (nothing done),
  * 'held' (a push held edits unsent), 'errors' (lines not sent), 'conflicts' (lines to settle),
- * 'partial' (a header or column warning: part of the table was not synced), 'continuing' (the run
+ * 'review' (lines deleted from the sheet wait for a person's choice), 'partial' (a header or column
+ * warning: part of the table was not synced), 'continuing' (the run
  * goes on in its next execution).
  */
 export type RunOutcome =
@@ -87,12 +96,21 @@ export type RunOutcome =
   | 'held'
   | 'errors'
   | 'conflicts'
+  | 'review'
   | 'partial'
   | 'continuing';
 
 type OutcomeFacts = Pick<
   SyncSummary,
-  'operation' | 'ok' | 'skipped' | 'continuing' | 'errors' | 'conflicts' | 'held' | 'warnings'
+  | 'operation'
+  | 'ok'
+  | 'skipped'
+  | 'continuing'
+  | 'errors'
+  | 'conflicts'
+  | 'held'
+  | 'warnings'
+  | 'awaitingReview'
 >;
 
 export function runOutcome(summary: OutcomeFacts): RunOutcome {
@@ -101,6 +119,7 @@ export function runOutcome(summary: OutcomeFacts): RunOutcome {
   if (summary.held) return 'held';
   if (summary.errors > 0) return 'errors';
   if (summary.conflicts > 0) return 'conflicts';
+  if ((summary.awaitingReview ?? 0) > 0) return 'review';
   if ((summary.warnings?.length ?? 0) > 0) return 'partial';
   if (summary.continuing) return 'continuing';
   return 'ok';
@@ -111,6 +130,7 @@ const NOUN: Record<SyncSummary['operation'], string> = {
   push: 'Push',
   sync: 'Sync',
   resolve: 'Resolving conflicts',
+  review: 'Review',
 };
 
 /** "a, b and c". */
@@ -130,6 +150,8 @@ export function runHeadline(summary: OutcomeFacts): string | null {
   if (summary.held) left.push(`${countOf(summary.held.lines, 'line')} held`);
   if (summary.errors > 0) left.push(countOf(summary.errors, 'error'));
   if (summary.conflicts > 0) left.push(countOf(summary.conflicts, 'conflict'));
+  const review = summary.awaitingReview ?? 0;
+  if (review > 0) left.push(`${countOf(review, 'deleted line')} to review`);
   const warnings = summary.warnings?.length ?? 0;
   if (warnings > 0) left.push(countOf(warnings, 'warning'));
   const unfinished = `${NOUN[summary.operation]} not finished yet`;

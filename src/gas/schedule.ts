@@ -9,6 +9,7 @@ import { keySafety } from './key-safety';
 import { endLink } from './link';
 import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
+import { noteRowsAwaitingReview } from './review';
 import { appendRunLog, notifyHeld, notifyLinkEnded, notifyOwner, notifyPaused } from './run-log';
 import {
   CONTINUE_AFTER_MS,
@@ -290,7 +291,10 @@ export function runScheduledSync(event?: { triggerUid?: string }): SyncSummary[]
       summary = runOperation(operation, link, {
         scheduled: true,
         job: isContinuation ? job : null,
-        beforeLog: notePause,
+        beforeLog: (result) => {
+          if (operation === 'push') noteRowsAwaitingReview(link, result);
+          notePause(result);
+        },
       });
     }
     if (isContinuation && job) afterContinuation(link.sheetId, job, uid, summary.skipped === true);

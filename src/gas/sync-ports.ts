@@ -8,6 +8,7 @@ import type { LinkedSheetPort, RunPort, SheetShape, SyncPorts } from '../core/sy
 import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
+import { deleteLinesById } from './delete-lines';
 import { prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { type OperationContext, reportProgress } from './operation';
@@ -75,6 +76,7 @@ function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
     workbookShapes: () => sheetShapes(sheet, link),
     commitWrites: () => SpreadsheetApp.flush(),
     decodeContext: spreadsheetDecodeContext,
+    deleteLines: (lines) => deleteLinesById(sheet, lines),
   };
 }
 

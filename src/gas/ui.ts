@@ -6,6 +6,7 @@ import { resolveConflicts, runActiveSheetFromMenu, toastTitle } from './actions'
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
+import { askAboutMissingRows } from './review';
 import { scheduleInfo } from './schedule';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
@@ -91,17 +92,21 @@ function askAboutHeld(summary: SyncSummary): void {
 }
 
 export function menuPush(): void {
+  const startedAt = Date.now();
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('push');
     askAboutHeld(summary);
+    if (summary.ok) askAboutMissingRows(startedAt);
     return summary;
   });
 }
 
 export function menuSync(): void {
+  const startedAt = Date.now();
   fromMenu(() => {
     const summary = runActiveSheetFromMenu('sync');
     askAboutHeld(summary);
+    if (summary.ok) askAboutMissingRows(startedAt);
     return summary;
   });
 }

@@ -119,7 +119,7 @@ export interface LinkRefusal {
   message: string;
 }
 
-export type Operation = 'pull' | 'push' | 'sync' | 'resolve';
+export type Operation = 'pull' | 'push' | 'sync' | 'resolve' | 'review';
 
 export interface LineIssue {
   /** 1-based sheet row. */
@@ -142,6 +142,11 @@ export interface SyncSummary {
   conflicts: number;
   errors: number;
   removedOnService: number;
+  /**
+   * Rows whose lines were deleted from the sheet, held for a person's review (delete them on the
+   * service, or bring them back): the pull did not add them back. Absent or 0: none.
+   */
+  awaitingReview?: number;
   seconds: number;
   requests: number;
   /** The operation continues in a follow-up execution. */
@@ -320,4 +325,82 @@ export interface ConflictLine {
   /** The same time in the spreadsheet's zone ("2026-11-25 15:43"), set by the server for the sidebar. */
   changedAtLocal?: string | null;
   cells: ConflictCell[];
+}
+
+/** A row whose line was deleted from the sheet, as the review of missing lines shows it. */
+export interface MissingRow {
+  rowId: string;
+  /** The row's first text value on the service (what a person recognises it by), else its id. */
+  title: string;
+  /**
+   * 'unchanged': on the service as last synced; 'changed': changed there since (see `changes`: not
+   * deleted unless approved as it is now); 'gone': no longer on the service (nothing to delete).
+   */
+  state: 'unchanged' | 'changed' | 'gone';
+  /** The service's lMod when reviewed: an approval names it, and a row changed since is not deleted. */
+  lMod: string;
+  /** Columns changed on the service since the last sync, with their values there now, as text. */
+  changes: Array<{ columnId: string; value: string }>;
+}
+
+/** Rows the base knows whose lines are gone from the sheet: held until a person chooses. */
+export interface MissingRowsReview {
+  /** How many rows wait for review (all of them, even when `rows` lists fewer). */
+  count: number;
+  /** The rows, the first MAX_REVIEW_ROWS of them. */
+  rows: MissingRow[];
+  /** False when the service was found not to serve deleting rows: only "Bring them back" is offered. */
+  deleteSupported: boolean;
+  /** One sentence for a person: what is waiting and what they may do. */
+  message: string;
+}
+
+/** What a person approved for deleting: exactly these rows, each as reviewed (its lMod then). */
+export interface DeleteRowsInput {
+  rows: Array<{ rowId: string; lMod: string }>;
+}
+
+/** What deleting approved rows did. */
+export interface DeleteRowsResult {
+  ok: boolean;
+  message: string;
+  deleted: number;
+  /** Rows the service no longer had (deleted meanwhile): done too. */
+  alreadyGone: number;
+  /** Not deleted: changed on the service since the review (review again). */
+  changed: string[];
+  /** Not deleted: their line is back in the sheet. */
+  back: string[];
+  /** Not deleted: the service failed; the message says why. */
+  failed: string[];
+  /** Approved rows not sent yet (the execution's time ran out): sending them again goes on. */
+  remaining: DeleteRowsInput['rows'];
+  /** The service does not serve deleting rows: nothing was deleted. */
+  unsupported: boolean;
+}
+
+/** A line of a row removed on the service, as the review of such lines shows it. */
+export interface RemovedLine {
+  rowId: string;
+  /** 1-based sheet row when reviewed. */
+  row: number;
+  title: string;
+}
+
+/** Lines of rows removed on the service, and what else removing them takes with them. */
+export interface RemovedLinesReview {
+  count: number;
+  lines: RemovedLine[];
+  /** The person's own columns with values on those lines (they go with the lines), with how many lines. */
+  ownValues: Array<{ header: string; lines: number }>;
+  message: string;
+}
+
+/** What removing lines of rows removed on the service did. */
+export interface RemoveLinesResult {
+  ok: boolean;
+  message: string;
+  removed: number;
+  /** Not removed: the line was not found as reviewed (its id or status changed meanwhile). */
+  skipped: number;
 }

@@ -8,6 +8,7 @@ import { byId, show } from './dom';
 import { guarded, say, step } from './feedback';
 import { focusLinkStep, loadTableApps, renderLinkPanel, wireLinkPanel } from './link-panel';
 import { renderOptionsPanel, wireOptionsPanel } from './options-panel';
+import { showReviews } from './review-panel';
 import { renderRunPanel, showConflicts, wireRunPanel } from './run-panel';
 import { renderSchedulePanel, wireSchedulePanel } from './schedule-panel';
 import { run } from './server';
@@ -63,6 +64,8 @@ guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', sidebar.refresh);
   const loaded = state as SidebarState | null;
   if (loaded) say(loaded.connection ? '' : 'Connect with your service address and API key.');
-  if (loaded?.link)
+  if (loaded?.link) {
     await step('', 'Could not read the conflicts', () => showConflicts(sidebar, loaded.lastSummary));
+    await step('', 'Could not read what waits for review', () => showReviews(sidebar, loaded.lastSummary));
+  }
 })(new Event('load'));

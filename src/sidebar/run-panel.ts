@@ -8,6 +8,7 @@ import type { Sidebar } from './context';
 import { byId, show, when } from './dom';
 import { isBusy, on, say, step } from './feedback';
 import { renderHeldPanel } from './held-panel';
+import { showReviews } from './review-panel';
 import { run } from './server';
 import { renderSummary } from './summary-panel';
 
@@ -109,6 +110,9 @@ async function operate(sidebar: Sidebar, label: string, call: () => Promise<Sync
   });
   say('');
   await step('Reading the conflicts…', 'Could not read the conflicts', () => showConflicts(sidebar, summary));
+  await step('Reading what waits for review…', 'Could not read what waits for review', () =>
+    showReviews(sidebar, summary),
+  );
   say('');
 }
 

@@ -3,12 +3,17 @@ import type {
   ConflictLine,
   ConnectionInfo,
   ConnectionRefusal,
+  DeleteRowsInput,
+  DeleteRowsResult,
   LinkInfo,
   LinkInput,
   LinkOptionsInput,
   LinkRefusal,
   MembersSummary,
+  MissingRowsReview,
   PushOptions,
+  RemovedLinesReview,
+  RemoveLinesResult,
   SaveConnectionInput,
   ScheduleInfo,
   ScheduleInput,
@@ -40,6 +45,11 @@ export interface ServerFunctions {
   resumeSchedule(): ScheduleInfo | null;
   importAccountMembers(input: { emailId?: string }): MembersSummary;
   setLinkOptions(input: LinkOptionsInput): LinkInfo;
+  getMissingRowsReview(): MissingRowsReview;
+  deleteMissingRows(input: DeleteRowsInput): DeleteRowsResult;
+  bringBackMissingRows(input: { rowIds: string[] }): SyncSummary;
+  getRemovedLinesReview(): RemovedLinesReview;
+  removeLinesOfRemovedRows(input: { rowIds: string[] }): RemoveLinesResult;
 }
 
 export type ServerName = keyof ServerFunctions;

@@ -158,6 +158,7 @@ describe('runOutcome', () => {
     expect(runOutcome({ ...clean, held, errors: 6 })).toBe('held');
     expect(runOutcome({ ...clean, errors: 6, conflicts: 2 })).toBe('errors');
     expect(runOutcome({ ...clean, conflicts: 2, warnings: ['w'] })).toBe('conflicts');
+    expect(runOutcome({ ...clean, awaitingReview: 3, warnings: ['w'] })).toBe('review');
     expect(runOutcome({ ...clean, warnings: ['The header "status" is missing.'] })).toBe('partial');
     expect(runOutcome({ ...clean, continuing: true })).toBe('continuing');
   });
@@ -173,6 +174,7 @@ describe('runHeadline', () => {
     expect(runHeadline({ ...clean, errors: 6 })).toBe('Pushed with 6 errors');
     expect(runHeadline({ ...clean, operation: 'pull', conflicts: 1 })).toBe('Pulled with 1 conflict');
     expect(runHeadline({ ...clean, held })).toBe('Pushed with 20 lines held');
+    expect(runHeadline({ ...clean, operation: 'pull', awaitingReview: 1 })).toBe('Pulled with 1 deleted line to review');
     expect(runHeadline({ ...clean, warnings: ['The header "status" is missing.'] })).toBe(
       'Pushed with 1 warning',
     );

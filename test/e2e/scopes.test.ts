@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSimulator, type ExecutionResult } from '../../emulators/apps-script';
+import type { MissingRowsReview } from '../../src/shared/types';
 import { CRM, DEALS, startWorld, type World } from './world';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -31,6 +32,9 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['getConflicts', []],
     ['resolveConflicts', [{ keep: 'theirs' }]],
     ['selectSheetRow', [{ row: 2 }]],
+    // These two also run deleteMissingRows, bringBackMissingRows and removeLinesOfRemovedRows.
+    ['getMissingRowsReview', []],
+    ['getRemovedLinesReview', []],
     ['setSchedule', [{ mode: 'sync', every: 'h1' }]],
     ['getSchedule', []],
     ['resumeSchedule', []],
@@ -91,6 +95,32 @@ describe('scopes of the built manifest', () => {
     for (const fn of new Set(menuItems)) record(fn, w.sim.run(fn));
     // ... every sidebar call in an order that makes each do its work ...
     for (const [fn, args] of sidebarCalls(w)) {
+      if (fn === 'getMissingRowsReview') {
+        // Two lines deleted from the sheet: one row deleted on the service, the other brought back.
+        w.sim.person.deleteRows(w.sim.spreadsheet.getActiveSheet().getName(), 2, 2);
+        const review = w.sim.callFromClient(fn, args);
+        record(fn, review);
+        const [first, second] = (review.value as MissingRowsReview).rows;
+        const approval = { rows: [{ rowId: first?.rowId, lMod: first?.lMod }] };
+        record('deleteMissingRows', w.sim.callFromClient('deleteMissingRows', [approval]));
+        record(
+          'bringBackMissingRows',
+          w.sim.callFromClient('bringBackMissingRows', [{ rowIds: [second?.rowId] }]),
+        );
+        continue;
+      }
+      if (fn === 'getRemovedLinesReview') {
+        // A row removed on the service, its line marked by a pull, then removed from the sheet.
+        const removed = String((await w.serviceRows())[0]?.id);
+        await w.emulator.admin.deleteRow(CRM, DEALS, removed);
+        w.call('pullActiveSheet');
+        record(fn, w.sim.callFromClient(fn, args));
+        record(
+          'removeLinesOfRemovedRows',
+          w.sim.callFromClient('removeLinesOfRemovedRows', [{ rowIds: [removed] }]),
+        );
+        continue;
+      }
       if (fn === 'setSchedule') {
         // Connected and linked again (the list unlinks at the end): the schedule fires as a trigger.
         record(fn, w.sim.callFromClient(fn, args));

@@ -309,6 +309,12 @@ export class Interleaving {
       }
     }
     for (const [id, count] of ids) if (count > 1) found.push(`duplicate: ${count} lines carry id ${id}`);
+    // A deleted line is held for review: its row is never deleted, and no pull adds the line back.
+    for (const deletion of this.world.service.deletes)
+      found.push(`unintended: row ${deletion.rowId} deleted`);
+    for (const identity of ledger.deleted)
+      if (!identity.startsWith('new:') && ids.has(identity))
+        found.push(`held: the deleted line of ${identity} came back`);
     if (!final) return found;
     const lines = this.lines();
     for (const [k, { value }] of ledger.annLast) {

@@ -48,6 +48,7 @@ const SERVICE_METHODS = [
   'rowsByIds',
   'updateRows',
   'createRows',
+  'deleteRows',
   'allPeople',
 ] as const;
 

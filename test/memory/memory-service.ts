@@ -68,6 +68,10 @@ export class MemoryService {
     /** The service's clock when it committed. */
     at: number;
   }> = [];
+  /** Rows deleted through the API, in order. */
+  readonly deletes: Array<{ rowId: string; by: string; at: number }> = [];
+  /** Whether DELETE of a row is served (false: answered 405, as a service without it). */
+  servesDelete = true;
   private readonly faults: Fault[] = [];
   private nextIndex = 1;
 
@@ -183,6 +187,13 @@ export class MemoryService {
     }
     if (rowId !== undefined && request.method === 'patch')
       return this.write('patch', rowId, request, user, at);
+    if (rowId !== undefined && request.method === 'delete' && this.servesDelete) {
+      const row = this.find(rowId);
+      if (!row) return json(404, { error: { code: 'not_found', message: `No row ${rowId}.` } }, at);
+      this.remove(rowId);
+      this.deletes.push({ rowId, by: user.id, at: this.clock });
+      return json(200, { ...row }, at);
+    }
     return json(405, { error: { code: 'method_not_allowed', message: 'No such method.' } }, at);
   }
 

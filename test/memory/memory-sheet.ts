@@ -17,6 +17,7 @@ import {
   ID_HEADER,
   type Layout,
   missingHeaders,
+  STATUS_HEADER,
   syncedColumns,
 } from '../../src/core/layout';
 import { LineGrid } from '../../src/core/line-grid';
@@ -203,7 +204,32 @@ export class MemorySheet {
         // Writes land at once in memory.
       },
       decodeContext: () => ({ formatDate: (date) => new Date(date.getTime()).toISOString().slice(0, 10) }),
+      deleteLines: (lines) => this.deleteLinesById(lines),
     };
+  }
+
+  /** As src/gas/delete-lines.ts: each line found by id as the sheet stands now, deleted bottom up. */
+  private deleteLinesById(lines: ReadonlyArray<{ rowId: string; status: string }>): string[] {
+    const headers = this.sheet.cells[0] ?? [];
+    const idColumn = headers.findIndex((cell) => headerText(cell) === ID_HEADER);
+    const statusColumn = headers.findIndex((cell) => headerText(cell) === STATUS_HEADER);
+    if (idColumn < 0 || statusColumn < 0) return [];
+    const rowsById = new Map<string, number[]>();
+    const { rows } = this.sheet.size();
+    for (let row = 1; row < rows; row++) {
+      const id = cellText(this.sheet.get(row, idColumn));
+      if (id !== '') rowsById.set(id, [...(rowsById.get(id) ?? []), row]);
+    }
+    const doomed: Array<{ row: number; rowId: string }> = [];
+    for (const { rowId, status } of lines) {
+      const found = rowsById.get(rowId);
+      if (found?.length !== 1) continue;
+      const row = found[0] as number;
+      if (String(this.sheet.get(row, statusColumn) ?? '') === status) doomed.push({ row, rowId });
+    }
+    doomed.sort((a, b) => b.row - a.row);
+    for (const { row } of doomed) this.sheet.cells.splice(row, 1);
+    return doomed.map((each) => each.rowId).reverse();
   }
 
   private linesOf(values: unknown[][]): SheetLines {

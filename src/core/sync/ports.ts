@@ -84,6 +84,13 @@ export interface LinkedSheetPort {
   commitWrites(): void;
   /** How cells' dates read as text in this spreadsheet. */
   decodeContext(): DecodeContext;
+  /**
+   * Deletes the sheet rows of these lines. Each is found by its row id as the sheet stands right
+   * before deleting (its id and status columns read again, wherever the line moved), and deleted only
+   * when exactly one line carries that id and its status cell still reads `status`: a line whose id
+   * or status changed meanwhile is kept. Returns the row ids whose lines were deleted.
+   */
+  deleteLines(lines: ReadonlyArray<{ rowId: string; status: string }>): string[];
 }
 
 /** The link's hidden base sheet: the last values both sides agreed on. */
@@ -106,6 +113,14 @@ export type ServiceRow = Readonly<Record<string, unknown>>;
 
 /** One answer of a batch, in the order of the items. */
 export type RowAnswer = { ok: true; row: ServiceRow } | { ok: false; error: SyncError; notSent?: boolean };
+
+/**
+ * One answer of a delete, in the order of the ids: `alreadyGone` when the service had no such row
+ * (done too); `unsupported` when the service does not serve deleting rows at all.
+ */
+export type DeleteAnswer =
+  | { ok: true; outcome: 'deleted' | 'alreadyGone' }
+  | { ok: false; error: SyncError; notSent?: boolean; unsupported?: boolean };
 
 /** Where a listing got to. */
 export interface Listing {
@@ -152,6 +167,13 @@ export interface TableServicePort {
     items: ReadonlyArray<{ rowId: string; patch: Record<string, unknown> }>,
   ): RowAnswer[];
   createRows(appId: string, tableId: string, items: ReadonlyArray<Record<string, unknown>>): RowAnswer[];
+  /** Deletes rows by id, in waves; stops sending when `shouldStop` says so (the rest `notSent`). */
+  deleteRows(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+    options?: { shouldStop?(): boolean },
+  ): DeleteAnswer[];
   allPeople(): Member[];
 }
 

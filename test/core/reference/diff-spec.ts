@@ -288,6 +288,12 @@ export function applyServiceRows(
       continue;
     }
     let line = index.lineById.get(id);
+    // A row the base knows whose line was deleted from the sheet is held for review, never added back.
+    if (line === undefined && base.has(id)) {
+      state.counts.awaitingReview += 1;
+      base.markSeen(id, state.pullId);
+      continue;
+    }
     const isNew = line === undefined;
     if (line === undefined) {
       line = grid.appendLine();

@@ -24,6 +24,8 @@ export interface Figures extends PersonFigures {
   lostEditsOnDuplicatedLines: number;
   /** A range sort put a row's former service value back into it: no edit to the sync, not counted lost. */
   sortedBackToBase: number;
+  /** Rows of lines the person deleted, held for review at the end (never deleted, never added back). */
+  heldForReview: number;
   unintendedWrites: number;
 }
 
@@ -51,6 +53,7 @@ export function newFigures(): Figures {
     lostEdits: 0,
     lostEditsOnDuplicatedLines: 0,
     sortedBackToBase: 0,
+    heldForReview: 0,
     unintendedWrites: 0,
   };
 }

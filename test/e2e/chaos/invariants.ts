@@ -42,7 +42,9 @@ export async function checkInvariants(chaos: Chaos, allWrites: RequestLogEntry[]
     if (row && JSON.stringify(row.meta) !== JSON.stringify(value))
       violations.push(`row ${id} (${row.title}): its over-long meta was overwritten`);
   }
-  // 7. No unintended writes: every write carries a person's edit of that row and column.
+  // 7. A line the person deleted is held for review: never deleted on the service, never added back.
+  checkDeletedLinesHeld(chaos, serviceRows, allWrites);
+  // 8. No unintended writes: every write carries a person's edit of that row and column.
   const unintended = unintendedWrites(allWrites, person, serviceRows);
   figures.unintendedWrites += unintended.length;
   const onDuplicates = (text: string): boolean => [...duplicatedTitles].some((title) => text.includes(title));
@@ -73,6 +75,8 @@ function checkSheetEqualsService(chaos: Chaos, final: Line[], serviceRows: Servi
       violations.push(`header ${column} is not there once`);
   for (const row of serviceRows) {
     const on = byId.get(String(row.id)) ?? [];
+    // The line the person deleted stays gone: its row waits for review (checkDeletedLinesHeld).
+    if (on.length === 0 && chaos.person.deletedIds.has(String(row.id))) continue;
     if (on.length !== 1) {
       violations.push(`service row ${row.id} (${row.title}) is on ${on.length} lines`);
       continue;
@@ -81,6 +85,26 @@ function checkSheetEqualsService(chaos: Chaos, final: Line[], serviceRows: Servi
     byId.delete(String(row.id));
   }
   for (const [id] of byId) violations.push(`line with id ${id} has no service row`);
+}
+
+/**
+ * The rows of lines the person deleted: no DELETE reached the service (nobody approved one), and each
+ * row still on the service is listed by the review of missing lines, with no line in the sheet.
+ */
+function checkDeletedLinesHeld(chaos: Chaos, serviceRows: ServiceRow[], allWrites: RequestLogEntry[]): void {
+  const { person, violations } = chaos;
+  for (const write of allWrites)
+    if (write.method === 'DELETE') violations.push(`a row was deleted without approval: ${write.path}`);
+  const held = serviceRows.map((row) => String(row.id)).filter((id) => person.deletedIds.has(id));
+  if (held.length === 0) return;
+  const result = chaos.sim.callFromClient('getMissingRowsReview', []);
+  const reviewed = new Set(
+    result.ok ? (result.value as { rows: Array<{ rowId: string }> }).rows.map((row) => row.rowId) : [],
+  );
+  if (!result.ok) violations.push(`the review of missing lines failed: ${result.error?.message}`);
+  for (const id of held)
+    if (!reviewed.has(id)) violations.push(`row ${id}: its deleted line is not held for review`);
+  chaos.figures.heldForReview += held.length;
 }
 
 /** A line shows its service row's values (an over-long one as a marked prefix) and its lMod. */

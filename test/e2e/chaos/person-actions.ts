@@ -95,6 +95,8 @@ export class ChaosPerson {
   readonly ownCells = new Map<string, Map<string, { formula?: string; note?: string; value?: string }>>();
   readonly createdMarkers = new Set<string>();
   readonly deletedMarkers = new Set<string>();
+  /** Row ids of the lines the person deleted: held for review (never deleted, never added back). */
+  readonly deletedIds = new Set<string>();
   /** Renamed synced headers, new name -> column id (restored as the run asks, at the latest before settling). */
   readonly renamed = new Map<string, string>();
   /** Synced headers the person cleared (retyped into the first empty header cell when restoring). */
@@ -358,6 +360,7 @@ export class ChaosPerson {
     if (current.length < 2) return;
     const line = this.r.pick(current);
     this.act(`person deletes ${line.title} (row ${line.row})`, () => this.sheet.deleteRow(line.row));
+    if (line.id) this.deletedIds.add(line.id);
     this.forgetLine(line.title);
   }
 

@@ -258,7 +258,7 @@ describe('when something does not exist (404)', () => {
 describe('when the method is not one the route has (405)', () => {
   it.each([
     ['POST', '/api/public/user/me', 'GET'],
-    ['DELETE', `/api/public${DEALS}/rows/r_any`, 'GET, PATCH'],
+    ['PUT', `/api/public${DEALS}/rows/r_any`, 'GET, PATCH, DELETE'],
     ['PUT', `/public${DEALS}/rows`, 'GET, POST'],
     ['PATCH', `/public${DEALS}`, 'GET'],
     ['DELETE', '/public/tableApps/ta_crm', 'GET'],

@@ -203,6 +203,7 @@ function runPullPhase(
   summary.added = fields.added;
   summary.keptLocal = fields.keptLocal;
   summary.removedOnService = fields.removedOnService;
+  if (fields.awaitingReview) summary.awaitingReview = fields.awaitingReview;
   summary.conflicts = Math.max(summary.conflicts, fields.conflicts);
   summary.errors += fields.errors;
   if (operation === 'pull') summary.unchanged = fields.unchanged;

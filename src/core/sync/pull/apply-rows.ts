@@ -144,6 +144,13 @@ export function applyServiceRows(
       continue;
     }
     let line = index.lineById.get(id);
+    if (line === undefined && base.has(id)) {
+      // Its line was deleted from the sheet: held for review (delete on the service, or bring it
+      // back), never added back by a pull meanwhile. Its base stays as agreed.
+      state.counts.awaitingReview += 1;
+      base.markSeen(id, state.pullId);
+      continue;
+    }
     const adopted = line === undefined ? adoptIfLostCreate(state, row, id) : undefined;
     if (adopted) line = index.lineById.get(id);
     const isNew = line === undefined;

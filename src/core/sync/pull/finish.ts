@@ -74,7 +74,14 @@ export function pullSummaryFields(
   counts: PullCounts,
 ): Pick<
   SyncSummary,
-  'added' | 'updated' | 'unchanged' | 'keptLocal' | 'conflicts' | 'removedOnService' | 'errors'
+  | 'added'
+  | 'updated'
+  | 'unchanged'
+  | 'keptLocal'
+  | 'conflicts'
+  | 'removedOnService'
+  | 'errors'
+  | 'awaitingReview'
 > {
   return {
     added: counts.added,
@@ -84,5 +91,6 @@ export function pullSummaryFields(
     conflicts: counts.conflicts,
     removedOnService: counts.removedOnService,
     errors: counts.errors,
+    awaitingReview: counts.awaitingReview,
   };
 }

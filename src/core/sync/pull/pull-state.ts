@@ -15,10 +15,21 @@ export interface PullCounts {
   conflicts: number;
   removedOnService: number;
   errors: number;
+  /** Rows the base knows whose lines are gone from the sheet: held for a person's review, not added back. */
+  awaitingReview: number;
 }
 
 export function emptyPullCounts(): PullCounts {
-  return { added: 0, updated: 0, unchanged: 0, keptLocal: 0, conflicts: 0, removedOnService: 0, errors: 0 };
+  return {
+    added: 0,
+    updated: 0,
+    unchanged: 0,
+    keptLocal: 0,
+    conflicts: 0,
+    removedOnService: 0,
+    errors: 0,
+    awaitingReview: 0,
+  };
 }
 
 export interface PullState {
