@@ -12,7 +12,11 @@ function portFromArgs(argv: readonly string[]): number {
   return port;
 }
 
-const harness = await startHarness({ port: portFromArgs(process.argv.slice(2)), prefillBaseUrl: true });
+const harness = await startHarness({
+  port: portFromArgs(process.argv.slice(2)),
+  prefillBaseUrl: true,
+  realTime: true,
+});
 const alice = harness.emulator.users.find((user) => user.userId === SAMPLE.users.alice);
 console.log(
   [

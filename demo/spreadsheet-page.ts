@@ -31,6 +31,7 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   #tools button { font: inherit; padding: 3px 10px; border: 1px solid #80868b; border-radius: 4px; background: #fff; cursor: pointer; }
   #tool-result { color: #137333; }
   #tool-result.error { color: #c5221f; }
+  #busy { color: #5f6368; font-style: italic; }
   #workspace { flex: 1; display: flex; min-height: 0; }
   #sheet { flex: 1; display: flex; flex-direction: column; min-width: 0; }
   #hint { color: #5f6368; padding: 4px 12px; }
@@ -84,6 +85,7 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   <button type="button" id="advance-hour">Advance 1 hour</button>
   <button type="button" id="service-edit">Change a row on the service…</button>
   <span id="tool-result" role="status"></span>
+  <span id="busy" role="status" hidden></span>
 </section>
 <div id="workspace">
 <section id="sheet" aria-label="Simulated spreadsheet">
@@ -120,6 +122,8 @@ var current = null;
 var editing = false;
 var toastsShown = null;
 var toastTimer = null;
+var receivedAt = 0;
+var shownKeys = {};
 
 function letters(n) {
   var s = '';
@@ -144,17 +148,46 @@ function refresh() {
   return fetch('/grid').then(function (r) { return r.json(); }).then(render);
 }
 
+/** True when this part of the page differs from what is shown (so a poll does not rebuild, and unfocus, the grid). */
+function changed(name, value) {
+  var key = JSON.stringify(value);
+  if (shownKeys[name] === key) return false;
+  shownKeys[name] = key;
+  return true;
+}
+
+function renderClock() {
+  if (!current) return;
+  // Between two answers the simulated clock moves with real time when the server says it does.
+  var now = current.now + (current.clockFollowsRealTime ? Date.now() - receivedAt : 0);
+  document.getElementById('clock').textContent = new Date(now).toLocaleString([], { timeZone: current.timeZone === 'Etc/UTC' ? 'UTC' : current.timeZone, dateStyle: 'medium', timeStyle: 'short' }) + ' (' + current.timeZone + ')';
+}
+
+function renderBusy(busy) {
+  var el = document.getElementById('busy');
+  el.hidden = !busy;
+  el.textContent = busy ? busy + '… (the grid shows the sheet as it was; it updates when the run ends)' : '';
+}
+
 function reloadSidebar() {
   document.getElementById('sidebar').contentWindow.location.reload();
 }
 
 function render(data) {
+  data.now = Date.parse(data.now);
   current = data;
+  receivedAt = Date.now();
   document.getElementById('title').textContent = data.spreadsheetName;
-  document.getElementById('clock').textContent = new Date(data.now).toLocaleString([], { timeZone: data.timeZone === 'Etc/UTC' ? 'UTC' : data.timeZone, dateStyle: 'medium', timeStyle: 'short' }) + ' (' + data.timeZone + ')';
-  renderMenu(data.menu);
+  renderClock();
+  renderBusy(data.busy);
+  if (changed('menu', data.menu)) renderMenu(data.menu);
   renderToast(data);
   renderAlerts(data.alerts);
+  if (changed('tabs', [data.sheets, data.active.id])) renderTabs(data);
+  if (changed('grid', [data.active, data.selectedRow])) renderGrid(data);
+}
+
+function renderTabs(data) {
   var tabs = document.getElementById('tabs');
   tabs.textContent = '';
   data.sheets.forEach(function (sheet) {
@@ -162,6 +195,9 @@ function render(data) {
     b.addEventListener('click', function () { activate(sheet.id); });
     tabs.appendChild(b);
   });
+}
+
+function renderGrid(data) {
   var snap = data.active;
   var grid = document.getElementById('grid');
   grid.textContent = '';
@@ -393,6 +429,8 @@ function startEdit() {
     if (done) return;
     done = true;
     editing = false;
+    // The cell holds the input: rebuild the grid even if no value changed.
+    shownKeys.grid = null;
     var cell = td.getAttribute('data-cell');
     var after = save
       ? post('/edit', { sheetId: current.active.id, row: at.row, col: at.col, text: input.value })
@@ -420,6 +458,10 @@ window.addEventListener('message', function (e) {
   if (e.data && e.data.type === 'tas-rpc') refresh();
 });
 refresh();
+// The page asks for the sheet now and then: a run the sidebar started, a schedule that fired, and the
+// clock all show without a click. Parts that did not change are not rebuilt.
+setInterval(function () { refresh().catch(function () {}); }, 2000);
+setInterval(renderClock, 1000);
 </script>
 </body>
 </html>
