@@ -12,7 +12,7 @@ import {
   startEmulator,
 } from '../emulators/table-service/index';
 import { CLIENT_SHIM } from './client-shim';
-import { type Front, type FrontReply, type FrontRequest, startFront } from './front-server';
+import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
 import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,6 +27,8 @@ export { SAMPLE };
 export interface HarnessOptions {
   /** Page server port; 0 (default) picks a free one. */
   port?: number;
+  /** When `port` is taken (or not allowed), listen on a free one instead; `Harness.portRefused` says why. */
+  portFallback?: boolean;
   host?: string;
   /** Pre-fill the sidebar's base URL with the emulator's (script property tas.demoBaseUrl). */
   prefillBaseUrl?: boolean;
@@ -55,6 +57,8 @@ export interface RpcRecord {
 export interface Harness {
   /** Base URL of the page server: `/` the playground, `/sidebar` the sidebar alone. */
   readonly url: string;
+  /** Set when the asked port could not be used and `portFallback` chose another: why (e.g. EADDRINUSE). */
+  readonly portRefused?: { port: number; code: string };
   readonly emulator: RunningEmulator;
   /** The current simulator (replaced by reset()). */
   readonly sim: AppsScriptSimulator;
@@ -338,8 +342,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   }
 
   let front: Front | undefined;
+  let portRefused: { port: number; code: string } | undefined;
+  const host = options.host ?? '127.0.0.1';
   try {
-    front = await startFront(options.port ?? 0, options.host ?? '127.0.0.1', handle);
+    try {
+      front = await startFront(options.port ?? 0, host, handle);
+    } catch (error) {
+      const fallback = options.portFallback && error instanceof ListenError && options.port !== 0;
+      if (!fallback || !['EADDRINUSE', 'EACCES'].includes(error.code)) throw error;
+      portRefused = { port: options.port ?? 0, code: error.code };
+      front = await startFront(0, host, handle);
+    }
   } catch (error) {
     await emulator.close();
     throw error;
@@ -348,6 +361,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
   return {
     url: started.url,
+    ...(portRefused ? { portRefused } : {}),
     emulator,
     get sim() {
       return sim;
