@@ -13,6 +13,7 @@ import {
 } from '../emulators/table-service/index';
 import { CLIENT_SHIM } from './client-shim';
 import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
+import { serviceValue } from './service-values';
 import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -173,21 +174,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       .map((column) => ({ id: column.id, name: column.name, type: column.type }));
   }
 
-  /** A value typed in the playground's form, as the column's JSON type wants it. */
-  function serviceValue(text: string, type: string): unknown {
-    if (text === '') return null;
-    if (type === 'number') return Number(text);
-    if (type === 'checkbox') return /^(true|yes|1)$/i.test(text.trim());
-    if (type === 'multiSelect' || type === 'json') {
-      try {
-        return JSON.parse(text);
-      } catch {
-        return type === 'multiSelect' ? text.split(',').map((part) => part.trim()) : text;
-      }
-    }
-    return text;
-  }
-
   function grid(): unknown {
     const active = sim.spreadsheet.getActiveSheet();
     const toast = sim.ui.toasts[sim.ui.toasts.length - 1];
@@ -322,12 +308,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const columnId = String(body.columnId ?? '');
       const column = (await serviceColumns()).find((each) => each.id === columnId);
       if (!column) return json(200, { ok: false, error: `The table has no column ${columnId}.` });
+      const typed = serviceValue(String(body.text ?? ''), column);
+      if (!typed.ok) return json(200, { ok: false, error: typed.error });
       try {
         const row = await emulator.admin.editRow(
           link.tableAppId,
           link.tableId,
           String(body.rowId ?? ''),
-          { [columnId]: serviceValue(String(body.text ?? ''), column.type) as never },
+          { [columnId]: typed.value as never },
           String(body.asUserId ?? ''),
         );
         return json(200, { ok: true, lMod: row.lMod });

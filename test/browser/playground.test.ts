@@ -168,6 +168,34 @@ describe('the playground', () => {
     await page.screenshot({ path: artifact('playground-conflict.png') });
   });
 
+  it('refuses a value the column cannot hold when changing a row on the service', async () => {
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    const before = await h.emulator.admin.state();
+    await page.getByRole('button', { name: 'Change a row on the service…' }).click();
+    const dialog = page.locator('#edit-dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.locator('#edit-column').selectOption('amount');
+    await dialog.locator('#edit-value').fill('lots');
+    await dialog.getByRole('button', { name: 'Change on the service' }).click();
+    await expect
+      .poll(() => dialog.locator('#edit-error').textContent())
+      .toBe(
+        '"lots" is not a number (e.g. 1200 or 12.5): Amount (amount) is a number column. Leave the value empty to clear the cell.',
+      );
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await page.locator('#tool-result').textContent()).not.toMatch(/^Changed/);
+    await page.screenshot({ path: artifact('playground-service-edit-refused.png') });
+    // Nothing changed on the service.
+    expect(await h.emulator.admin.state()).toEqual(before);
+    await dialog.locator('#edit-value').fill('1200');
+    await dialog.getByRole('button', { name: 'Change on the service' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.locator('#tool-result').textContent()).toMatch(
+      /^Changed amount of Row 2 on the service/,
+    );
+  });
+
   it("answers the page's own address typed as the service's with a clear message, and stays usable", async () => {
     // Issue 26, point 1: this once held "Checking your key…" for 6 minutes with the page dead.
     await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.url);
