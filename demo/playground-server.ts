@@ -13,6 +13,7 @@ import {
 } from '../emulators/table-service/index';
 import { CLIENT_SHIM } from './client-shim';
 import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
+import { type GridAction, GridActionRefused, GridActions } from './grid-actions';
 import { serviceValue } from './service-values';
 import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
 
@@ -93,6 +94,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const realNow = options.realTime === true ? Date.now : options.realTime || undefined;
   let realMark = realNow?.() ?? 0;
   let sim = newSimulator();
+  const gridActions = new GridActions(() => sim);
   let selectedRow: number | null = null;
 
   function newSimulator(): AppsScriptSimulator {
@@ -253,8 +255,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       const sheet = sim.spreadsheet.getSheetById(Number(body.sheetId));
       if (!sheet) return json(404, { ok: false, error: 'No such sheet' });
       try {
+        const row = Number(body.row);
+        const col = Number(body.col);
         whileBusy('Saving the cell', () =>
-          sim.personEdit(sheet.getName(), Number(body.row), Number(body.col), String(body.text ?? '')),
+          gridActions.typed(sheet.getSheetId(), row, col, () => {
+            sim.personEdit(sheet.getName(), row, col, String(body.text ?? ''));
+          }),
         );
         return json(200, { ok: true });
       } catch (error) {
@@ -262,6 +268,19 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
           ok: false,
           error: error instanceof Error ? error.message : String(error),
         });
+      }
+    }
+    if (route === 'POST /grid/action') {
+      // Paste, sort, insert, delete, undo: what a person does in Sheets' grid besides typing.
+      try {
+        const said = whileBusy('Changing the grid', () => gridActions.run(body as unknown as GridAction));
+        return json(200, { ok: true, said });
+      } catch (error) {
+        // Refusals of the playground and of the sheet itself ("not possible to delete all rows").
+        const refused =
+          error instanceof GridActionRefused || (error instanceof Error && error.name === 'Exception');
+        if (!refused) throw error;
+        return json(200, { ok: false, error: error.message });
       }
     }
     if (route === 'POST /activate') {
@@ -360,6 +379,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async reset() {
       await emulator.admin.reset('sample');
       sim = newSimulator();
+      gridActions.clear();
       if (realNow) realMark = realNow();
       selectedRow = null;
       rpcs.length = 0;
