@@ -64,8 +64,9 @@ export function getConnection(options?: { refresh?: boolean }): ConnectionInfo |
   const stored = loadConnection();
   if (!stored) return null;
   if (!options?.refresh) return stored.info;
+  // The address answered before: a failure now keeps the client's own words (a network problem).
   const client = clientFor(stored, createUrlFetchPort(), new Deadline(CONNECT_TIME_LIMIT_MS));
-  const info = infoFrom(profileOf(client, stored.info.baseUrl), stored.info.baseUrl, stored.info.prefix);
+  const info = infoFrom(client.me(), stored.info.baseUrl, stored.info.prefix);
   saveConnectionRecord({ info, apiKey: stored.apiKey });
   return info;
 }

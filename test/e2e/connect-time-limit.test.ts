@@ -2,23 +2,30 @@
 // the service's once held "Checking your key…" for 6 minutes and ended in "Exceeded maximum execution
 // time". Connecting has its own limit: one unanswered request (UrlFetchApp's ~60 s deadline, charged
 // to the simulated clock) and it stops, saying the address did not answer as the service.
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '../../emulators/apps-script';
+import { startEmulator } from '../../emulators/table-service';
 
 /** A server that accepts connections and never answers (the kernel accepts even while this thread waits). */
 let silent: Server;
+const sockets: Socket[] = [];
 let silentUrl: string;
 
 beforeAll(async () => {
-  silent = createServer(() => {});
+  silent = createServer((socket) => {
+    sockets.push(socket);
+  });
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
   silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => silent.close(() => resolve()));
+  // Its sockets stay open (it never answers): close them with the server.
+  const closed = new Promise<void>((resolve) => silent.close(() => resolve()));
+  for (const socket of sockets) socket.destroy();
+  await closed;
 });
 
 function simulator() {
@@ -52,5 +59,26 @@ describe('connecting to an address that never answers', () => {
     expect(result.error?.message).toContain(`${url} could not be reached`);
     expect(result.error?.message).toContain('did not answer as the service');
     expect(result.simulatedMs).toBeLessThan(2 * 60_000);
+  });
+
+  it('bounds a profile refresh too, when the stored address stops answering', async () => {
+    const emulator = await startEmulator({ data: 'sample' });
+    try {
+      const sim = simulator();
+      const connected = sim.run('saveConnection', [{ baseUrl: emulator.url, apiKey: emulator.keys.u_alice }]);
+      expect(connected.ok).toBe(true);
+      // Every answer now comes after the (short, real) fetch timeout: to the script, no answer at all.
+      await emulator.admin.setFaults({ latencyMs: 2_000 });
+      const refreshed = sim.run('getConnection', [{ refresh: true }]);
+      expect(refreshed.killed).toBe(false);
+      expect(refreshed.ok).toBe(false);
+      expect(refreshed.error?.message).toMatch(/^Cannot reach 127\.0\.0\.1: check/);
+      expect(refreshed.simulatedMs).toBeLessThan(2 * 60_000);
+      expect(refreshed.stats.httpRequests).toBe(1);
+      // The stored connection is kept: the address answered before, and may again.
+      expect(sim.run('getConnection').value).toMatchObject({ baseUrl: emulator.url });
+    } finally {
+      await emulator.close();
+    }
   });
 });
