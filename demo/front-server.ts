@@ -67,6 +67,8 @@ const server = http.createServer((request, response) => {
     if (body.length > 5000000) request.destroy();
   });
   request.on('end', () => {
+    const fixed = request.method === 'GET' ? workerData.statics[path] : undefined;
+    if (fixed) { send(response, 200, fixed.type, fixed.body); return; }
     // While a run is under way the main thread cannot answer: the grid as last seen, marked busy.
     if (request.method === 'GET' && path === '/grid' && busy !== null && lastGrid !== null) {
       send(response, 200, 'application/json; charset=utf-8', '{"busy":' + JSON.stringify(busy) + ',' + lastGrid.slice(1));
@@ -121,17 +123,18 @@ export class ListenError extends Error {
 }
 
 /**
- * Starts the page server thread on `port` (0: a free one) and hands each playground request to
- * `handle` on this thread. Rejects with a {@link ListenError} when the port cannot be used.
+ * Starts the page server thread on `port` (0: a free one); it answers GET of `statics` (the page, its
+ * icon) itself, even during a run, and hands each other playground request to `handle` on this thread. Rejects with a {@link ListenError} when the port cannot be used.
  */
 export function startFront(
   port: number,
   host: string,
   handle: (request: FrontRequest) => Promise<FrontReply>,
+  statics: Record<string, { type: string; body: string }> = {},
 ): Promise<Front> {
   const worker = new Worker(FRONT_SOURCE, {
     eval: true,
-    workerData: { port, host, paths: PLAYGROUND_PATHS, notTheService: NOT_THE_SERVICE },
+    workerData: { port, host, paths: PLAYGROUND_PATHS, notTheService: NOT_THE_SERVICE, statics },
   });
   return new Promise<Front>((resolve, reject) => {
     const failed = (error: Error): void => {

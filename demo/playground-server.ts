@@ -83,6 +83,12 @@ function json(status: number, value: unknown): FrontReply {
   return reply(status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
+/** What the page server thread answers alone, even while a run holds this thread. */
+const STATICS = {
+  '/': { type: 'text/html; charset=utf-8', body: SPREADSHEET_PAGE },
+  '/favicon.ico': { type: 'image/svg+xml', body: FAVICON },
+};
+
 /** Starts the emulator, a simulator over the built dist/Code.js, and the page server. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const code = `${readFileSync(path.join(DIST, 'Code.js'), 'utf8')}\nfunction ${SET_PROPERTY_FN}(key, value) { PropertiesService.getScriptProperties().setProperty(key, value); }\n`;
@@ -353,12 +359,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const host = options.host ?? '127.0.0.1';
   try {
     try {
-      front = await startFront(options.port ?? 0, host, handle);
+      front = await startFront(options.port ?? 0, host, handle, STATICS);
     } catch (error) {
       const fallback = options.portFallback && error instanceof ListenError && options.port !== 0;
       if (!fallback || !['EADDRINUSE', 'EACCES'].includes(error.code)) throw error;
       portRefused = { port: options.port ?? 0, code: error.code };
-      front = await startFront(0, host, handle);
+      front = await startFront(0, host, handle, STATICS);
     }
   } catch (error) {
     await emulator.close();

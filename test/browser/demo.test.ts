@@ -100,6 +100,11 @@ describe('npm run demo', () => {
         .toMatch(/^The add-on is running saveConnection…/);
       const grid = await page.evaluate(() => fetch('/grid').then((response) => response.json()));
       expect(grid).toMatchObject({ busy: 'The add-on is running saveConnection' });
+      // A second page opens meanwhile (its sidebar waits for the run to end).
+      const second = await browser.newPage();
+      await second.goto(`${demo.printed.pageUrl}/`, { waitUntil: 'domcontentloaded' });
+      await second.locator('[data-cell="A1"]').waitFor();
+      await second.close();
       expect(await page.locator('#clock').textContent()).not.toBe('');
       await page.getByRole('menuitem', { name: 'Extensions' }).click();
       await expect.poll(() => page.locator('#extensions-menu').isVisible()).toBe(true);
