@@ -1,22 +1,50 @@
 // `npm run demo`: the table service emulator with sample data, the Apps Script simulator and a page
 // showing the simulated spreadsheet beside the real sidebar, on a printed localhost URL.
-import { SAMPLE, startHarness } from './playground-server';
+import { ListenError } from './front-server';
+import { type Harness, SAMPLE, startHarness } from './playground-server';
 
+const DEFAULT_PORT = 8080;
+
+/** The port asked for with `--port N` (or `--port=N`); a bad value ends the demo with a sentence. */
 function portFromArgs(argv: readonly string[]): number {
   const at = argv.findIndex((arg) => arg === '--port' || arg.startsWith('--port='));
-  if (at < 0) return 8080;
+  if (at < 0) return DEFAULT_PORT;
   const text = argv[at]?.includes('=') ? argv[at]?.split('=')[1] : argv[at + 1];
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`--port wants a number 0-65535, got ${text}`);
+  if (text === undefined || text === '' || !Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(
+      `--port wants a whole number from 0 to 65535 (0: any free port), got ${text ?? 'nothing'}: e.g. npm run demo -- --port 9000`,
+    );
+    process.exit(2);
+  }
   return port;
 }
 
-const harness = await startHarness({ port: portFromArgs(process.argv.slice(2)), prefillBaseUrl: true });
+const REFUSED: Record<string, string> = {
+  EADDRINUSE: 'is taken by another program',
+  EACCES: 'is not allowed for this user',
+};
+
+const port = portFromArgs(process.argv.slice(2));
+let harness: Harness;
+try {
+  harness = await startHarness({ port, portFallback: true, prefillBaseUrl: true, realTime: true });
+} catch (error) {
+  const message = error instanceof ListenError ? `cannot listen (${error.code})` : String(error);
+  console.error(`The playground could not start: ${message}`);
+  process.exit(1);
+}
+
 const alice = harness.emulator.users.find((user) => user.userId === SAMPLE.users.alice);
+const refused = harness.portRefused;
 console.log(
   [
     '',
+    ...(refused
+      ? [
+          `Port ${refused.port} ${REFUSED[refused.code] ?? `cannot be used (${refused.code})`}: using a free port instead (choose one with npm run demo -- --port 9000).`,
+        ]
+      : []),
     `Table App Sync playground: ${harness.url}/`,
     '',
     `  Service (emulator):   ${harness.emulator.url}  (pre-filled in the sidebar)`,
@@ -24,18 +52,20 @@ console.log(
     `  Table app id:         ${SAMPLE.apps.crm}  (tables ${SAMPLE.tables.deals}, ${SAMPLE.tables.contacts})`,
     '',
     'Connect, link the Deals table, Pull, edit a cell in the grid, Push.',
-    'Extensions › Table App Sync has the add-on menu; "Advance 1 hour" moves the simulated clock',
-    '(due schedules fire); "Change a row on the service…" edits as another person. Ctrl-C stops.',
+    'Extensions › Table App Sync has the add-on menu; the simulated clock follows real time, and',
+    '"Advance 1 hour" jumps it (due schedules fire); "Change a row on the service…" edits as another',
+    'person. Ctrl-C stops (the emulator too).',
     '',
   ].join('\n'),
 );
 
 let stopping = false;
-async function stop(): Promise<void> {
+async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   await harness.close();
+  console.log(`Stopped (${signal}): the playground and the service emulator are closed.`);
   process.exit(0);
 }
-process.on('SIGINT', () => void stop());
-process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

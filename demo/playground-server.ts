@@ -2,8 +2,6 @@
 // emulator, the Apps Script simulator over dist/Code.js, and a page server that gives the built
 // sidebar a google.script.run forwarding to the simulator.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AppsScriptSimulator, ClientCallError, createSimulator } from '../emulators/apps-script/index';
@@ -14,6 +12,9 @@ import {
   startEmulator,
 } from '../emulators/table-service/index';
 import { CLIENT_SHIM } from './client-shim';
+import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
+import { type GridAction, GridActionRefused, GridActions } from './grid-actions';
+import { serviceValue } from './service-values';
 import { FAVICON, SPREADSHEET_PAGE } from './spreadsheet-page';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,6 +29,8 @@ export { SAMPLE };
 export interface HarnessOptions {
   /** Page server port; 0 (default) picks a free one. */
   port?: number;
+  /** When `port` is taken (or not allowed), listen on a free one instead; `Harness.portRefused` says why. */
+  portFallback?: boolean;
   host?: string;
   /** Pre-fill the sidebar's base URL with the emulator's (script property tas.demoBaseUrl). */
   prefillBaseUrl?: boolean;
@@ -35,6 +38,12 @@ export interface HarnessOptions {
   emulator?: StartOptions;
   /** Log each rpc to stderr. */
   verbose?: boolean;
+  /**
+   * The simulated clock moves with this real clock between requests (true: Date.now), as in Sheets,
+   * and due schedules fire as it passes; the time a run takes is the simulator's own. Default off:
+   * tests move the clock only by /clock/advance.
+   */
+  realTime?: boolean | (() => number);
 }
 
 /** One google.script.run call as the harness saw it. */
@@ -50,6 +59,8 @@ export interface RpcRecord {
 export interface Harness {
   /** Base URL of the page server: `/` the playground, `/sidebar` the sidebar alone. */
   readonly url: string;
+  /** Set when the asked port could not be used and `portFallback` chose another: why (e.g. EADDRINUSE). */
+  readonly portRefused?: { port: number; code: string };
   readonly emulator: RunningEmulator;
   /** The current simulator (replaced by reset()). */
   readonly sim: AppsScriptSimulator;
@@ -64,27 +75,19 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > 5_000_000) request.destroy(new Error('body too large'));
-    });
-    request.on('end', () => resolve(body));
-    request.on('error', reject);
-  });
+function reply(status: number, type: string, body: string): FrontReply {
+  return { status, type, body };
 }
 
-function send(response: ServerResponse, status: number, type: string, body: string): void {
-  response.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' });
-  response.end(body);
+function json(status: number, value: unknown): FrontReply {
+  return reply(status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
-function sendJson(response: ServerResponse, status: number, value: unknown): void {
-  send(response, status, 'application/json; charset=utf-8', JSON.stringify(value));
-}
+/** What the page server thread answers alone, even while a run holds this thread. */
+const STATICS = {
+  '/': { type: 'text/html; charset=utf-8', body: SPREADSHEET_PAGE },
+  '/favicon.ico': { type: 'image/svg+xml', body: FAVICON },
+};
 
 /** Starts the emulator, a simulator over the built dist/Code.js, and the page server. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
@@ -94,12 +97,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const violations: string[] = [];
   /** Alerts the page has shown and the person has closed. */
   let alertsSeen = 0;
+  const realNow = options.realTime === true ? Date.now : options.realTime || undefined;
+  let realMark = realNow?.() ?? 0;
   let sim = newSimulator();
+  const gridActions = new GridActions(() => sim);
   let selectedRow: number | null = null;
 
   function newSimulator(): AppsScriptSimulator {
     const created = createSimulator({
       code,
+      ...(realNow ? { startTime: realNow() } : {}),
       distDir: DIST,
       users: [{ email: 'alice@acme.test' }],
       spreadsheetName: 'Deals tracker',
@@ -175,21 +182,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       .map((column) => ({ id: column.id, name: column.name, type: column.type }));
   }
 
-  /** A value typed in the playground's form, as the column's JSON type wants it. */
-  function serviceValue(text: string, type: string): unknown {
-    if (text === '') return null;
-    if (type === 'number') return Number(text);
-    if (type === 'checkbox') return /^(true|yes|1)$/i.test(text.trim());
-    if (type === 'multiSelect' || type === 'json') {
-      try {
-        return JSON.parse(text);
-      } catch {
-        return type === 'multiSelect' ? text.split(',').map((part) => part.trim()) : text;
-      }
-    }
-    return text;
-  }
-
   function grid(): unknown {
     const active = sim.spreadsheet.getActiveSheet();
     const toast = sim.ui.toasts[sim.ui.toasts.length - 1];
@@ -199,6 +191,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       alerts: sim.ui.alerts.slice(alertsSeen).map((alert) => ({ title: alert.title, prompt: alert.prompt })),
       toasts: sim.ui.toasts.length,
       now: new Date(sim.clock.now()).toISOString(),
+      clockFollowsRealTime: realNow !== undefined,
       timeZone: sim.spreadsheet.getSpreadsheetTimeZone(),
       linked: activeLink() !== null,
       users: emulator.users.map((user) => ({
@@ -216,50 +209,102 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     };
   }
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://harness');
+  /** Runs `work` (which runs script code) with the page told a run is under way, so it stays usable. */
+  function whileBusy<T>(what: string, work: () => T): T {
+    front?.busy(what);
+    try {
+      return work();
+    } finally {
+      front?.busy(null);
+      // The run's time is counted by the simulator itself; real time resumes from here.
+      if (realNow) realMark = realNow();
+    }
+  }
+
+  /** Moves the simulated clock on by the real time since the last request, firing the schedules due. */
+  function followRealTime(): void {
+    if (!realNow) return;
+    const at = realNow();
+    if (at <= realMark) return;
+    sim.clock.advance(at - realMark);
+    realMark = at;
+    whileBusy('Scheduled runs are running', () => sim.fireDueTriggers());
+  }
+
+  async function handle(request: FrontRequest): Promise<FrontReply> {
+    const url = new URL(request.url, 'http://harness');
     const route = `${request.method} ${url.pathname}`;
-    if (route === 'GET /') return send(response, 200, 'text/html; charset=utf-8', SPREADSHEET_PAGE);
-    if (route === 'GET /favicon.ico') return send(response, 200, 'image/svg+xml', FAVICON);
-    if (route === 'GET /service/columns') return sendJson(response, 200, await serviceColumns());
-    if (route === 'GET /sidebar') return send(response, 200, 'text/html; charset=utf-8', sidebarHtml());
-    if (route === 'GET /grid') return sendJson(response, 200, grid());
-    if (request.method !== 'POST') return send(response, 404, 'text/plain', 'not found');
-    const body = JSON.parse((await readBody(request)) || '{}') as Record<string, unknown>;
+    followRealTime();
+    if (route === 'GET /') return reply(200, 'text/html; charset=utf-8', SPREADSHEET_PAGE);
+    if (route === 'GET /favicon.ico') return reply(200, 'image/svg+xml', FAVICON);
+    if (route === 'GET /service/columns') return json(200, await serviceColumns());
+    if (route === 'GET /sidebar')
+      return reply(200, 'text/html; charset=utf-8', whileBusy('Opening the sidebar', sidebarHtml));
+    if (route === 'GET /grid') return json(200, grid());
+    if (request.method !== 'POST') return reply(404, 'text/plain', 'not found');
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(request.body || '{}') as Record<string, unknown>;
+    } catch {
+      return json(400, { ok: false, error: 'The request body is not JSON.' });
+    }
     if (route === 'POST /rpc') {
       const args = Array.isArray(body.args) ? body.args : [];
-      return sendJson(response, 200, rpc(String(body.fn), args));
+      const fn = String(body.fn);
+      return json(
+        200,
+        whileBusy(`The add-on is running ${fn}`, () => rpc(fn, args)),
+      );
     }
     if (route === 'POST /edit') {
       // A person typing into a cell: parsed like typing in Sheets (numbers, dates, formulas…).
       const sheet = sim.spreadsheet.getSheetById(Number(body.sheetId));
-      if (!sheet) return sendJson(response, 404, { ok: false, error: 'No such sheet' });
+      if (!sheet) return json(404, { ok: false, error: 'No such sheet' });
       try {
-        sim.personEdit(sheet.getName(), Number(body.row), Number(body.col), String(body.text ?? ''));
-        return sendJson(response, 200, { ok: true });
+        const row = Number(body.row);
+        const col = Number(body.col);
+        whileBusy('Saving the cell', () =>
+          gridActions.typed(sheet.getSheetId(), row, col, () => {
+            sim.personEdit(sheet.getName(), row, col, String(body.text ?? ''));
+          }),
+        );
+        return json(200, { ok: true });
       } catch (error) {
-        return sendJson(response, 200, {
+        return json(200, {
           ok: false,
           error: error instanceof Error ? error.message : String(error),
         });
+      }
+    }
+    if (route === 'POST /grid/action') {
+      // Paste, sort, insert, delete, undo: what a person does in Sheets' grid besides typing.
+      try {
+        const said = whileBusy('Changing the grid', () => gridActions.run(body as unknown as GridAction));
+        return json(200, { ok: true, said });
+      } catch (error) {
+        // Refusals of the playground and of the sheet itself ("not possible to delete all rows").
+        const refused =
+          error instanceof GridActionRefused || (error instanceof Error && error.name === 'Exception');
+        if (!refused) throw error;
+        return json(200, { ok: false, error: error.message });
       }
     }
     if (route === 'POST /activate') {
       const sheet = sim.spreadsheet.getSheetById(Number(body.sheetId));
       if (sheet) sim.spreadsheet.setActiveSheet(sheet);
       selectedRow = null;
-      return sendJson(response, 200, { ok: sheet !== null });
+      return json(200, { ok: sheet !== null });
     }
-    if (route === 'POST /host/close') return sendJson(response, 200, { ok: true });
+    if (route === 'POST /host/close') return json(200, { ok: true });
     if (route === 'POST /menu') {
       // A person choosing an item of Extensions › Table App Sync: an execution of that function.
       const fn = String(body.fn ?? '');
       const menu = sim.ui.menus.find((each) => each.addon);
       if (!menu?.items.some((item) => item.fn === fn))
-        return sendJson(response, 404, { ok: false, error: `No menu item runs ${fn}` });
+        return json(404, { ok: false, error: `No menu item runs ${fn}` });
       const sidebarsBefore = sim.ui.sidebars.length;
-      const result = sim.run(fn);
-      return sendJson(response, 200, {
+      const result = whileBusy(`The add-on is running ${fn}`, () => sim.run(fn));
+      return json(200, {
         ok: result.ok,
         error: result.ok ? null : (result.error?.message ?? 'failed'),
         sidebarOpened: sim.ui.sidebars.length > sidebarsBefore,
@@ -267,14 +312,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     }
     if (route === 'POST /alerts/seen') {
       alertsSeen = sim.ui.alerts.length;
-      return sendJson(response, 200, { ok: true });
+      return json(200, { ok: true });
     }
     if (route === 'POST /clock/advance') {
       const minutes = Number(body.minutes);
       if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
-        return sendJson(response, 400, { ok: false, error: 'minutes: a number from 1 to 10080' });
-      const results = sim.advanceAndFire(minutes * 60_000);
-      return sendJson(response, 200, {
+        return json(400, { ok: false, error: 'minutes: a number from 1 to 10080' });
+      const results = whileBusy('Scheduled runs are running', () => sim.advanceAndFire(minutes * 60_000));
+      return json(200, {
         ok: true,
         now: new Date(sim.clock.now()).toISOString(),
         fired: results.length,
@@ -284,52 +329,52 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     if (route === 'POST /service/edit') {
       // Another person changing a row on the service (the emulator's admin route, as that user).
       const link = activeLink();
-      if (!link) return sendJson(response, 200, { ok: false, error: 'Link this sheet to a table first.' });
+      if (!link) return json(200, { ok: false, error: 'Link this sheet to a table first.' });
       const columnId = String(body.columnId ?? '');
       const column = (await serviceColumns()).find((each) => each.id === columnId);
-      if (!column)
-        return sendJson(response, 200, { ok: false, error: `The table has no column ${columnId}.` });
+      if (!column) return json(200, { ok: false, error: `The table has no column ${columnId}.` });
+      const typed = serviceValue(String(body.text ?? ''), column);
+      if (!typed.ok) return json(200, { ok: false, error: typed.error });
       try {
         const row = await emulator.admin.editRow(
           link.tableAppId,
           link.tableId,
           String(body.rowId ?? ''),
-          { [columnId]: serviceValue(String(body.text ?? ''), column.type) as never },
+          { [columnId]: typed.value as never },
           String(body.asUserId ?? ''),
         );
-        return sendJson(response, 200, { ok: true, lMod: row.lMod });
+        return json(200, { ok: true, lMod: row.lMod });
       } catch (error) {
-        return sendJson(response, 200, {
+        return json(200, {
           ok: false,
           error: error instanceof Error ? error.message : String(error),
         });
       }
     }
-    return send(response, 404, 'text/plain', 'not found');
+    return reply(404, 'text/plain', 'not found');
   }
 
-  const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      console.error(`harness: ${request.method} ${request.url}: ${message}`);
-      if (!response.headersSent) send(response, 500, 'text/plain', message);
-      else response.end();
-    });
-  });
+  let front: Front | undefined;
+  let portRefused: { port: number; code: string } | undefined;
+  const host = options.host ?? '127.0.0.1';
   try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
-    });
+    try {
+      front = await startFront(options.port ?? 0, host, handle, STATICS);
+    } catch (error) {
+      const fallback = options.portFallback && error instanceof ListenError && options.port !== 0;
+      if (!fallback || !['EADDRINUSE', 'EACCES'].includes(error.code)) throw error;
+      portRefused = { port: options.port ?? 0, code: error.code };
+      front = await startFront(0, host, handle, STATICS);
+    }
   } catch (error) {
     await emulator.close();
     throw error;
   }
-  const address = server.address() as AddressInfo;
-  const host = address.address.includes(':') ? `[${address.address}]` : address.address;
+  const started = front;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url: started.url,
+    ...(portRefused ? { portRefused } : {}),
     emulator,
     get sim() {
       return sim;
@@ -340,13 +385,14 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     async reset() {
       await emulator.admin.reset('sample');
       sim = newSimulator();
+      gridActions.clear();
+      if (realNow) realMark = realNow();
       selectedRow = null;
       rpcs.length = 0;
       violations.length = 0;
     },
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await started.close();
       await emulator.close();
     },
   };

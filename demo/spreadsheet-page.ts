@@ -19,18 +19,23 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   #top { border-bottom: 1px solid #dadce0; padding: 6px 12px 0; }
   #top h1 { font-size: 17px; margin: 0 0 2px; font-weight: normal; }
   #menubar { display: flex; gap: 2px; position: relative; }
-  #menubar > button { font: inherit; background: none; border: 0; padding: 4px 8px; border-radius: 4px; cursor: pointer; }
-  #menubar > button[aria-expanded="true"], #menubar > button:hover { background: #e8eaed; }
-  #extensions-menu { position: absolute; top: 100%; left: 0; z-index: 20; background: #fff; border: 1px solid #dadce0; box-shadow: 0 2px 6px rgba(0,0,0,.25); min-width: 260px; padding: 6px 0; }
-  #extensions-menu .menu-title { padding: 4px 16px; color: #5f6368; font-size: 12px; }
-  #extensions-menu button { display: block; width: 100%; text-align: left; font: inherit; background: none; border: 0; padding: 6px 16px 6px 28px; cursor: pointer; }
-  #extensions-menu button:hover, #extensions-menu button:focus { background: #e8eaed; outline: none; }
-  #extensions-menu hr { border: 0; border-top: 1px solid #dadce0; margin: 4px 0; }
+  .menu-wrap { position: relative; }
+  .menu-wrap > button { font: inherit; background: none; border: 0; padding: 4px 8px; border-radius: 4px; cursor: pointer; }
+  .menu-wrap > button[aria-expanded="true"], .menu-wrap > button:hover { background: #e8eaed; }
+  .dropdown { position: absolute; top: 100%; left: 0; z-index: 20; background: #fff; border: 1px solid #dadce0; box-shadow: 0 2px 6px rgba(0,0,0,.25); min-width: 260px; padding: 6px 0; }
+  .dropdown .menu-title { padding: 4px 16px; color: #5f6368; font-size: 12px; }
+  .dropdown button { display: block; width: 100%; text-align: left; font: inherit; background: none; border: 0; padding: 6px 16px 6px 28px; cursor: pointer; }
+  .dropdown button:hover, .dropdown button:focus { background: #e8eaed; outline: none; }
+  .dropdown hr { border: 0; border-top: 1px solid #dadce0; margin: 4px 0; }
+  .dropdown kbd { float: right; color: #5f6368; font: inherit; margin-left: 16px; }
+  #cell-bar { display: flex; gap: 8px; align-items: center; padding: 4px 12px; color: #5f6368; }
+  #active-cell { display: inline-block; min-width: 48px; border: 1px solid #dadce0; padding: 1px 6px; color: #202124; }
   #tools { display: flex; gap: 8px; align-items: center; flex-wrap: wrap; padding: 6px 12px; background: #fef7e0; border-bottom: 1px solid #f9ab00; }
   #tools strong { font-weight: bold; }
   #tools button { font: inherit; padding: 3px 10px; border: 1px solid #80868b; border-radius: 4px; background: #fff; cursor: pointer; }
   #tool-result { color: #137333; }
   #tool-result.error { color: #c5221f; }
+  #busy { color: #5f6368; font-style: italic; }
   #workspace { flex: 1; display: flex; min-height: 0; }
   #sheet { flex: 1; display: flex; flex-direction: column; min-width: 0; }
   #hint { color: #5f6368; padding: 4px 12px; }
@@ -66,15 +71,43 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   dialog .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
   dialog button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #80868b; background: #fff; cursor: pointer; }
   dialog button.primary { background: #1a73e8; border-color: #1a73e8; color: #fff; }
-  #edit-error { color: #c5221f; }
+  #edit-error, #sort-error { color: #c5221f; }
 </style>
 </head>
 <body>
 <div id="top">
   <h1 id="title">Spreadsheet</h1>
   <div id="menubar" role="menubar" aria-label="Spreadsheet menus">
-    <button type="button" id="extensions" role="menuitem" aria-haspopup="menu" aria-expanded="false">Extensions</button>
-    <div id="extensions-menu" role="menu" aria-labelledby="extensions" hidden></div>
+    <span class="menu-wrap">
+      <button type="button" id="edit-menu-button" role="menuitem" aria-haspopup="menu" aria-expanded="false" data-menu="edit-menu">Edit</button>
+      <div id="edit-menu" class="dropdown" role="menu" aria-labelledby="edit-menu-button" hidden>
+        <button type="button" role="menuitem" data-grid="undo">Undo<kbd>Ctrl+Z</kbd></button>
+        <hr role="separator">
+        <button type="button" role="menuitem" data-grid="deleteRow">Delete row</button>
+        <button type="button" role="menuitem" data-grid="deleteColumn">Delete column</button>
+      </div>
+    </span>
+    <span class="menu-wrap">
+      <button type="button" id="insert-menu-button" role="menuitem" aria-haspopup="menu" aria-expanded="false" data-menu="insert-menu">Insert</button>
+      <div id="insert-menu" class="dropdown" role="menu" aria-labelledby="insert-menu-button" hidden>
+        <button type="button" role="menuitem" data-grid="rowAbove">Row above</button>
+        <button type="button" role="menuitem" data-grid="rowBelow">Row below</button>
+        <button type="button" role="menuitem" data-grid="columnLeft">Column left</button>
+        <button type="button" role="menuitem" data-grid="columnRight">Column right</button>
+      </div>
+    </span>
+    <span class="menu-wrap">
+      <button type="button" id="data-menu-button" role="menuitem" aria-haspopup="menu" aria-expanded="false" data-menu="data-menu">Data</button>
+      <div id="data-menu" class="dropdown" role="menu" aria-labelledby="data-menu-button" hidden>
+        <button type="button" role="menuitem" data-grid="sortAsc">Sort sheet by this column, A → Z</button>
+        <button type="button" role="menuitem" data-grid="sortDesc">Sort sheet by this column, Z → A</button>
+        <button type="button" role="menuitem" data-grid="sortRange">Sort range…</button>
+      </div>
+    </span>
+    <span class="menu-wrap">
+      <button type="button" id="extensions" role="menuitem" aria-haspopup="menu" aria-expanded="false">Extensions</button>
+      <div id="extensions-menu" class="dropdown" role="menu" aria-labelledby="extensions" hidden></div>
+    </span>
   </div>
 </div>
 <section id="tools" aria-label="Playground controls (not part of Google Sheets)">
@@ -84,10 +117,11 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   <button type="button" id="advance-hour">Advance 1 hour</button>
   <button type="button" id="service-edit">Change a row on the service…</button>
   <span id="tool-result" role="status"></span>
+  <span id="busy" role="status" hidden></span>
 </section>
 <div id="workspace">
 <section id="sheet" aria-label="Simulated spreadsheet">
-  <span id="hint">Click a cell (or focus it and press Enter) to type; Enter saves, Escape cancels.</span>
+  <div id="cell-bar"><span id="active-cell" aria-label="Active cell">A1</span><span id="hint">Click a cell (or focus it and press Enter) to type; Enter saves, Escape cancels. Paste tab-separated lines (from Sheets or a spreadsheet) over a cell to fill a block; Ctrl+Z undoes.</span></div>
   <div id="grid-wrap"><table id="grid" aria-label="Active sheet"></table></div>
   <nav id="tabs" aria-label="Sheets"></nav>
 </section>
@@ -101,6 +135,17 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   <h2 id="alert-title"></h2>
   <p id="alert-prompt"></p>
   <div class="buttons"><button type="button" class="primary" id="alert-ok">OK</button></div>
+</dialog>
+<dialog id="sort-dialog" aria-labelledby="sort-title">
+  <form id="sort-form" method="dialog">
+    <h2 id="sort-title">Sort range</h2>
+    <p class="hint">Only the cells of the range move. Sorting one column alone (e.g. C2:C26) leaves the other columns where they are, so its cells no longer sit beside their lines.</p>
+    <label for="sort-range">Range</label><input id="sort-range" autocomplete="off">
+    <label for="sort-column">Sort by column (letter)</label><input id="sort-column" autocomplete="off">
+    <label for="sort-order">Order</label><select id="sort-order"><option value="asc">A → Z</option><option value="desc">Z → A</option></select>
+    <p id="sort-error" role="alert"></p>
+    <div class="buttons"><button type="button" id="sort-cancel">Cancel</button><button type="submit" class="primary" id="sort-submit">Sort</button></div>
+  </form>
 </dialog>
 <dialog id="edit-dialog" aria-labelledby="edit-title">
   <form id="edit-form" method="dialog">
@@ -120,6 +165,8 @@ var current = null;
 var editing = false;
 var toastsShown = null;
 var toastTimer = null;
+var receivedAt = 0;
+var shownKeys = {};
 
 function letters(n) {
   var s = '';
@@ -144,17 +191,46 @@ function refresh() {
   return fetch('/grid').then(function (r) { return r.json(); }).then(render);
 }
 
+/** True when this part of the page differs from what is shown (so a poll does not rebuild, and unfocus, the grid). */
+function changed(name, value) {
+  var key = JSON.stringify(value);
+  if (shownKeys[name] === key) return false;
+  shownKeys[name] = key;
+  return true;
+}
+
+function renderClock() {
+  if (!current) return;
+  // Between two answers the simulated clock moves with real time when the server says it does.
+  var now = current.now + (current.clockFollowsRealTime ? Date.now() - receivedAt : 0);
+  document.getElementById('clock').textContent = new Date(now).toLocaleString([], { timeZone: current.timeZone === 'Etc/UTC' ? 'UTC' : current.timeZone, dateStyle: 'medium', timeStyle: 'short' }) + ' (' + current.timeZone + ')';
+}
+
+function renderBusy(busy) {
+  var el = document.getElementById('busy');
+  el.hidden = !busy;
+  el.textContent = busy ? busy + '… (the grid shows the sheet as it was; it updates when the run ends)' : '';
+}
+
 function reloadSidebar() {
   document.getElementById('sidebar').contentWindow.location.reload();
 }
 
 function render(data) {
+  data.now = Date.parse(data.now);
   current = data;
+  receivedAt = Date.now();
   document.getElementById('title').textContent = data.spreadsheetName;
-  document.getElementById('clock').textContent = new Date(data.now).toLocaleString([], { timeZone: data.timeZone === 'Etc/UTC' ? 'UTC' : data.timeZone, dateStyle: 'medium', timeStyle: 'short' }) + ' (' + data.timeZone + ')';
-  renderMenu(data.menu);
+  renderClock();
+  renderBusy(data.busy);
+  if (changed('menu', data.menu)) renderMenu(data.menu);
   renderToast(data);
   renderAlerts(data.alerts);
+  if (changed('tabs', [data.sheets, data.active.id])) renderTabs(data);
+  if (changed('grid', [data.active, data.selectedRow])) renderGrid(data);
+}
+
+function renderTabs(data) {
   var tabs = document.getElementById('tabs');
   tabs.textContent = '';
   data.sheets.forEach(function (sheet) {
@@ -162,6 +238,9 @@ function render(data) {
     b.addEventListener('click', function () { activate(sheet.id); });
     tabs.appendChild(b);
   });
+}
+
+function renderGrid(data) {
   var snap = data.active;
   var grid = document.getElementById('grid');
   grid.textContent = '';
@@ -251,7 +330,7 @@ document.getElementById('extensions-menu').addEventListener('keydown', function 
   if (e.key === 'ArrowUp' && items.length) { e.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
 });
 document.addEventListener('click', function (e) {
-  if (!document.getElementById('menubar').contains(e.target)) closeMenu();
+  if (!document.getElementById('menubar').contains(e.target)) { closeMenu(); closeGridMenus(); }
 });
 document.getElementById('close-sidebar').addEventListener('click', function () {
   document.getElementById('sidebar-pane').hidden = true;
@@ -393,6 +472,9 @@ function startEdit() {
     if (done) return;
     done = true;
     editing = false;
+    cancelEditing = null;
+    // The cell holds the input: rebuild the grid even if no value changed.
+    shownKeys.grid = null;
     var cell = td.getAttribute('data-cell');
     var after = save
       ? post('/edit', { sheetId: current.active.id, row: at.row, col: at.col, text: input.value })
@@ -403,6 +485,8 @@ function startEdit() {
       if (again) again.focus();
     });
   }
+  setActive(td.getAttribute('data-cell'));
+  cancelEditing = function () { finish(false); };
   input.addEventListener('keydown', function (e) {
     if (e.key === 'Enter') { e.preventDefault(); finish(true); }
     if (e.key === 'Escape') { e.preventDefault(); finish(false); }
@@ -416,10 +500,151 @@ function activate(id) {
     .then(reloadSidebar);
 }
 
+// ---------- grid actions: paste, sort, insert, delete, undo ----------
+
+var activeCell = { row: 1, col: 1 };
+var cancelEditing = null;
+
+function lettersToColumn(text) {
+  var col = 0;
+  for (var i = 0; i < text.length; i++) col = col * 26 + (text.charCodeAt(i) - 64);
+  return col;
+}
+
+function setActive(cell) {
+  var m = /^([A-Z]+)(\d+)$/.exec(cell);
+  if (!m) return;
+  activeCell = { row: Number(m[2]), col: lettersToColumn(m[1]) };
+  document.getElementById('active-cell').textContent = cell;
+}
+
+function gridAction(body) {
+  if (!current) return Promise.resolve();
+  if (body.action !== 'undo') body.sheetId = current.active.id;
+  return post('/grid/action', body).then(function (answer) {
+    toolSay(answer.ok ? answer.said : answer.error, !answer.ok);
+    shownKeys.grid = null;
+    return refresh();
+  }).then(function () {
+    var again = document.querySelector('[data-cell="' + letters(activeCell.col) + activeCell.row + '"]');
+    if (again) again.focus();
+  });
+}
+
+function closeGridMenus() {
+  Array.prototype.forEach.call(document.querySelectorAll('[data-menu]'), function (button) {
+    button.setAttribute('aria-expanded', 'false');
+    document.getElementById(button.getAttribute('data-menu')).hidden = true;
+  });
+}
+
+Array.prototype.forEach.call(document.querySelectorAll('[data-menu]'), function (button) {
+  var box = document.getElementById(button.getAttribute('data-menu'));
+  button.addEventListener('click', function () {
+    var open = box.hidden;
+    closeGridMenus();
+    closeMenu();
+    box.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) box.querySelector('button').focus();
+  });
+  box.addEventListener('keydown', function (e) {
+    var items = Array.prototype.slice.call(box.querySelectorAll('button'));
+    var at = items.indexOf(document.activeElement);
+    if (e.key === 'Escape') { closeGridMenus(); button.focus(); }
+    if (e.key === 'ArrowDown') { e.preventDefault(); items[(at + 1) % items.length].focus(); }
+    if (e.key === 'ArrowUp') { e.preventDefault(); items[(at - 1 + items.length) % items.length].focus(); }
+  });
+});
+
+document.getElementById('extensions').addEventListener('click', closeGridMenus);
+
+function openSortDialog() {
+  var snap = current.active;
+  var top = Math.max(snap.frozenRows, 1) + 1;
+  var bottom = Math.max(snap.rows.length, top);
+  var col = letters(activeCell.col);
+  document.getElementById('sort-range').value = col + top + ':' + col + bottom;
+  document.getElementById('sort-column').value = col;
+  document.getElementById('sort-error').textContent = '';
+  document.getElementById('sort-dialog').showModal();
+  document.getElementById('sort-range').focus();
+}
+
+var GRID_COMMANDS = {
+  undo: function () { return { action: 'undo' }; },
+  deleteRow: function () { return { action: 'deleteRows', row: activeCell.row, count: 1 }; },
+  deleteColumn: function () { return { action: 'deleteColumns', col: activeCell.col, count: 1 }; },
+  rowAbove: function () { return { action: 'insertRows', before: activeCell.row, count: 1 }; },
+  rowBelow: function () { return { action: 'insertRows', before: activeCell.row + 1, count: 1 }; },
+  columnLeft: function () { return { action: 'insertColumns', before: activeCell.col, count: 1 }; },
+  columnRight: function () { return { action: 'insertColumns', before: activeCell.col + 1, count: 1 }; },
+  sortAsc: function () { return { action: 'sortSheet', col: activeCell.col, ascending: true }; },
+  sortDesc: function () { return { action: 'sortSheet', col: activeCell.col, ascending: false }; },
+};
+
+Array.prototype.forEach.call(document.querySelectorAll('[data-grid]'), function (item) {
+  item.addEventListener('click', function () {
+    closeGridMenus();
+    var name = item.getAttribute('data-grid');
+    if (name === 'sortRange') { openSortDialog(); return; }
+    gridAction(GRID_COMMANDS[name]());
+  });
+});
+
+document.getElementById('sort-cancel').addEventListener('click', function () { document.getElementById('sort-dialog').close(); });
+document.getElementById('sort-form').addEventListener('submit', function (e) {
+  e.preventDefault();
+  var column = document.getElementById('sort-column').value.trim().toUpperCase();
+  if (!/^[A-Z]{1,3}$/.test(column)) {
+    document.getElementById('sort-error').textContent = 'Write the column as its letter, e.g. C.';
+    return;
+  }
+  var body = { action: 'sortRange', sheetId: current.active.id, range: document.getElementById('sort-range').value, col: lettersToColumn(column), ascending: document.getElementById('sort-order').value === 'asc' };
+  post('/grid/action', body).then(function (answer) {
+    if (!answer.ok) { document.getElementById('sort-error').textContent = answer.error; return; }
+    document.getElementById('sort-dialog').close();
+    toolSay(answer.said, false);
+    shownKeys.grid = null;
+    return refresh();
+  });
+});
+
+var gridElement = document.getElementById('grid');
+gridElement.addEventListener('focusin', function (e) {
+  var td = e.target.closest ? e.target.closest('td') : null;
+  if (td) setActive(td.getAttribute('data-cell'));
+});
+// Pasting over a cell fills a block, as in Sheets: lines by line breaks, cells by tabs. Text without
+// either, pasted into a cell being edited, goes into that cell as typed.
+gridElement.addEventListener('paste', function (e) {
+  var td = e.target.closest ? e.target.closest('td') : null;
+  if (!td) return;
+  var text = e.clipboardData ? e.clipboardData.getData('text/plain') : '';
+  var inCell = e.target.tagName === 'INPUT';
+  if (inCell && !/[\t\n\r]/.test(text)) return;
+  e.preventDefault();
+  setActive(td.getAttribute('data-cell'));
+  if (inCell && cancelEditing) cancelEditing();
+  gridAction({ action: 'paste', row: activeCell.row, col: activeCell.col, text: text });
+});
+document.addEventListener('keydown', function (e) {
+  var tag = e.target.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || document.querySelector('dialog[open]')) return;
+  if ((e.ctrlKey || e.metaKey) && !e.shiftKey && (e.key === 'z' || e.key === 'Z')) {
+    e.preventDefault();
+    gridAction({ action: 'undo' });
+  }
+});
+
 window.addEventListener('message', function (e) {
   if (e.data && e.data.type === 'tas-rpc') refresh();
 });
 refresh();
+// The page asks for the sheet now and then: a run the sidebar started, a schedule that fired, and the
+// clock all show without a click. Parts that did not change are not rebuilt.
+setInterval(function () { refresh().catch(function () {}); }, 2000);
+setInterval(renderClock, 1000);
 </script>
 </body>
 </html>

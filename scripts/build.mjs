@@ -1,5 +1,7 @@
 // Builds what clasp pushes: dist/Code.js (server bundle + top-level trampolines),
 // dist/Sidebar.html (the sidebar with its script and styles inlined) and dist/appsscript.json.
+// Everything is built in memory first: a refused input (SERVICE_URL) or a failed bundle leaves the
+// previous dist/ as it was, never a dist/ without its manifest for clasp to push.
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,8 +51,7 @@ async function buildServer() {
     .map((name) => `function ${name}() { return ${NAMESPACE}.${name}.apply(this, arguments); }`)
     .join('\n');
   const code = `// Table App Sync — built ${new Date().toISOString().slice(0, 10)}; do not edit, see src/.\n${bundle}\n${trampolines}\n`;
-  await writeFile(path.join(dist, 'Code.js'), code);
-  return names;
+  return { names, code };
 }
 
 async function buildSidebar() {
@@ -72,25 +73,51 @@ async function buildSidebar() {
   const page = html
     .replace('<!-- inline:styles -->', () => `<style>\n${css}</style>`)
     .replace('<!-- inline:script -->', () => `<script>\n${js}</script>`);
-  if (page.includes('<!-- inline:')) throw new Error('Sidebar template still holds an inline marker');
-  await writeFile(path.join(dist, 'Sidebar.html'), page);
+  if (page.includes('<!-- inline:'))
+    throw new BuildRefusal('The sidebar template still holds an inline marker.');
+  return page;
+}
+
+/** A build input a person can fix: said in one message, without a stack trace. */
+class BuildRefusal extends Error {}
+
+/** The allow-list entry for SERVICE_URL, or a refusal saying what to set instead. */
+function allowListEntry(serviceUrl) {
+  const text = serviceUrl.trim();
+  const match = /^https:\/\/([a-z0-9.-]+)(:\d+)?(\/\S*)?$/i.exec(text);
+  if (match) return `https://${match[1]}${match[2] ?? ''}/`;
+  const why = /^http:\/\//i.test(text)
+    ? 'Apps Script sends the API key only to an https:// address (it cannot reach plain http or this machine)'
+    : 'it must be the https:// address you open the service at';
+  throw new BuildRefusal(
+    `SERVICE_URL=${text} cannot be used: ${why}. Set it like SERVICE_URL=https://tables.example.com, or leave it unset to build without the allow-list.`,
+  );
 }
 
 async function buildManifest() {
   const manifest = JSON.parse(await readFile(path.join(root, 'appsscript.json'), 'utf8'));
   const serviceUrl = process.env.SERVICE_URL;
-  if (serviceUrl) {
-    const match = /^https:\/\/([a-z0-9.-]+)(:\d+)?(\/.*)?$/i.exec(serviceUrl.trim());
-    if (!match) throw new Error(`SERVICE_URL must be an https:// URL with a host, got: ${serviceUrl}`);
-    // A versioned deployment only fetches URLs under urlFetchWhitelist prefixes, each with a path.
-    manifest.urlFetchWhitelist = [`https://${match[1]}${match[2] ?? ''}/`];
-  }
-  await writeFile(path.join(dist, 'appsscript.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  // A versioned deployment only fetches URLs under urlFetchWhitelist prefixes, each with a path.
+  if (serviceUrl) manifest.urlFetchWhitelist = [allowListEntry(serviceUrl)];
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }
 
-await rm(dist, { recursive: true, force: true });
-await mkdir(dist, { recursive: true });
-const names = await buildServer();
-await buildSidebar();
-await buildManifest();
-console.log(`built dist/Code.js (${names.length} entry points), dist/Sidebar.html, dist/appsscript.json`);
+try {
+  const manifest = await buildManifest();
+  const { names, code } = await buildServer();
+  const sidebar = await buildSidebar();
+  await rm(dist, { recursive: true, force: true });
+  await mkdir(dist, { recursive: true });
+  await writeFile(path.join(dist, 'Code.js'), code);
+  await writeFile(path.join(dist, 'Sidebar.html'), sidebar);
+  await writeFile(path.join(dist, 'appsscript.json'), manifest);
+  console.log(`built dist/Code.js (${names.length} entry points), dist/Sidebar.html, dist/appsscript.json`);
+} catch (error) {
+  // A refusal is one sentence; esbuild has printed its errors with file and line above this one.
+  const message =
+    error instanceof BuildRefusal
+      ? error.message
+      : `The build failed: ${error instanceof Error ? error.message : error}`;
+  console.error(`${message}\nNothing was written: dist/ is as it was.`);
+  process.exitCode = 1;
+}

@@ -1,7 +1,7 @@
 // A person working in the spreadsheet, also while an execution waits for the network or a lock.
 import { columnToLetters, parseA1 } from './a1';
 import type { ExecutionInfo } from './runtime';
-import type { RangeImpl, SheetImpl, SpreadsheetImpl } from './spreadsheet';
+import type { CellRecord, RangeImpl, SheetImpl, SpreadsheetImpl } from './spreadsheet';
 import type { FetchRequestInfo } from './url-fetch';
 
 /** Where an execution waits: a UrlFetchApp.fetch, a UrlFetchApp.fetchAll, or a lock's tryLock/waitLock. */
@@ -179,7 +179,39 @@ export class PersonActions {
       const col = this.column(ref, column);
       const need = row + values.length - 1 - sheet.getMaxRows();
       if (need > 0) sheet.insertRowsAfter(sheet.getMaxRows(), need);
-      sheet.getRange(row, col, values.length, width).setValues(values);
+      // Sheets adds columns too when a pasted block reaches past the last one.
+      const wide = col + width - 1 - sheet.getMaxColumns();
+      if (wide > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), wide);
+      const block = values.map((line) => [...line, ...Array<unknown>(width - line.length).fill('')]);
+      sheet.getRange(row, col, values.length, width).setValues(block);
+    });
+  }
+
+  /**
+   * Copies a block's cells as they are (values, formulas, formats, notes, styles), e.g. to put them
+   * back on Undo. Cells past the sheet's edge copy as empty.
+   */
+  copyCells(ref: SheetRef, row: number, column: number, rows: number, columns: number): CellRecord[][] {
+    const sheet = this.sheet(ref);
+    return Array.from({ length: rows }, (_, i) =>
+      Array.from({ length: columns }, (_, j) => ({ ...sheet._cellRecord(row + i, column + j) })),
+    );
+  }
+
+  /** Puts copied cells back with their top-left cell at (row, column), adding lines and columns as needed. */
+  putCells(ref: SheetRef, row: number, column: number, cells: CellRecord[][]): void {
+    this._outside(() => {
+      const sheet = this.sheet(ref);
+      const width = Math.max(0, ...cells.map((line) => line.length));
+      const need = row + cells.length - 1 - sheet.getMaxRows();
+      if (need > 0) sheet.insertRowsAfter(sheet.getMaxRows(), need);
+      const wide = column + width - 1 - sheet.getMaxColumns();
+      if (wide > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), wide);
+      cells.forEach((line, i) => {
+        line.forEach((rec, j) => {
+          sheet._putRecord(row + i, column + j, { ...rec });
+        });
+      });
     });
   }
 
@@ -228,6 +260,13 @@ export class PersonActions {
   deleteColumn(ref: SheetRef, column: ColumnRef): void {
     this._outside(() => {
       this.sheet(ref).deleteColumn(this.column(ref, column));
+    });
+  }
+
+  /** Inserts `count` empty columns so the first stands at position `at` (one past the last column too). */
+  insertColumnsAt(ref: SheetRef, at: number, count = 1): void {
+    this._outside(() => {
+      this.sheet(ref).insertColumnsAfter(at - 1, count);
     });
   }
 

@@ -79,6 +79,12 @@ export interface SimulatorOptions {
   fetchConcurrency?: number;
   /** Per-request timeout of real HTTP. Default 60,000 ms (§4, UNCONFIRMED). */
   fetchTimeoutMs?: number;
+  /**
+   * Simulated time a request that timed out has cost the execution: UrlFetchApp's own deadline
+   * (about 60 s, §4). Default `fetchTimeoutMs`; a test may wait briefly in real time and still
+   * charge the platform's full minute.
+   */
+  fetchDeadlineMs?: number;
   /** Called (outside the script's realm) before each fetch/fetchAll is sent; may start nested runs. */
   onBeforeFetch?: (requests: FetchRequestInfo[]) => void;
   /** Spreadsheet title. Default 'Untitled spreadsheet'. */
@@ -509,6 +515,7 @@ export class AppsScriptSimulator {
         allowedHosts: options.allowedFetchHosts ?? ['127.0.0.1', 'localhost', '[::1]'],
         concurrency: options.fetchConcurrency ?? 32,
         timeoutMs: options.fetchTimeoutMs ?? 60_000,
+        deadlineMs: options.fetchDeadlineMs ?? options.fetchTimeoutMs ?? 60_000,
         quota: this.urlQuota,
         onBeforeFetch: (requests, fetchAll) => {
           options.onBeforeFetch?.(requests);

@@ -31,8 +31,8 @@ interface RowData {
   s?: (Style | undefined)[];
 }
 
-/** Everything stored for one cell, used when cells move (sort). */
-interface CellRecord {
+/** Everything stored for one cell, used when cells move (sort) or come back (a person's Undo). */
+export interface CellRecord {
   v: CellValue;
   f: string | undefined;
   n: string | undefined;

@@ -29,6 +29,8 @@ export interface UrlFetchConfig {
   allowedHosts: string[];
   concurrency: number;
   timeoutMs: number;
+  /** Simulated ms a timed-out request costs (the platform's deadline, however long the real wait was). */
+  deadlineMs: number;
   quota: DailyCounterLike;
   /** Called before each fetch (`fetchAll` false) or fetchAll is sent: the execution waits here. */
   onBeforeFetch?: (requests: FetchRequestInfo[], fetchAll: boolean) => void;
@@ -193,6 +195,8 @@ export class UrlFetchAppService extends GasObject {
     );
     // Charged by the cost model: a fetchAll runs its requests in parallel rounds (§4; costs.ts).
     this._rt.chargeHttp(prepared.length, fetchAll);
+    // A request that never answered held the execution until the platform gave up on it (§4).
+    if (answers.some((a) => !a.ok && a.code === 'TIMEOUT')) this._rt.spend(this._cfg.deadlineMs);
     return answers.map((a, i) => this._toResponse(a, prepared[i] as Prepared));
   }
 

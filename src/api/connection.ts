@@ -196,3 +196,26 @@ export function pathOf(segments: readonly string[]): string {
     })
     .join('');
 }
+
+/**
+ * How long connecting may take, retries included. One request can wait for UrlFetchApp's own
+ * deadline (about 60 s, apps-script-facts §4); past this no try starts again, so an address that
+ * never answers fails in about a minute instead of running into the 6-minute execution limit.
+ */
+export const CONNECT_TIME_LIMIT_MS = 60_000;
+
+/**
+ * What a failed connect says when no answer came from the address (status 0: refused, dropped or
+ * timed out): that the address did not answer as the service, and what to check. Other errors
+ * (a refused key, a page that is not the service) already say so and pass through unchanged.
+ */
+export function connectFailure(error: unknown, baseUrl: string): unknown {
+  if (!(error instanceof SyncError) || error.code !== 'NETWORK') return error;
+  const timedOut = /timeout|timed out/i.test(error.message);
+  const what = timedOut
+    ? `gave no answer within ${Math.round(CONNECT_TIME_LIMIT_MS / 1000)} s`
+    : 'could not be reached';
+  return configError(
+    `${baseUrl} ${what}, so it did not answer as the service: check the address — it is the address you open the service at, e.g. ${EXAMPLE} — then connect again.`,
+  );
+}

@@ -2,12 +2,12 @@
 // key it is (never the key itself). A refused key or URL changes nothing stored.
 
 import { TableClient } from '../api/client';
-import { normalizeBaseUrl } from '../api/connection';
+import { CONNECT_TIME_LIMIT_MS, connectFailure, normalizeBaseUrl } from '../api/connection';
 import type { UserProfile } from '../api/types';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { keySafety } from './key-safety';
-import { clientFor } from './operation';
+import { clientFor, Deadline } from './operation';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
@@ -26,6 +26,15 @@ function infoFrom(me: UserProfile, baseUrl: string, prefix: string): ConnectionI
   };
 }
 
+/** The key's profile, within the connect time limit; no answer from the address says so plainly. */
+function profileOf(client: TableClient, baseUrl: string): UserProfile {
+  try {
+    return client.me();
+  } catch (error) {
+    throw connectFailure(error, baseUrl);
+  }
+}
+
 export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
   if (!input || typeof input !== 'object')
     throw new SyncError('CONFIG', 'Enter the service address and your API key.');
@@ -39,8 +48,13 @@ export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
   const connection = prefix
     ? { baseUrl: normalized.baseUrl, apiKey, prefix }
     : { baseUrl: normalized.baseUrl, apiKey };
-  const client = new TableClient(createUrlFetchPort(), connection);
-  const info = infoFrom(client.me(), normalized.baseUrl, client.prefix ?? prefix ?? '/api/public');
+  const deadline = new Deadline(CONNECT_TIME_LIMIT_MS);
+  const client = new TableClient(createUrlFetchPort(), connection, { deadline: () => deadline.left() });
+  const info = infoFrom(
+    profileOf(client, normalized.baseUrl),
+    normalized.baseUrl,
+    client.prefix ?? prefix ?? '/api/public',
+  );
   saveConnectionRecord({ info, apiKey });
   return { ...info, keySafetyWarning: keySafety().warning };
 }
@@ -50,11 +64,9 @@ export function getConnection(options?: { refresh?: boolean }): ConnectionInfo |
   const stored = loadConnection();
   if (!stored) return null;
   if (!options?.refresh) return stored.info;
-  const info = infoFrom(
-    clientFor(stored, createUrlFetchPort()).me(),
-    stored.info.baseUrl,
-    stored.info.prefix,
-  );
+  // The address answered before: a failure now keeps the client's own words (a network problem).
+  const client = clientFor(stored, createUrlFetchPort(), new Deadline(CONNECT_TIME_LIMIT_MS));
+  const info = infoFrom(client.me(), stored.info.baseUrl, stored.info.prefix);
   saveConnectionRecord({ info, apiKey: stored.apiKey });
   return info;
 }

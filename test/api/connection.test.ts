@@ -1,7 +1,14 @@
 // Base URL normalisation, connection checks and the hand-built query strings.
 
 import { describe, expect, it } from 'vitest';
-import { isLoopbackHost, normalizeBaseUrl, normalizeConnection, queryString } from '../../src/api/connection';
+import {
+  CONNECT_TIME_LIMIT_MS,
+  connectFailure,
+  isLoopbackHost,
+  normalizeBaseUrl,
+  normalizeConnection,
+  queryString,
+} from '../../src/api/connection';
 import { SyncError } from '../../src/core/errors';
 
 function refusal(input: string): SyncError {
@@ -143,5 +150,38 @@ describe('queryString', () => {
       '?emailId=a%2Bb%40x.com&offset=0&limit=100',
     );
     expect(queryString({})).toBe('');
+  });
+});
+
+describe('a connect attempt the address did not answer', () => {
+  const base = 'https://tables.example.com';
+
+  it('says the address did not answer as the service, and what to check', () => {
+    const timedOut = connectFailure(
+      new SyncError(
+        'NETWORK',
+        'Cannot reach tables.example.com: … (Timeout: https://tables.example.com/api/public/user/me)',
+        { status: 0 },
+      ),
+      base,
+    ) as SyncError;
+    expect(timedOut.code).toBe('CONFIG');
+    expect(timedOut.message).toBe(
+      `${base} gave no answer within ${CONNECT_TIME_LIMIT_MS / 1000} s, so it did not answer as the service: check the address — it is the address you open the service at, e.g. https://example.com — then connect again.`,
+    );
+    const refused = connectFailure(
+      new SyncError('NETWORK', 'Cannot reach … (Address unavailable: …)'),
+      base,
+    ) as SyncError;
+    expect(refused.message).toMatch(
+      /^https:\/\/tables\.example\.com could not be reached, so it did not answer as the service/,
+    );
+  });
+
+  it('passes every other error through unchanged', () => {
+    const refusedKey = new SyncError('AUTH', 'The API key was refused (401)…', { status: 401 });
+    expect(connectFailure(refusedKey, base)).toBe(refusedKey);
+    const other = new Error('boom');
+    expect(connectFailure(other, base)).toBe(other);
   });
 });

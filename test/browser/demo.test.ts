@@ -1,6 +1,8 @@
 // `npm run demo` end to end: starts demo/main.ts as a person would, then connects, links, pulls, edits a
 // cell in the playground grid and pushes, all through the page; saves test-artifacts/demo.png.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminClient } from '../../emulators/table-service/index';
 import { artifact, launchBrowser } from '../harness/browser';
 import { SAMPLE } from '../harness/index';
-import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+import { connect, errorText, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -64,6 +66,64 @@ afterAll(async () => {
 });
 
 describe('npm run demo', () => {
+  // First, while the demo is not connected yet (the tests share one demo).
+  it('stays usable while the add-on waits for an address that does not answer', async () => {
+    // Issue 26, point 1: the grid, clock and menu were dead while a script waited. This address holds
+    // every request until the test has used the page, then answers as a web page would (404).
+    const held: ServerResponse[] = [];
+    let release = false;
+    let arrived: () => void = () => {};
+    const firstRequest = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const silent = createServer((_request, response) => {
+      if (release)
+        return void response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      held.push(response);
+      arrived();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(`${demo.printed.pageUrl}/`);
+      const sidebar = page.frameLocator('#sidebar');
+      await idle(sidebar);
+      await sidebar.locator('#base-url').fill(silentUrl);
+      await sidebar.locator('#api-key').fill(demo.printed.apiKey);
+      await sidebar.getByRole('button', { name: 'Connect' }).click();
+      await firstRequest;
+
+      // The script waits; the page answers and says what runs.
+      await expect
+        .poll(() => page.locator('#busy').textContent(), { timeout: 15_000 })
+        .toMatch(/^The add-on is running saveConnection…/);
+      const grid = await page.evaluate(() => fetch('/grid').then((response) => response.json()));
+      expect(grid).toMatchObject({ busy: 'The add-on is running saveConnection' });
+      // A second page opens meanwhile (its sidebar waits for the run to end).
+      const second = await browser.newPage();
+      await second.goto(`${demo.printed.pageUrl}/`, { waitUntil: 'domcontentloaded' });
+      await second.locator('[data-cell="A1"]').waitFor();
+      await second.close();
+      expect(await page.locator('#clock').textContent()).not.toBe('');
+      await page.getByRole('menuitem', { name: 'Extensions' }).click();
+      await expect.poll(() => page.locator('#extensions-menu').isVisible()).toBe(true);
+      await page.keyboard.press('Escape');
+      await page.screenshot({ path: artifact('demo-waiting.png') });
+
+      release = true;
+      for (const response of held.splice(0))
+        response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>');
+      await idle(sidebar);
+      expect(await errorText(sidebar)).toContain(`No table service answered at ${silentUrl}`);
+      await expect.poll(() => page.locator('#busy').isVisible(), { timeout: 15_000 }).toBe(false);
+    } finally {
+      await page.close();
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   it('serves the spreadsheet beside the sidebar: connect, link, pull, edit in the grid, push', async () => {
     const { pageUrl, serviceUrl, apiKey } = demo.printed;
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });

@@ -5,7 +5,7 @@ import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { artifact } from '../harness/browser';
 import { type Harness, SAMPLE } from '../harness/index';
-import { connect, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
+import { connect, errorText, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
 import { usePageSession } from './page-session';
 
 let h: Harness;
@@ -166,6 +166,62 @@ describe('the playground', () => {
     expect(await card.locator('td.mine').textContent()).toBe('open by alice');
     expect(await card.locator('td.theirs').textContent()).toBe('lost by bob');
     await page.screenshot({ path: artifact('playground-conflict.png') });
+  });
+
+  it('refuses a value the column cannot hold when changing a row on the service', async () => {
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    const before = await h.emulator.admin.state();
+    await page.getByRole('button', { name: 'Change a row on the service…' }).click();
+    const dialog = page.locator('#edit-dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.locator('#edit-column').selectOption('amount');
+    await dialog.locator('#edit-value').fill('lots');
+    await dialog.getByRole('button', { name: 'Change on the service' }).click();
+    await expect
+      .poll(() => dialog.locator('#edit-error').textContent())
+      .toBe(
+        '"lots" is not a number (e.g. 1200 or 12.5): Amount (amount) is a number column. Leave the value empty to clear the cell.',
+      );
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await page.locator('#tool-result').textContent()).not.toMatch(/^Changed/);
+    await page.screenshot({ path: artifact('playground-service-edit-refused.png') });
+    // Nothing changed on the service.
+    expect(await h.emulator.admin.state()).toEqual(before);
+    await dialog.locator('#edit-value').fill('1200');
+    await dialog.getByRole('button', { name: 'Change on the service' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.locator('#tool-result').textContent()).toMatch(
+      /^Changed amount of Row 2 on the service/,
+    );
+  });
+
+  it("answers the page's own address typed as the service's with a clear message, and stays usable", async () => {
+    // Issue 26, point 1: this once held "Checking your key…" for 6 minutes with the page dead.
+    await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.url);
+    expect(await errorText(sidebar)).toMatch(
+      new RegExp(
+        `No table service answered at ${h.url.replace(/[.]/g, '\\.')} .*the address you open the service at`,
+      ),
+    );
+    expect(await errorText(sidebar)).not.toContain(h.keys[SAMPLE.users.alice] as string);
+    await page.screenshot({ path: artifact('playground-own-address.png') });
+
+    // Grid, clock and menu answer at once.
+    await page.locator('[data-cell="A1"]').click();
+    await page.getByRole('textbox', { name: 'Cell A1' }).fill('still here');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-cell="A1"]').textContent()).toBe('still here');
+    await page.getByRole('button', { name: 'Advance 1 minute' }).click();
+    await expect
+      .poll(() => page.locator('#tool-result').textContent())
+      .toBe('Advanced 1 minute: no scheduled run was due.');
+    await page.getByRole('menuitem', { name: 'Extensions' }).click();
+    await expect.poll(() => page.locator('#extensions-menu').isVisible()).toBe(true);
+    // With the service's own address the same sidebar connects.
+    await page.keyboard.press('Escape');
+    await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.emulator.url);
+    expect(await errorText(sidebar)).toBeNull();
   });
 
   it('keeps row numbers above the cells when the grid is scrolled sideways', async () => {

@@ -150,6 +150,28 @@ describe('sim.person actions', () => {
     ]);
   });
 
+  it('copyCells and putCells carry values, notes and formats (Undo); putCells and setValues grow the sheet', () => {
+    const sheet = sim.spreadsheet.getActiveSheet();
+    sheet.getRange('B2').setNote('kept note');
+    sheet.getRange('B2').setNumberFormat('@');
+    const copied = sim.person.copyCells('Sheet1', 2, 2, 1, 2);
+    sim.person.clearCells('Sheet1', 'B2:C2');
+    sheet.getRange('B2').setNote(null);
+    sheet.getRange('B2').setNumberFormat('0.00');
+    sim.person.putCells('Sheet1', 2, 2, copied);
+    expect(rows(sim)[1]).toEqual(['r3', 'c', 'n3']);
+    expect(sheet.getRange('B2').getNote()).toBe('kept note');
+    expect(sheet.getRange('B2').getNumberFormat()).toBe('@');
+
+    const columns = sheet.getMaxColumns();
+    sim.person.setValues('Sheet1', 1, columns, [['x', 'y', 'z'], ['short']]);
+    expect(sheet.getMaxColumns()).toBe(columns + 2);
+    expect(sheet.getRange(1, columns + 2).getValue()).toBe('z');
+    expect(sheet.getRange(2, columns + 1).getValue()).toBe('');
+    sim.person.insertColumnsAt('Sheet1', sheet.getMaxColumns() + 1, 1);
+    expect(sheet.getMaxColumns()).toBe(columns + 3);
+  });
+
   it('sortSheet keeps the frozen header and moves whole lines', () => {
     sim.person.sortSheet('Sheet1', 3, false);
     expect(rows(sim).map((r) => r[0])).toEqual(['id', 'r4', 'r3', 'r2', 'r1']);

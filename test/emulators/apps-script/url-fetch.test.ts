@@ -27,6 +27,7 @@ const server = http.createServer((req, res) => {
     if (parts[1] === 'headers') { res.writeHead(200, [['X-Custom-Header', 'Yes'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]); res.end('ok'); return; }
     if (parts[1] === 'redirect') { res.writeHead(302, { Location: '/echo' }); res.end(); return; }
     if (parts[1] === 'drop') { req.socket.destroy(); return; }
+    if (parts[1] === 'silent') return;
     res.writeHead(404); res.end('not found');
   });
 });
@@ -58,6 +59,7 @@ function all(requests) {
   try { return UrlFetchApp.fetchAll(requests).map(function (r) { return [r.getResponseCode(), r.getContentText()]; }); }
   catch (e) { return { error: e.message }; }
 }
+function timedTry(url) { var t = Date.now(); var r = tryGet(url, { muteHttpExceptions: true }); return { ms: Date.now() - t, error: r.error }; }
 function timed(requests) { var t = Date.now(); UrlFetchApp.fetchAll(requests); return Date.now() - t; }
 `;
 
@@ -138,6 +140,12 @@ describe('UrlFetchApp.fetch', () => {
     expect(
       (sim.run('tryGet', [`${base}/drop`, { muteHttpExceptions: true }]).value as { error: string }).error,
     ).toBe(`Unexpected error: ${base}/drop`);
+  });
+  it('charges the platform deadline to the clock when a request gets no answer', () => {
+    const sim = make({ countRealTime: false, fetchTimeoutMs: 200, fetchDeadlineMs: 60_000 });
+    const v = sim.run('timedTry', [`${base}/silent`]).value as { ms: number; error: string };
+    expect(v.error).toBe(`Timeout: ${base}/silent`);
+    expect(v.ms).toBe(60_000);
   });
   it('refuses hosts outside allowedFetchHosts and over-long URLs', () => {
     const sim = make();
