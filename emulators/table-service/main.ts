@@ -15,6 +15,7 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     secret: { type: 'string' },
     latency: { type: 'string' },
+    platform: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -22,7 +23,8 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
-      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n',
+      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
+      '                          [--platform]   (platform error bodies; 60 requests a minute, 1,800 an hour)\n',
   );
   process.exit(0);
 }
@@ -36,6 +38,7 @@ const service = await createTableService({
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),
   ...(values.secret ? { secret: values.secret } : {}),
   ...(values.latency ? { faults: { latencyMs: Number(values.latency) } } : {}),
+  ...(values.platform ? { platform: true as const } : {}),
 });
 
 const alice = service.keys[SAMPLE.users.alice];
@@ -45,6 +48,11 @@ const lines = [
   `  Base URL:   ${service.url}`,
   `  Prefixes:   ${service.url}/api/public   and   ${service.url}/public`,
   `  Admin:      ${service.url}/__admin/state   (loopback only)`,
+  ...(values.platform
+    ? [
+        '  Platform mode: platform error bodies; 60 requests a minute and 1,800 an hour per key (429, no Retry-After)',
+      ]
+    : []),
   '',
 ];
 if (alice) {
