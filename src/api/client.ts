@@ -271,6 +271,7 @@ export class TableClient {
   private readonly maxPaceSleepMs: number;
   private readonly onPaceChange: (() => void) | undefined;
   private knownPrefix: ApiPrefix | undefined;
+  private sentCount = 0;
 
   /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
   constructor(port: HttpPort, connection: Connection, options: ClientOptions = {}) {
@@ -294,6 +295,11 @@ export class TableClient {
    */
   rateLimitEstimateMs(requests: number): number | undefined {
     return this.pacer.estimateMs(requests, this.port.now());
+  }
+
+  /** Requests this client sent so far, refused ones and retries included. */
+  requestsSent(): number {
+    return this.sentCount;
   }
 
   /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
@@ -694,6 +700,7 @@ export class TableClient {
       const sending = pending.slice(0, gate.send);
       const waiting = pending.slice(gate.send);
       const sentAt = this.port.now();
+      this.sentCount += sending.length;
       const responses = this.port.fetchAll(sending.map((i) => items[i]!.request));
       if (!Array.isArray(responses) || responses.length !== sending.length) {
         const error = new SyncError(

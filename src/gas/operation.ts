@@ -6,6 +6,7 @@ import { SyncError } from '../core/errors';
 import { startingProgress } from '../core/progress';
 import type { Operation, ProgressInfo } from '../shared/types';
 import { type LinkRecord, loadConnection, loadLink, type StoredConnection, saveProgress } from './stores';
+import { paceFor } from './service-pace';
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
 
 /** Work stops between batches once this much of the execution has passed (the limit is 6 min). */
@@ -66,7 +67,8 @@ export function requireLink(sheetId: number): LinkRecord {
 }
 
 export function clientFor(connection: StoredConnection, port: HttpPort, deadline?: Deadline): TableClient {
-  const options: ConstructorParameters<typeof TableClient>[2] = {};
+  // The service may limit requests per key (60 a minute, 1,800 an hour): every client paces itself.
+  const options: ConstructorParameters<typeof TableClient>[2] = { pace: paceFor(connection.info.baseUrl) };
   if (deadline) options.deadline = () => deadline.left();
   return new TableClient(
     port,

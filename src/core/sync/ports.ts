@@ -114,6 +114,8 @@ export interface Listing {
   pageRequests: number;
   nextOffset: number;
   done: boolean;
+  /** Set when the listing stopped because the service limits requests: ms until it may go on. */
+  rateLimitedMs?: number;
 }
 
 /** Options of a listing (see the client's listAllRows). */
@@ -153,6 +155,13 @@ export interface TableServicePort {
   ): RowAnswer[];
   createRows(appId: string, tableId: string, items: ReadonlyArray<Record<string, unknown>>): RowAnswer[];
   allPeople(): Member[];
+  /**
+   * About how long `requests` more would take at the pace the service allows (ms); undefined while
+   * the service is not known to limit requests.
+   */
+  rateLimitEstimateMs?(requests: number): number | undefined;
+  /** Requests sent so far by this client (this execution), refused ones and retries included. */
+  requestsSent?(): number;
 }
 
 /** The run: who runs it, its clock and budget, and the progress the sidebar shows. */

@@ -3,7 +3,7 @@
 // one execution (its job saved, a continuation asked for). The caller holds the document lock and
 // words the summary; every read and write is a port call.
 import type { SyncSummary } from '../../../shared/types';
-import type { SyncError } from '../../errors';
+import { isSyncError, type SyncError } from '../../errors';
 import type { JobRecord, LinkRecord } from '../../records';
 import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
@@ -11,7 +11,7 @@ import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
-import { runPush } from '../push/run-push';
+import { type PushResult, runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -21,8 +21,11 @@ export interface OperationPorts extends SyncPorts {
   jobs: { load(): JobRecord | null; save(job: JobRecord): void; clear(): void };
   /** One-shot triggers that continue an operation about a minute later. */
   continuations: {
-    /** Asks for a continuation; returns its trigger id (null: none could be made, the next run goes on). */
-    create(): string | null;
+    /**
+     * Asks for a continuation `delayMs` from now (default: about a minute); returns its trigger id
+     * (null: none could be made, the next run goes on).
+     */
+    create(delayMs?: number): string | null;
     /** Deletes a continuation's trigger (one that fired, or a stale one); null does nothing. */
     delete(triggerId: string | null): void;
   };
@@ -131,6 +134,8 @@ interface RunStep {
   pushUpdated: number;
   tally: IssueTally | null;
   warnings: string[];
+  /** Set when the service's limit on requests stopped the run: ms until it takes more. */
+  waitMs?: number;
 }
 
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
@@ -168,11 +173,31 @@ function runPushPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
-  const pushed = runPush(ports, link, {
-    confirmHeld: start.confirmHeld,
-    scheduled: start.origin === 'scheduled',
-  });
+  let pushed: PushResult;
+  try {
+    pushed = runPush(ports, link, {
+      confirmHeld: start.confirmHeld,
+      scheduled: start.origin === 'scheduled',
+    });
+  } catch (error) {
+    // Stopped by the service's limit on requests before anything was sent: it goes on after the wait.
+    if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;
+    step.finished = false;
+    waitForRateLimit(ports, summary, step, error.retryAfterMs, 0, 0);
+    return;
+  }
   if (pushed.held) summary.held = pushed.held;
+  if (pushed.rateLimited) {
+    const { waitMs, requestsLeft } = pushed.rateLimited;
+    waitForRateLimit(
+      ports,
+      summary,
+      step,
+      waitMs,
+      requestsLeft,
+      pushed.counts.created + pushed.counts.updated,
+    );
+  }
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;
   step.pushUpdated += pushed.counts.updated;
@@ -184,6 +209,32 @@ function runPushPhase(
   step.tally = pushed.tally;
   step.warnings.push(...pushed.headerWarnings);
   step.finished = pushed.finished;
+}
+
+/**
+ * The run waits `waitMs` for the service's limit on requests; the summary says so, and about how long
+ * the rest takes: the writes left, plus the reads each later execution makes first (as many as this
+ * one made for its `written` writes).
+ */
+function waitForRateLimit(
+  ports: OperationPorts,
+  summary: SyncSummary,
+  step: RunStep,
+  waitMs: number,
+  requestsLeft: number,
+  written: number,
+): void {
+  step.waitMs = waitMs;
+  const sent = ports.service.requestsSent?.() ?? written;
+  const readsPerRun = Math.max(0, sent - written);
+  const runsLeft = written > 0 ? Math.ceil(requestsLeft / written) : 1;
+  const estimate =
+    requestsLeft > 0 ? ports.service.rateLimitEstimateMs?.(requestsLeft + readsPerRun * runsLeft) : undefined;
+  summary.rateLimited = {
+    waitSeconds: Math.ceil(waitMs / 1000),
+    requestsLeft,
+    ...(estimate === undefined ? {} : { minutesLeft: Math.max(1, Math.round(estimate / 60_000)) }),
+  };
 }
 
 function runPullPhase(
@@ -238,7 +289,7 @@ function saveContinuation(
     startedAt: resuming?.startedAt ?? new Date(options.startedAt).toISOString(),
     executions: (resuming?.executions ?? 0) + 1,
     // The daily quota does not reset in a minute: no trigger; the next run resumes.
-    triggerId: step.halted ? null : ports.continuations.create(),
+    triggerId: step.halted ? null : ports.continuations.create(step.waitMs),
     scheduled: resuming ? resuming.scheduled : options.scheduled,
     owner: ports.ownerEmail(),
     totals: {

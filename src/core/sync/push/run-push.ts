@@ -11,7 +11,7 @@ import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import { fixedFieldText } from '../line-values';
-import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
+import type { LinkedSheetPort, Listing, RowAnswer, ServiceRow, SyncPorts } from '../ports';
 import {
   adoptLostCreates,
   claimPendingCreates,
@@ -20,6 +20,7 @@ import {
 } from './adopt';
 import {
   type CreateBatch,
+  heldBackByRateLimit,
   keepMarkedCreates,
   keepUnwrittenCreatesPending,
   markCreatesPending,
@@ -62,6 +63,11 @@ export interface PushResult {
   headerWarnings: string[];
   /** Edits held as a likely accident (not sent). */
   held?: HeldPush;
+  /**
+   * Set when the service limits requests and the push stopped to wait: ms until it takes more, and
+   * the writes (PATCH and POST) left for later runs.
+   */
+  rateLimited?: { waitMs: number; requestsLeft: number };
 }
 
 export interface PushOptions {
@@ -83,6 +89,10 @@ interface Push {
   firstWave: Listing | null;
   /** The whole listing, once read (the first wave, when it covered the table). */
   listing: Map<string, ServiceRow> | null;
+  /** Set when the service's limit on requests stopped the sending: ms until it takes more. */
+  rateLimitedMs?: number;
+  /** Writes left unsent when the limit stopped the sending. */
+  requestsLeft: number;
 }
 
 /**
@@ -98,6 +108,8 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
   adoptLostCreatesPhase(push);
   const requests = reconcilePhase(push);
   let finished = patchPhase(push, requests);
+  // Creates not tried because the PATCHes stopped wait for the same later run.
+  if (!finished) push.requestsLeft += session.plan.creates.length;
   finished = createPhase(push, finished ? session.plan.creates : []) && finished;
   markHeldLines(session);
   writeStatuses(push); // error statuses and restored read-only cells, even when nothing was sent
@@ -109,6 +121,9 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     tally,
     headerWarnings,
     ...(held ? { held } : {}),
+    ...(push.rateLimitedMs !== undefined
+      ? { rateLimited: { waitMs: push.rateLimitedMs, requestsLeft: push.requestsLeft } }
+      : {}),
   };
 }
 
@@ -148,7 +163,10 @@ function openPush(ports: SyncPorts, link: LinkRecord): { push: Push; headerWarni
     fixedText: fixedFieldShown(ports, link),
   });
   const listing = firstWave?.done ? serviceRows : null;
-  return { push: { ports, link, sheet, session, serviceRows, firstWave, listing }, headerWarnings };
+  return {
+    push: { ports, link, sheet, session, serviceRows, firstWave, listing, requestsLeft: 0 },
+    headerWarnings,
+  };
 }
 
 function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
@@ -201,6 +219,7 @@ function loadListing(push: Push): Map<string, ServiceRow> {
     ...(known > 0 ? { expectedTotal: known } : {}),
     onPage: (page) => keepRows(serviceRows, page),
   });
+  if (result.rateLimitedMs !== undefined) throw rateLimitedError(result.rateLimitedMs);
   if (!result.done)
     throw new SyncError('TIME', 'Ran out of time while reading the table; the push goes on in a moment.');
   push.listing = serviceRows;
@@ -263,6 +282,7 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
         wave.map((request) => ({ rowId: request.update.rowId, patch: request.patch })),
       );
       settleUpdates(session, wave, answers);
+      return answers;
     },
     () => writeStatuses(push),
   );
@@ -270,20 +290,43 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
 
 /**
  * Sends `items` in parallel waves of WRITE_WAVE while the time left allows, and writes what was
- * settled every FLUSH_EVERY_WAVES waves. Returns whether all were sent in time.
+ * settled every FLUSH_EVERY_WAVES waves. Stops at the first item the service's limit on requests
+ * held back (the rest waits for a later run). Returns whether all were sent.
  */
 function inWaves<T>(
   push: Push,
   items: readonly T[],
-  sendWave: (wave: readonly T[], start: number) => void,
+  sendWave: (wave: readonly T[], start: number) => readonly RowAnswer[],
   writeSettled: () => void,
 ): boolean {
   for (let start = 0, waveNumber = 0; start < items.length; start += WRITE_WAVE, waveNumber++) {
     if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
-    sendWave(items.slice(start, start + WRITE_WAVE), start);
+    const answers = sendWave(items.slice(start, start + WRITE_WAVE), start);
+    const heldBack = answers.findIndex(heldBackByRateLimit);
+    if (heldBack >= 0) {
+      const answer = answers[heldBack] as { error: SyncError };
+      push.rateLimitedMs = answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS;
+      push.requestsLeft += items.length - (start + heldBack);
+      return false;
+    }
     if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeSettled();
   }
   return true;
+}
+
+/** The wait after the service refused requests without saying how long: a minute (the platform's window). */
+const RATE_LIMIT_WAIT_MS = 60 * 1000;
+
+/**
+ * The push stopped before sending anything because the service limits requests: thrown, so the
+ * operation goes on after `waitMs` (nothing was settled yet, so nothing is lost).
+ */
+function rateLimitedError(waitMs: number): SyncError {
+  return new SyncError(
+    'RATE_LIMITED',
+    'The service limits how many requests the add-on may send: the push waits and goes on.',
+    { retryAfterMs: waitMs },
+  );
 }
 
 /**
@@ -325,6 +368,7 @@ function sendCreates(push: Push, creates: CreateBatch): boolean {
         wave.map((create) => create.plan.values),
       );
       settleCreates(session, creates, start, answers);
+      return answers;
     },
     () => writeCreated(push, creates),
   );
