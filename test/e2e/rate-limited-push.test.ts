@@ -100,6 +100,14 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     );
     // The first execution does not sleep a minute away: it stops and leaves the rest to a trigger.
     expect(first.simulatedMs).toBeLessThan(MINUTE);
+    // The lines not sent yet carry no error: they are still edits, sent by a later execution.
+    expect(firstSummary.errors).toBe(0);
+    const header = w.values()[0] as string[];
+    const statuses = w
+      .values()
+      .slice(1)
+      .map((line) => String(line[header.indexOf('_sync')]));
+    expect(statuses.filter((status) => /not pushed|✖/.test(status))).toEqual([]);
     // The sidebar shows the same words while the push goes on.
     const shown = w.call<{ lastSummary: SyncSummary }>('getState').lastSummary;
     expect(shown.message).toBe(firstSummary.message);
@@ -124,5 +132,33 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     // Each execution sends about a minute's worth: 1,000 edits need about 20, not hundreds.
     expect(executions.length).toBeGreaterThanOrEqual(17);
     expect(executions.length).toBeLessThanOrEqual(25);
+  }, 120_000);
+
+  it('as an add-on (no continuation triggers) finishes by runs the person starts, each saying how it goes on', async () => {
+    const w = await limitedWorld({ installation: 'addon' });
+    const expected = editEveryTitle(w);
+    const runs: ExecutionResult[] = [];
+    let summary: SyncSummary | undefined;
+    for (let run = 0; run < 8; run++) {
+      const result = w.sim.callFromClient('pushActiveSheet', [{ confirmHeld: true }]);
+      runs.push(result);
+      summary = summaryOf(result);
+      if (!summary.continuing) break;
+      // Each run waits for the service within its own time, and says the person goes on with it.
+      expect(summary.message).toMatch(/the service limits how many requests the add-on may send/);
+      expect(summary.message).toMatch(
+        /\d+ changes are left, about (\d+ minutes|a minute) at the pace it allows/,
+      );
+      expect(summary.message).toMatch(/Run push again in .+ to go on/);
+      expect(w.sim.triggers()).toEqual([]);
+      w.sim.clock.advance(MINUTE); // the person reads the message and pushes again a minute later
+    }
+    expect(summary).toMatchObject({ ok: true, continuing: false, errors: 0 });
+    expectWithinLimit(runs);
+    // A run holds about 4 minutes of the service's pace: 1,000 edits in a handful of runs, not twenty.
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs.length).toBeLessThanOrEqual(6);
+    const log = await expectEachSentOnce(w, expected);
+    expect(refusedIn(log)).toHaveLength(1);
   }, 120_000);
 });

@@ -187,16 +187,16 @@ function runPushPhase(
     return;
   }
   if (pushed.held) summary.held = pushed.held;
+  const written = pushed.counts.created + pushed.counts.updated;
   if (pushed.rateLimited) {
     const { waitMs, requestsLeft } = pushed.rateLimited;
-    waitForRateLimit(
-      ports,
-      summary,
-      step,
-      waitMs,
-      requestsLeft,
-      pushed.counts.created + pushed.counts.updated,
-    );
+    waitForRateLimit(ports, summary, step, waitMs, requestsLeft, written);
+  } else if (!pushed.finished) {
+    // Out of time after waiting for the service's windows within the run (no continuations here):
+    // still the limit on requests that makes it slow, and the person should hear so.
+    const nextSlotMs = ports.service.rateLimitEstimateMs?.(1);
+    if (nextSlotMs !== undefined)
+      waitForRateLimit(ports, summary, step, Math.max(1000, nextSlotMs), pushed.requestsLeft, written);
   }
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;

@@ -68,6 +68,8 @@ export interface PushResult {
    * the writes (PATCH and POST) left for later runs.
    */
   rateLimited?: { waitMs: number; requestsLeft: number };
+  /** Writes (PATCH and POST) planned but not sent, when the push stopped (time, or the service's limit). */
+  requestsLeft: number;
 }
 
 export interface PushOptions {
@@ -124,6 +126,7 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     ...(push.rateLimitedMs !== undefined
       ? { rateLimited: { waitMs: push.rateLimitedMs, requestsLeft: push.requestsLeft } }
       : {}),
+    requestsLeft: push.requestsLeft,
   };
 }
 
@@ -300,7 +303,10 @@ function inWaves<T>(
   writeSettled: () => void,
 ): boolean {
   for (let start = 0, waveNumber = 0; start < items.length; start += WRITE_WAVE, waveNumber++) {
-    if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
+    if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) {
+      push.requestsLeft += items.length - start;
+      return false;
+    }
     const answers = sendWave(items.slice(start, start + WRITE_WAVE), start);
     const heldBack = answers.findIndex(heldBackByRateLimit);
     if (heldBack >= 0) {
