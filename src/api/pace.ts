@@ -37,6 +37,11 @@ export interface PaceState {
   strikes: number;
   /** Nothing is sent before this time (ms), set by a 429 without Retry-After. */
   pausedUntil: number;
+  /**
+   * After a 429 the windows held more than this pacer counted (another client of the same key?):
+   * rounds may hold this many requests at most, doubling after each round that went through (0: no cap).
+   */
+  ramp: number;
 }
 
 /** How long `unlimited` is believed before the pacer finds out again. */
@@ -56,7 +61,7 @@ export function rateLimitBackoff(strikes: number): number {
 
 /** A fresh state: nothing known, nothing sent. */
 export function freshPace(): PaceState {
-  return { mode: 'unknown', learnedAt: 0, seconds: [], minutes: [], strikes: 0, pausedUntil: 0 };
+  return { mode: 'unknown', learnedAt: 0, seconds: [], minutes: [], strikes: 0, pausedUntil: 0, ramp: 0 };
 }
 
 /** A stored state if it has the right shape, else a fresh one (a stored value is never trusted blindly). */
@@ -70,6 +75,7 @@ export function paceStateOf(value: unknown): PaceState {
     typeof v.learnedAt === 'number' &&
     typeof v.strikes === 'number' &&
     typeof v.pausedUntil === 'number' &&
+    typeof v.ramp === 'number' &&
     isBuckets(v.seconds, 3) &&
     isBuckets(v.minutes, 2);
   return ok ? (JSON.parse(JSON.stringify(v)) as PaceState) : freshPace();
@@ -134,7 +140,10 @@ export class Pacer {
       this.pace.mode = 'unknown';
     }
     const free = this.free(now);
-    if (free > 0) return { send: Math.min(wanted, free), waitMs: 0 };
+    // After a 429 the service's windows held more than this pacer counted (another client of the
+    // same key?): rounds start at one request and double, so a wrong count costs a refusal, not a wave.
+    const cap = this.pace.ramp > 0 ? this.pace.ramp : free;
+    if (free > 0) return { send: Math.min(wanted, free, cap), waitMs: 0 };
     if (this.pace.mode === 'unknown') {
       // One request alone past the platform's limits: a 429 says the service has them, a success that it does not.
       this.probing = true;
@@ -159,8 +168,10 @@ export class Pacer {
       this.pace.strikes += 1;
       const slot = this.nextSlot(now);
       this.pace.pausedUntil = Math.max(now + rateLimitBackoff(this.pace.strikes), slot);
+      this.pace.ramp = 1;
     } else {
       this.pace.strikes = 0;
+      if (this.pace.ramp > 0) this.pace.ramp = this.pace.ramp >= 64 ? 0 : this.pace.ramp * 2;
       if (conclusive) {
         this.pace.mode = 'unlimited';
         this.pace.learnedAt = now;

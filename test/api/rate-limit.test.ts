@@ -46,7 +46,11 @@ class LimitedService extends FakePort {
     return json(200, makeRow(Number(id.slice(1)), JSON.parse(request.payload ?? '{}')));
   }
 
+  /** Runs before each round: another client of the same key, say. */
+  beforeRound: () => void = () => {};
+
   override fetchAll(requests: HttpRequest[]): HttpResponse[] {
+    this.beforeRound();
     const before = this.refused;
     const answers = super.fetchAll(requests);
     if (this.refused > before) this.refusedWaves.push(requests.length);
@@ -221,5 +225,33 @@ describe('when the service has no such limits', () => {
     expect(service.waves.slice(0, 6)).toEqual([10, 10, 10, 10, 10, 10]);
     expect(service.waves[6]).toBe(1);
     expect(service.waves.slice(7).every((n) => n >= 9)).toBe(true);
+  });
+});
+
+describe('when another client of the same key keeps filling the window', () => {
+  it('costs one refused wave, then after each pause starts at one request and doubles: never a wave again', () => {
+    const service = new LimitedService();
+    const pacer = new Pacer();
+    const client = clientOf(service, pacer, { maxSleepMs: Number.POSITIVE_INFINITY });
+    client.updateRows('A1', 'T1', edits(100)); // learns the limits (one refusal)
+    expect(pacer.mode).toBe('limited');
+    service.clock += 61_000;
+    // Someone else sends 58 requests with the same key each minute, for three minutes; this pacer cannot know.
+    let nextBurst = service.clock;
+    let bursts = 0;
+    service.beforeRound = () => {
+      if (bursts >= 3 || service.clock < nextBurst) return;
+      for (let i = 0; i < 58; i++) service.limiter.admit('key');
+      bursts++;
+      nextBurst = service.clock + 60_000;
+    };
+    const refusedBefore = service.refused;
+    const wavesBefore = service.refusedWaves.length;
+    const results = client.updateRows('A1', 'T1', edits(60, 100));
+    expect(sent(results)).toBe(60);
+    const refusedWaves = service.refusedWaves.slice(wavesBefore);
+    expect(refusedWaves.length).toBeGreaterThan(1);
+    expect(refusedWaves.slice(1).every((size) => size <= 2)).toBe(true);
+    expect(service.refused - refusedBefore).toBeLessThanOrEqual(10 + 2 * bursts);
   });
 });
