@@ -9,7 +9,7 @@ import type { ExecutionResult, SimulatorOptions } from '../../emulators/apps-scr
 import type { RequestLogEntry } from '../../emulators/table-service';
 import type { SyncSummary } from '../../src/shared/types';
 import { expectWithinLimit, runContinuations, summaryOf } from './continuations';
-import { followSimulatedClock } from './service-clock';
+import { followSimulatedClock } from '../../emulators/table-service/simulated-clock';
 import { CRM, startWorld, type World } from './world';
 
 const TABLE = 'tbl_paced';

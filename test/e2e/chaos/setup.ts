@@ -7,7 +7,7 @@ import {
 } from '../../../emulators/apps-script';
 import type { JsonValue, RunningEmulator } from '../../../emulators/table-service';
 import type { Rng } from '../../../emulators/table-service/rng';
-import { followSimulatedClock } from '../service-clock';
+import { followSimulatedClock } from '../../../emulators/table-service/simulated-clock';
 import type { Figures } from './figures';
 import { ChaosPerson } from './person-actions';
 

@@ -1,7 +1,8 @@
-// Keeps the table-service emulator's rate-limit clock on the simulator's clock: before every fetch
-// of an execution, the emulator's admin /clock is set to the simulated time (synchronously, as the
-// execution waits there), so a simulated minute is a minute for the service's rolling windows.
-import { sendSync } from '../../emulators/apps-script/http-worker';
+// Keeps the emulator's rate-limit clock on the Apps Script simulator's clock: before every fetch of an
+// execution, the admin /clock is set to the simulated time (synchronously, as the execution waits
+// there), so a simulated minute is a minute for platform mode's rolling windows. Used as the
+// simulator's `onBeforeFetch` by tests and benchmarks (it runs in the simulator's process).
+import { sendSync } from '../apps-script/http-worker';
 
 /** An `onBeforeFetch` for the simulator: sets the emulator's clock at `url` to `now()` before each fetch. */
 export function followSimulatedClock(url: () => string, now: () => number): () => void {
