@@ -12,7 +12,7 @@ const PACE_KEY = 'servicePace';
  * minutes of an execution spent asleep holding the document lock. Shorter waits are slept.
  */
 export const PACE_SLEEP_WITH_CONTINUATIONS_MS = 5_000;
-/** Unpaced, the state is saved at most this often (what it holds then matters little). */
+/** Believed unlimited, the state is saved at most this often (its counts matter little then). */
 const SAVE_EVERY_MS = 30_000;
 
 interface StoredPace {
@@ -34,7 +34,8 @@ function readStored(): StoredPace | null {
  * The pace options of a client for `baseUrl`: its pacer from the kept state (fresh for another
  * address), how long it may sleep for the windows (briefly where continuations carry a run on; as
  * long as the run's time allows in an add-on, where the next run is the person's), and the saving of
- * its state after every round while the service is known to limit requests.
+ * its state after every round (one property write per fetchAll): a count missed here would let the
+ * next execution go past the limits. Only once the service is believed unlimited is it saved less often.
  */
 export function paceFor(baseUrl: string): NonNullable<ClientOptions['pace']> {
   const stored = readStored();
@@ -46,7 +47,7 @@ export function paceFor(baseUrl: string): NonNullable<ClientOptions['pace']> {
     maxSleepMs: isAddOn() ? Number.POSITIVE_INFINITY : PACE_SLEEP_WITH_CONTINUATIONS_MS,
     onChange: () => {
       const now = Date.now();
-      if (pacer.mode !== 'limited' && pacer.mode === savedMode && now - savedAt < SAVE_EVERY_MS) return;
+      if (pacer.mode === 'unlimited' && pacer.mode === savedMode && now - savedAt < SAVE_EVERY_MS) return;
       savedAt = now;
       savedMode = pacer.mode;
       const value: StoredPace = { baseUrl, state: pacer.state(now) };

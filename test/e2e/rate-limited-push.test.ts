@@ -22,11 +22,11 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** A world whose 1,000-row table is linked and pulled, then the service switched to platform mode. */
+/** A world whose service has the platform's limits from the start, with a 1,000-row table linked and pulled. */
 async function limitedWorld(simulator: SimulatorOptions = {}): Promise<World> {
   const holder: { world?: World } = {};
   const w = await startWorld({
-    emulator: { logLimit: 20_000 },
+    emulator: { logLimit: 20_000, platform: true },
     simulator: {
       costs: 'central',
       countRealTime: false,
@@ -43,7 +43,6 @@ async function limitedWorld(simulator: SimulatorOptions = {}): Promise<World> {
   w.connect();
   w.call('linkActiveSheet', { tableAppId: CRM, tableId: TABLE });
   expect(summaryOf(w.sim.callFromClient('pullActiveSheet', []))).toMatchObject({ ok: true, added: EDITS });
-  await w.emulator.admin.setPlatform(true);
   await w.emulator.admin.clearLog();
   return w;
 }
@@ -123,7 +122,7 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     const log = await expectEachSentOnce(w, expected);
     // One request went alone past the limits to find them out; after that the pace kept every window.
     expect(refusedIn(log)).toHaveLength(1);
-    expect((await w.emulator.admin.platform()).refused).toBe(1);
+    expect((await w.emulator.admin.platform()).refused).toBe(1); // the pull before was refused nothing
     const minutes = (w.sim.clock.now() - started) / MINUTE;
     // About what the first message said: 1,000 PATCHes at 60 a minute, plus each execution's reads.
     expect(minutes).toBeGreaterThan(16);
