@@ -42,6 +42,8 @@ export interface PaceState {
    * rounds may hold this many requests at most, doubling after each round that went through (0: no cap).
    */
   ramp: number;
+  /** Requests the service took past the limits while this pacer found out (surely counted). */
+  beyond: number;
 }
 
 /** How long `unlimited` is believed before the pacer finds out again. */
@@ -54,6 +56,14 @@ export const MAX_RATE_LIMIT_BACKOFF_MS = 3_600_000;
 const SECOND = 1_000;
 const MINUTE = 60_000;
 
+/** Requests past the limits that must go through before the service is believed to have none. */
+export const PROOF_REQUESTS = 10;
+
+/** The size of the next round past the limits after `beyond` went through: 1, 2, 3, 4 (1+2+3+4 = 10). */
+function probeRound(beyond: number): number {
+  return Math.floor((Math.sqrt(8 * beyond + 1) - 1) / 2) + 1;
+}
+
 /** Backoff after the `strikes`-th 429 without Retry-After in a row: 1 min, 2, 4, … up to 1 h. */
 export function rateLimitBackoff(strikes: number): number {
   return Math.min(MAX_RATE_LIMIT_BACKOFF_MS, RATE_LIMIT_BACKOFF_MS * 2 ** Math.max(0, strikes - 1));
@@ -61,7 +71,16 @@ export function rateLimitBackoff(strikes: number): number {
 
 /** A fresh state: nothing known, nothing sent. */
 export function freshPace(): PaceState {
-  return { mode: 'unknown', learnedAt: 0, seconds: [], minutes: [], strikes: 0, pausedUntil: 0, ramp: 0 };
+  return {
+    mode: 'unknown',
+    learnedAt: 0,
+    seconds: [],
+    minutes: [],
+    strikes: 0,
+    pausedUntil: 0,
+    ramp: 0,
+    beyond: 0,
+  };
 }
 
 /** A stored state if it has the right shape, else a fresh one (a stored value is never trusted blindly). */
@@ -76,6 +95,7 @@ export function paceStateOf(value: unknown): PaceState {
     typeof v.strikes === 'number' &&
     typeof v.pausedUntil === 'number' &&
     typeof v.ramp === 'number' &&
+    typeof v.beyond === 'number' &&
     isBuckets(v.seconds, 3) &&
     isBuckets(v.minutes, 2);
   return ok ? (JSON.parse(JSON.stringify(v)) as PaceState) : freshPace();
@@ -145,9 +165,10 @@ export class Pacer {
     const cap = this.pace.ramp > 0 ? this.pace.ramp : free;
     if (free > 0) return { send: Math.min(wanted, free, cap), waitMs: 0 };
     if (this.pace.mode === 'unknown') {
-      // One request alone past the platform's limits: a 429 says the service has them, a success that it does not.
+      // Past the platform's limits in small rounds (1, 2, 3, 4): a 429 says the service has them; ten
+      // requests through, that it does not.
       this.probing = true;
-      return { send: 1, waitMs: 0 };
+      return { send: Math.min(wanted, probeRound(this.pace.beyond)), waitMs: 0 };
     }
     return { send: 0, waitMs: Math.max(1, this.nextSlot(now) - now) };
   }
@@ -169,10 +190,15 @@ export class Pacer {
       const slot = this.nextSlot(now);
       this.pace.pausedUntil = Math.max(now + rateLimitBackoff(this.pace.strikes), slot);
       this.pace.ramp = 1;
+      this.pace.beyond = 0;
     } else {
       this.pace.strikes = 0;
       if (this.pace.ramp > 0) this.pace.ramp = this.pace.ramp >= 64 ? 0 : this.pace.ramp * 2;
-      if (conclusive) {
+      if (conclusive) this.pace.beyond += count;
+      // Ten requests past the limits, all surely counted: more than a window that just reset, or a
+      // few requests this pacer counted and the service did not, would explain.
+      if (this.pace.beyond >= PROOF_REQUESTS) {
+        this.pace.beyond = 0;
         this.pace.mode = 'unlimited';
         this.pace.learnedAt = now;
       }

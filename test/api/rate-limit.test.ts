@@ -214,17 +214,36 @@ describe('when 429s without Retry-After keep coming (another client uses the sam
 });
 
 describe('when the service has no such limits', () => {
-  it('sends one request alone past 60 a minute, then goes on at full speed (believed for a day)', () => {
+  it('sends ten requests past 60 a minute in small rounds, then goes on at full speed (believed for a day)', () => {
     const service = new LimitedService(false);
     const pacer = new Pacer();
     const results = clientOf(service, pacer).updateRows('A1', 'T1', edits(200));
     expect(sent(results)).toBe(200);
     expect(service.sleeps).toEqual([]);
     expect(pacer.mode).toBe('unlimited');
-    // Waves of 10 up to the platform's limit, one alone to find out, then waves of 10 again.
+    // Waves of 10 up to the platform's limit, rounds of 1, 2, 3 and 4 past it to find out, then 10 again.
     expect(service.waves.slice(0, 6)).toEqual([10, 10, 10, 10, 10, 10]);
-    expect(service.waves[6]).toBe(1);
-    expect(service.waves.slice(7).every((n) => n >= 9)).toBe(true);
+    expect(service.waves.slice(6, 10)).toEqual([1, 2, 3, 4]);
+    expect(service.waves.slice(10).every((n) => n >= 9)).toBe(true);
+  });
+});
+
+describe('when the service counts fewer requests than the pacer (its window just reset)', () => {
+  it('never believes it has no limits: the rounds past them meet the 429 while small', () => {
+    const service = new LimitedService();
+    const pacer = new Pacer();
+    // Seven requests the pacer counted and the service did not (its window started after them).
+    pacer.answered(7, 0, service.clock, service.clock);
+    const results = clientOf(service, pacer, { maxSleepMs: Number.POSITIVE_INFINITY }).updateRows(
+      'A1',
+      'T1',
+      edits(150),
+    );
+    expect(sent(results)).toBe(150);
+    expect(pacer.mode).toBe('limited');
+    // Past the pacer's count the service took 7 (rounds 1, 2 and 4 of the 4th), then refused 3 of that round.
+    expect(Math.max(...service.refusedWaves)).toBeLessThanOrEqual(4);
+    expect(service.refused).toBeLessThanOrEqual(4);
   });
 });
 
