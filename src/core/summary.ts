@@ -85,7 +85,7 @@ export function rateLimitedText(
     continuation === 'trigger'
       ? ` It goes on by itself in ${wait}; nothing is lost or sent twice.`
       : ` Run ${operation} again in ${wait} to go on (each run sends what the service allows); nothing is lost or sent twice.`;
-  return ` Not finished yet: the service limits how many requests the add-on may send, so it sends in steps.${left}${how}`;
+  return ` Not finished yet: the service limits how many requests the add-on may send, so it goes in steps.${left}${how}`;
 }
 
 /**

@@ -161,3 +161,44 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     expect(refusedIn(log)).toHaveLength(1);
   }, 120_000);
 });
+
+describe('a first pull of 6,000 rows from a service that limits requests', () => {
+  it('stops at the limits and goes on by itself a minute later: every row once, one refused request', async () => {
+    const ROWS = 6_000;
+    const holder: { world?: World } = {};
+    const w = await startWorld({
+      emulator: { logLimit: 20_000, platform: true },
+      simulator: {
+        costs: 'central',
+        countRealTime: false,
+        onBeforeFetch: followSimulatedClock(
+          () => holder.world?.emulator.url ?? '',
+          () => holder.world?.sim.clock.now() ?? 0,
+        ),
+      },
+    });
+    holder.world = w;
+    world = w;
+    await w.emulator.admin.seedTable({ appId: CRM, tableId: TABLE, rows: ROWS, columns: 4, hostile: false });
+    w.connect();
+    w.call('linkActiveSheet', { tableAppId: CRM, tableId: TABLE });
+    // 60 pages and the schema are more than a minute's 60 requests.
+    const first = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
+    expect(first).toMatchObject({ ok: true, continuing: true });
+    expect(first.message).toMatch(/the service limits how many requests the add-on may send/);
+    expect(first.message).toMatch(/goes on by itself in about a minute/);
+    const executions = runContinuations(w, 5);
+    expectWithinLimit(executions);
+    const last = w.call<{ lastSummary: SyncSummary }>('getState').lastSummary;
+    expect(last).toMatchObject({ ok: true, continuing: false, added: ROWS });
+    const header = w.values()[0] as string[];
+    const ids = w
+      .values()
+      .slice(1)
+      .map((line) => String(line[header.indexOf('id')]));
+    expect(new Set(ids).size).toBe(ROWS);
+    expect(ids).toHaveLength(ROWS);
+    const log = await w.emulator.admin.requestLog();
+    expect(refusedIn(log).length).toBeLessThanOrEqual(1);
+  }, 120_000);
+});

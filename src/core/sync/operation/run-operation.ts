@@ -244,7 +244,17 @@ function runPullPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
-  const pulled = runPull(ports, link, step.pullProgress);
+  let pulled: ReturnType<typeof runPull>;
+  try {
+    pulled = runPull(ports, link, step.pullProgress);
+  } catch (error) {
+    // Stopped by the service's limit on requests before a page arrived: it goes on after the wait.
+    if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;
+    step.finished = false;
+    waitForRateLimit(ports, summary, step, error.retryAfterMs, 0, 0);
+    return;
+  }
+  if (pulled.rateLimitedMs !== undefined) waitForRateLimit(ports, summary, step, pulled.rateLimitedMs, 0, 0);
   const fields = pullSummaryFields(pulled.progress.counts);
   summary.added = fields.added;
   summary.keptLocal = fields.keptLocal;
