@@ -110,6 +110,9 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     // The sidebar shows the same words while the push goes on.
     const shown = w.call<{ lastSummary: SyncSummary }>('getState').lastSummary;
     expect(shown.message).toBe(firstSummary.message);
+    expect(w.call<{ progress: { phase: string } | null }>('getState').progress?.phase).toBe(
+      'waiting: the service limits how many requests the add-on may send',
+    );
     const minutesSaid = Number(/about (\d+) minutes at the pace/.exec(firstSummary.message)?.[1]);
 
     const executions: ExecutionResult[] = [first, ...runContinuations(w, 60)];
