@@ -104,6 +104,11 @@ export interface ListAllOptions {
   /** Overrides the client's deadline for this listing. */
   deadline?: () => number;
   /**
+   * Overrides how long this listing may sleep for the service's windows (default: the client's
+   * `pace.maxSleepMs`): a caller that cannot resume a listing midway waits within its deadline.
+   */
+  paceSleepMs?: number;
+  /**
    * An extra page read at an offset far ahead, riding in a page wave: before each wave `at()` names
    * the offset (undefined: none); each new offset is read once, and `found(offset, rows)` hears how
    * many rows are there before the wave's schema and pages are delivered, and may throw to end the
@@ -684,14 +689,18 @@ export class TableClient {
    * `maxRetryAfterMs`. A 429 without Retry-After (the platform's) is waited out by the pace: a
    * minute, then longer; what the pace holds back longer than this run waits is left unsent.
    */
-  private exchange<T>(items: Exchange<T>[], deadline?: () => number): ExchangeResult<T> {
+  private exchange<T>(
+    items: Exchange<T>[],
+    deadline?: () => number,
+    paceSleepMs = this.maxPaceSleepMs,
+  ): ExchangeResult<T> {
     const outcomes: Outcome<T>[] = new Array(items.length);
     const tries: number[] = items.map(() => 0);
     let pending = items.map((_, i) => i);
     let rateLimited = false;
     const left = deadline ?? this.deadline;
     while (pending.length > 0) {
-      const gate = this.paced(pending.length, left);
+      const gate = this.paced(pending.length, left, paceSleepMs);
       if ('pausedMs' in gate) {
         const error = rateLimitPauseError(gate.pausedMs);
         for (const i of pending) outcomes[i] = { ok: false, error, notSent: true };
@@ -767,12 +776,16 @@ export class TableClient {
    * How many of `wanted` requests may go now: waits for the pace while the wait is short enough for
    * this run (`maxSleepMs`, the deadline), else says how long the service needs (`pausedMs`).
    */
-  private paced(wanted: number, left: (() => number) | undefined): { send: number } | { pausedMs: number } {
+  private paced(
+    wanted: number,
+    left: (() => number) | undefined,
+    maxSleepMs: number,
+  ): { send: number } | { pausedMs: number } {
     for (;;) {
       const gate = this.pacer.admit(wanted, this.port.now());
       if (gate.waitMs === 0) return { send: gate.send };
       const remaining = left === undefined ? Number.POSITIVE_INFINITY : left();
-      if (gate.waitMs > this.maxPaceSleepMs || gate.waitMs > remaining) return { pausedMs: gate.waitMs };
+      if (gate.waitMs > maxSleepMs || gate.waitMs > remaining) return { pausedMs: gate.waitMs };
       this.port.sleep(gate.waitMs);
     }
   }
@@ -827,7 +840,11 @@ export class TableClient {
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
       if (probing) pages.push(make(probeAt));
-      const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
+      const { outcomes: answered } = this.exchange(
+        lead ? [lead.exchange, ...pages] : pages,
+        deadline,
+        options.paceSleepMs,
+      );
       let outcomes = answered as Outcome<ListPage<T>>[];
       if (probing) {
         const probed = outcomes.pop();

@@ -125,6 +125,8 @@ export interface ListingOptions {
   onPage?(rows: ServiceRow[], offset: number): unknown;
   shouldStop?(): boolean;
   probe?: { at(): number | undefined; found(offset: number, rows: number): void };
+  /** How long the listing may sleep for the service's limit on requests (see the client's listAllRows). */
+  paceSleepMs?: number;
 }
 
 /** The table service (src/api's TableClient implements it). */

@@ -219,6 +219,9 @@ function loadListing(push: Push): Map<string, ServiceRow> {
   const known = Math.max(session.base.size, session.grid.length);
   const result = ports.service.listAllRows(link.tableAppId, link.tableId, {
     startOffset: push.firstWave?.nextOffset ?? 0,
+    // A push cannot resume its listing in a later execution (it reads the table again there): under
+    // a limit on requests, waiting within this run's time beats starting over, which might never end.
+    paceSleepMs: Number.POSITIVE_INFINITY,
     ...(known > 0 ? { expectedTotal: known } : {}),
     onPage: (page) => keepRows(serviceRows, page),
   });
