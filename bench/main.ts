@@ -9,6 +9,7 @@ import { type CostModel, type CostProfileName, sheetCallKind } from '../emulator
 import { startEmulator } from '../emulators/table-service';
 import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
 import type { DiffFigures } from './diff-micro';
+import { formatRateLimited, type RateLimitedPushFigures } from './rate-limited-push';
 import { type BenchOptions, costsOf, parseOptions } from './options';
 import {
   evaluateTargets,
@@ -210,6 +211,15 @@ async function main(options: BenchOptions): Promise<void> {
       String(options.columns),
     ]);
 
+    const rateLimitedEdits = options.quick ? 200 : 1000;
+    log(`  push of ${rateLimitedEdits} edits under the platform's limits (bound, add-on)...`);
+    const rateLimited = await child<RateLimitedPushFigures[]>('rate-limited-push.ts', [
+      '--edits',
+      String(rateLimitedEdits),
+      '--profile',
+      options.profile,
+    ]);
+
     const ours = results.filter((r) => r.spec.impl === 'ours');
     const naive = results.filter((r) => r.spec.impl === 'naive');
     const targets = evaluateTargets(ours, diff, options);
@@ -251,6 +261,9 @@ async function main(options: BenchOptions): Promise<void> {
       '',
       largestTableLine(options.columns),
       '',
+      `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
+      formatRateLimited(rateLimited),
+      '',
       'Targets:',
       formatTargets(targets),
       '',
@@ -271,6 +284,7 @@ async function main(options: BenchOptions): Promise<void> {
           node: process.version,
           scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
           diff,
+          rateLimitedPush: rateLimited,
           targets,
           largestTable: largestTableLine(options.columns),
         },

@@ -11,6 +11,7 @@ import type {
   FaultConfig,
   ListShape,
   NewColumn,
+  PlatformMode,
   QueuedAnswer,
   SeedTableOptions,
 } from './types.js';
@@ -40,7 +41,14 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/keys': async (emu) => ({ keys: await emu.keys(), users: emu.users() }),
   '/list-shape': (emu) => ({ shape: emu.listShape }),
   '/serves-delete': (emu) => ({ serves: emu.servesDelete }),
+  '/platform': (emu) => platformView(emu),
+  '/clock': (emu) => ({ nowMs: emu.clock.now(), manual: emu.clock.manual }),
 };
+
+function platformView(emu: TableEmulator): unknown {
+  const limiter = emu.platform;
+  return { platform: limiter ? limiter.mode : null, refused: limiter ? limiter.refused : 0 };
+}
 
 const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<unknown> | unknown> = {
   '/state': (emu, body) => {
@@ -153,6 +161,18 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));
     return { added: users.length, users };
+  },
+  '/platform': (emu, body) => {
+    // { off: true } switches it off; anything else is a PlatformMode (an empty object: the defaults).
+    emu.setPlatform(body.off === true ? null : (body as PlatformMode));
+    return platformView(emu);
+  },
+  '/clock': (emu, body) => {
+    if (body.real === true) emu.clock.release();
+    else if (body.nowMs !== undefined) emu.clock.set(Number(body.nowMs));
+    else if (body.advanceMs !== undefined) emu.clock.advance(Number(body.advanceMs));
+    else throw new StoreError(400, 'invalid_request', 'Send {"nowMs"}, {"advanceMs"} or {"real": true}.');
+    return { nowMs: emu.clock.now(), manual: emu.clock.manual };
   },
   '/save': (emu) => {
     emu.persist();

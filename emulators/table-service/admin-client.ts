@@ -9,6 +9,7 @@ import type {
   JsonValue,
   ListShape,
   NewColumn,
+  PlatformMode,
   QueuedAnswer,
   RequestLogEntry,
   Row,
@@ -207,6 +208,31 @@ export class AdminClient {
   /** Adds `count` generated members to an account (every 7th 'invited'). */
   async addMembers(accountId: string, count: number): Promise<User[]> {
     return (await this.call<{ users: User[] }>('POST', '/members', { accountId, count })).users;
+  }
+
+  /**
+   * Platform mode on (`true` or a mode: the platform's error bodies and rolling windows, counted from
+   * zero) or off (`false`). Returns the mode now in force (null: off).
+   */
+  async setPlatform(mode: PlatformMode | boolean): Promise<Required<PlatformMode> | null> {
+    const body = mode === false ? { off: true } : mode === true ? {} : mode;
+    return (await this.call<{ platform: Required<PlatformMode> | null }>('POST', '/platform', body)).platform;
+  }
+
+  /** Platform mode in force (null: off) and how many requests its windows refused. */
+  platform(): Promise<{ platform: Required<PlatformMode> | null; refused: number }> {
+    return this.call('GET', '/platform');
+  }
+
+  /**
+   * The rate limits' clock: `{ nowMs }` stops it at a time, `{ advanceMs }` moves it on (and stops it),
+   * `{ real: true }` gives it back to the real clock. Returns the time now and whether it is set.
+   */
+  setClock(change: { nowMs: number } | { advanceMs: number } | { real: true }): Promise<{
+    nowMs: number;
+    manual: boolean;
+  }> {
+    return this.call('POST', '/clock', change);
   }
 
   /** Writes the data file now (when the emulator has one). */

@@ -6,6 +6,7 @@ import { TokenIssuer } from './auth.js';
 import { validateBody } from './columns.js';
 import { FaultInjector } from './faults.js';
 import { generateMembers, seedTable } from './generate.js';
+import { PlatformLimiter, platformMode } from './platform.js';
 import { createRng, type Rng } from './rng.js';
 import { dataSet } from './sample-data.js';
 import { cloneJson, Store, StoreError } from './store.js';
@@ -17,6 +18,7 @@ import type {
   JsonValue,
   ListShape,
   NewColumn,
+  PlatformMode,
   RequestLogEntry,
   Row,
   SeedTableOptions,
@@ -72,11 +74,50 @@ export function profileOf(user: User): UserProfile {
   };
 }
 
+/**
+ * The clock the rate limits measure their windows on: `options.clock` (default Date.now), or a time
+ * the admin route set (a test keeps it in step with a simulated clock instead of sleeping).
+ */
+export class EmulatorClock {
+  private manualMs: number | null = null;
+
+  constructor(private readonly base: () => number = Date.now) {}
+
+  now(): number {
+    return this.manualMs ?? this.base();
+  }
+
+  /** Stops the clock at `ms` (it moves only when set or advanced again). */
+  set(ms: number): void {
+    if (!Number.isFinite(ms)) throw new StoreError(400, 'invalid_request', '"nowMs" must be a number of ms.');
+    this.manualMs = ms;
+  }
+
+  /** Moves a set clock (or the base clock's time, which it then stops at) forward by `ms`. */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new StoreError(400, 'invalid_request', '"advanceMs" must be a number of ms >= 0.');
+    this.manualMs = this.now() + ms;
+  }
+
+  /** Back to the base clock. */
+  release(): void {
+    this.manualMs = null;
+  }
+
+  get manual(): boolean {
+    return this.manualMs !== null;
+  }
+}
+
 /** One emulator instance. */
 export class TableEmulator {
   readonly store: Store;
   readonly tokens: TokenIssuer;
   readonly faults: FaultInjector;
+  readonly clock: EmulatorClock;
+  /** Platform mode (error bodies, rolling windows); null when off. */
+  platform: PlatformLimiter | null = null;
   readonly dataRng: Rng;
   listShape: ListShape;
   /** Whether `GET /tableApps` is served (see EmulatorOptions.tableAppSearch). */
@@ -94,7 +135,8 @@ export class TableEmulator {
     const initial: DataSetName | EmulatorState =
       options.data ?? (typeof options.seed === 'string' ? options.seed : 'sample');
     this.dataRng = createRng(seed ^ 0x5eed);
-    this.faults = new FaultInjector(createRng(seed), options.clock);
+    this.clock = new EmulatorClock(options.clock);
+    this.faults = new FaultInjector(createRng(seed), () => this.clock.now());
     this.dataFile = options.dataFile;
     let secret = options.secret;
     let state: EmulatorState;
@@ -113,6 +155,7 @@ export class TableEmulator {
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);
+    if (options.platform) this.setPlatform(options.platform);
     if (options.answers) this.faults.enqueue(options.answers);
     for (const [accountId, count] of Object.entries(options.members ?? {})) this.addMembers(accountId, count);
     this.persist();
@@ -120,6 +163,19 @@ export class TableEmulator {
 
   get state(): EmulatorState {
     return this.store.state;
+  }
+
+  /** Switches platform mode on (with fresh windows) or off (`null`). Throws StoreError 400 on nonsense. */
+  setPlatform(mode: PlatformMode | true | null): void {
+    if (mode === null) {
+      this.platform = null;
+      return;
+    }
+    try {
+      this.platform = new PlatformLimiter(platformMode(mode), () => this.clock.now());
+    } catch (error) {
+      throw new StoreError(400, 'invalid_request', (error as Error).message);
+    }
   }
 
   // ---- tokens --------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ const { values } = parseArgs({
     latency: { type: 'string' },
     'without-app-search': { type: 'boolean', default: false },
     'no-delete': { type: 'boolean', default: false },
+    platform: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
@@ -26,7 +27,8 @@ if (values.help) {
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
       '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
       '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n' +
-      '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n',
+      '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n' +
+      '                          [--platform]   (platform error bodies; 60 requests a minute, 1,800 an hour)\n',
   );
   process.exit(0);
 }
@@ -42,6 +44,7 @@ const service = await createTableService({
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),
   ...(values.secret ? { secret: values.secret } : {}),
   ...(values.latency ? { faults: { latencyMs: Number(values.latency) } } : {}),
+  ...(values.platform ? { platform: true as const } : {}),
 });
 
 const alice = service.keys[SAMPLE.users.alice];
@@ -51,6 +54,11 @@ const lines = [
   `  Base URL:   ${service.url}`,
   `  Prefixes:   ${service.url}/api/public   and   ${service.url}/public`,
   `  Admin:      ${service.url}/__admin/state   (loopback only)`,
+  ...(values.platform
+    ? [
+        '  Platform mode: platform error bodies; 60 requests a minute and 1,800 an hour per key (429, no Retry-After)',
+      ]
+    : []),
   '',
 ];
 if (alice) {

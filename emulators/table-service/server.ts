@@ -6,7 +6,16 @@ import type { AddressInfo } from 'node:net';
 import { ADMIN_PREFIX, handleAdmin } from './admin-api.js';
 import { AdminClient } from './admin-client.js';
 import { TableEmulator } from './emulator.js';
-import { errorAnswer, isLoopbackAddress, readBody, sendAnswer, sleep, splitUrl } from './http-util.js';
+import {
+  type Answer,
+  errorAnswer,
+  isLoopbackAddress,
+  readBody,
+  sendAnswer,
+  sleep,
+  splitUrl,
+} from './http-util.js';
+import { PLATFORM_RATE_LIMIT_TEXT, platformErrorBody, platformShaped } from './platform.js';
 import { handlePublic } from './public-api.js';
 import type { EmulatorOptions, RequestLogEntry, UserProfile } from './types.js';
 
@@ -87,6 +96,10 @@ async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerRespo
     entry.durationMs = Date.now() - started;
   };
 
+  // In platform mode the emulator's own error bodies take the platform's shape (queued answers stay as given).
+  const answerWith = (answer: Answer): void =>
+    sendAnswer(res, emu.platform?.mode.errorBodies ? platformShaped(answer) : answer);
+
   const delay = emu.faults.delayMs();
   if (delay > 0) {
     entry.fault = 'latency';
@@ -111,11 +124,18 @@ async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerRespo
     finish(answer.status);
     return;
   }
+  const auth = req.headers.auth;
+  if (emu.platform && !emu.platform.admit(typeof auth === 'string' ? auth : '')) {
+    entry.fault = 'platform-limit';
+    // The platform's 429: its own text and no Retry-After, whatever the error-body setting.
+    sendAnswer(res, { status: 429, body: platformErrorBody(429, PLATFORM_RATE_LIMIT_TEXT) });
+    finish(429);
+    return;
+  }
   if (decision.kind === 'rate-limit') {
     entry.fault = 'rate-limit';
     const seconds = String(decision.retryAfterSeconds);
-    sendAnswer(
-      res,
+    answerWith(
       errorAnswer(429, 'rate_limited', `Too many requests; retry after ${seconds} s.`, {
         'retry-after': seconds,
       }),
@@ -126,7 +146,7 @@ async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerRespo
   if (decision.kind === 'error') {
     entry.fault = 'error';
     const code = decision.status === 503 ? 'service_unavailable' : 'internal_error';
-    sendAnswer(res, errorAnswer(decision.status, code, 'Injected server error; nothing was done.'));
+    answerWith(errorAnswer(decision.status, code, 'Injected server error; nothing was done.'));
     finish(decision.status);
     return;
   }
@@ -138,7 +158,7 @@ async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerRespo
     dropConnection(req, res, entry);
     return;
   }
-  sendAnswer(res, answer);
+  answerWith(answer);
   finish(answer.status);
 }
 

@@ -122,6 +122,23 @@ export interface FaultConfig {
   dropAfterCommitRate?: number;
 }
 
+/** A rolling window: at most `max` requests of one API key in any `windowMs`. */
+export interface RateWindow {
+  windowMs: number;
+  max: number;
+}
+
+/**
+ * Platform mode (table-api.md, "Errors and limits the real service may have"): the conventions of the
+ * larger platform the service seems to share its API with.
+ */
+export interface PlatformMode {
+  /** Error bodies as `{ statusCode, customCode, errors: [{ msg, code }], message, name }`; default true. */
+  errorBodies?: boolean;
+  /** Rolling windows per API key, answered 429 with no Retry-After; default 60 a minute and 1,800 an hour. */
+  windows?: RateWindow[];
+}
+
 /** One exact answer to give to the next matching public request. */
 export interface QueuedAnswer {
   /** Matches every request when absent. `path` is a regular expression (string) tested against the path, prefix included, query excluded. */
@@ -155,7 +172,7 @@ export interface RequestLogEntry {
   status: number;
   dropped: boolean;
   /** Which fault (if any) shaped the answer. */
-  fault?: 'latency' | 'queued' | 'rate-limit' | 'error' | 'drop-after-commit';
+  fault?: 'latency' | 'queued' | 'rate-limit' | 'platform-limit' | 'error' | 'drop-after-commit';
   durationMs: number;
 }
 
@@ -196,8 +213,10 @@ export interface EmulatorOptions {
   members?: Record<string, number>;
   /** Most request log entries kept (oldest dropped); default 10000. */
   logLimit?: number;
+  /** Platform mode from the start (`true`: the platform's error bodies and windows). Admin: `/platform`. */
+  platform?: PlatformMode | true;
   /**
-   * The rate limit's clock, ms; default Date.now. In-process only (createTableService): a test steps it
+   * The rate limits' clock, ms; default Date.now. In-process only (createTableService): a test steps it
    * instead of sleeping until the window frees a slot.
    */
   clock?: () => number;

@@ -12,7 +12,16 @@ import {
 } from './connection';
 import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, refused } from './errors';
 import type { HttpMethod, HttpPort, HttpRequest, HttpResponse } from './http-port';
-import { backoffDelay, DEFAULT_RETRY, type RetryPolicy, retryVerdict, seededRandom } from './retry';
+import { Pacer } from './pace';
+import {
+  backoffDelay,
+  DEFAULT_RETRY,
+  isPlatformRateLimit,
+  type RetryPolicy,
+  rateLimitPauseError,
+  retryVerdict,
+  seededRandom,
+} from './retry';
 import {
   type ListPage,
   readProfile,
@@ -93,6 +102,13 @@ export interface ClientOptions {
   seed?: number;
   /** This connection's memory of operations its service lacks; without one, each call asks the service. */
   operationMemory?: OperationMemory;
+  /**
+   * Pacing against the service's rolling windows: the pacer (its state kept per connection by the
+   * caller), the longest wait for a free slot spent sleeping (default: `maxRetryAfterMs`; past it, or
+   * past the deadline, what is left is not sent: `RATE_LIMITED`, `notSent`, `retryAfterMs` the wait),
+   * and a hook called after every answered round (to keep the state). Default: a pacer of its own.
+   */
+  pace?: { pacer: Pacer; maxSleepMs?: number; onChange?: () => void };
 }
 
 /** Query of the people search. */
@@ -120,6 +136,11 @@ export interface ListAllOptions {
   /** Overrides the client's deadline for this listing. */
   deadline?: () => number;
   /**
+   * Overrides how long this listing may sleep for the service's windows (default: the client's
+   * `pace.maxSleepMs`): a caller that cannot resume a listing midway waits within its deadline.
+   */
+  paceSleepMs?: number;
+  /**
    * An extra page read at an offset far ahead, riding in a page wave: before each wave `at()` names
    * the offset (undefined: none); each new offset is read once, and `found(offset, rows)` hears how
    * many rows are there before the wave's schema and pages are delivered, and may throw to end the
@@ -138,6 +159,8 @@ export interface ListAllResult {
   nextOffset: number;
   /** True when the end of the table was reached. */
   done: boolean;
+  /** Set when the listing stopped because the service limits requests: ms until it may go on. */
+  rateLimitedMs?: number;
 }
 
 /** The outcome of one item of a batch, in the order of the items. */
@@ -146,7 +169,10 @@ export type RowResult =
   | {
       ok: false;
       error: SyncError;
-      /** True when the item was never sent (time ran out, or refused before sending). */
+      /**
+       * True when the item was not processed: never sent (time ran out, refused before sending, or
+       * held back by the pace of a service that limits requests: `RATE_LIMITED`), or refused with a 429.
+       */
       notSent?: boolean;
     };
 
@@ -196,7 +222,7 @@ interface Exchange<T> {
   read: (json: unknown, context: ErrorContext) => T;
 }
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; error: SyncError };
+type Outcome<T> = { ok: true; value: T } | { ok: false; error: SyncError; notSent?: boolean };
 
 /** A request sent along with the first page wave, answered before any page is delivered. */
 interface Lead {
@@ -207,6 +233,8 @@ interface Lead {
 interface ExchangeResult<T> {
   outcomes: Outcome<T>[];
   rateLimited: boolean;
+  /** Set when the pace held requests back for longer than this run waits: ms until the next may go. */
+  pausedMs?: number;
 }
 
 type Pending<T> = Exchange<T> | SyncError;
@@ -286,7 +314,11 @@ export class TableClient {
   private readonly random: () => number;
   private readonly deadline: (() => number) | undefined;
   private readonly memory: OperationMemory | undefined;
+  private readonly pacer: Pacer;
+  private readonly maxPaceSleepMs: number;
+  private readonly onPaceChange: (() => void) | undefined;
   private knownPrefix: ApiPrefix | undefined;
+  private sentCount = 0;
 
   /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
   constructor(port: HttpPort, connection: Connection, options: ClientOptions = {}) {
@@ -300,6 +332,22 @@ export class TableClient {
     this.random = seededRandom(options.seed ?? 1);
     this.deadline = options.deadline;
     this.memory = options.operationMemory;
+    this.pacer = options.pace?.pacer ?? new Pacer();
+    this.maxPaceSleepMs = options.pace?.maxSleepMs ?? this.policy.maxRetryAfterMs;
+    this.onPaceChange = options.pace?.onChange;
+  }
+
+  /**
+   * About how long `requests` more would take at the pace the service allows, in ms; undefined while
+   * the service is not known to limit requests.
+   */
+  rateLimitEstimateMs(requests: number): number | undefined {
+    return this.pacer.estimateMs(requests, this.port.now());
+  }
+
+  /** Requests this client sent so far, refused ones and retries included. */
+  requestsSent(): number {
+    return this.sentCount;
   }
 
   /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
@@ -804,19 +852,35 @@ export class TableClient {
   }
 
   /**
-   * Sends the exchanges together (fetchAll), then re-sends only the retryable ones after one shared
-   * wait (the longest Retry-After or backoff among them), until they succeed, fail for good, run out
-   * of tries, or the wait would pass the deadline or `maxRetryAfterMs`.
+   * Sends the exchanges together (fetchAll), as many at a time as the pace allows, then re-sends only
+   * the retryable ones after one shared wait (the longest Retry-After or backoff among them), until
+   * they succeed, fail for good, run out of tries, or the wait would pass the deadline or
+   * `maxRetryAfterMs`. A 429 without Retry-After (the platform's) is waited out by the pace: a
+   * minute, then longer; what the pace holds back longer than this run waits is left unsent.
    */
-  private exchange<T>(items: Exchange<T>[], deadline?: () => number): ExchangeResult<T> {
+  private exchange<T>(
+    items: Exchange<T>[],
+    deadline?: () => number,
+    paceSleepMs = this.maxPaceSleepMs,
+  ): ExchangeResult<T> {
     const outcomes: Outcome<T>[] = new Array(items.length);
     const tries: number[] = items.map(() => 0);
     let pending = items.map((_, i) => i);
     let rateLimited = false;
     const left = deadline ?? this.deadline;
     while (pending.length > 0) {
-      const responses = this.port.fetchAll(pending.map((i) => items[i]!.request));
-      if (!Array.isArray(responses) || responses.length !== pending.length) {
+      const gate = this.paced(pending.length, left, paceSleepMs);
+      if ('pausedMs' in gate) {
+        const error = rateLimitPauseError(gate.pausedMs);
+        for (const i of pending) outcomes[i] = { ok: false, error, notSent: true };
+        return { outcomes, rateLimited, pausedMs: gate.pausedMs };
+      }
+      const sending = pending.slice(0, gate.send);
+      const waiting = pending.slice(gate.send);
+      const sentAt = this.port.now();
+      this.sentCount += sending.length;
+      const responses = this.port.fetchAll(sending.map((i) => items[i]!.request));
+      if (!Array.isArray(responses) || responses.length !== sending.length) {
         const error = new SyncError(
           'INTERNAL',
           'The HTTP transport answered a different number of requests.',
@@ -826,9 +890,9 @@ export class TableClient {
       }
       const now = this.port.now();
       const again: number[] = [];
-      const retryErrors: SyncError[] = [];
+      let refusedByPlatform = 0;
       let wait = 0;
-      pending.forEach((i, k) => {
+      sending.forEach((i, k) => {
         const item = items[i]!;
         const response = responses[k]!;
         tries[i] = (tries[i] ?? 0) + 1;
@@ -846,26 +910,57 @@ export class TableClient {
           return;
         }
         const error = reading.error;
+        const platformLimit = isPlatformRateLimit(response);
         if (response.status === 429) rateLimited = true;
+        if (platformLimit) refusedByPlatform += 1;
         const ok2xx = response.status >= 200 && response.status < 300;
         const verdict = ok2xx ? 'final' : retryVerdict(item.request.method, response.status);
         if (verdict !== 'retry' || (tries[i] ?? 0) >= this.policy.maxAttempts) {
-          outcomes[i] = { ok: false, error };
+          outcomes[i] = { ok: false, error, ...(response.status === 429 ? { notSent: true } : {}) };
           return;
         }
-        const delay = error.retryAfterMs ?? backoffDelay(tries[i] ?? 1, this.policy, this.random);
+        // The platform's 429 says no time: the pace waits it out (a minute, then longer), not a backoff here.
+        const delay = platformLimit
+          ? 0
+          : (error.retryAfterMs ?? backoffDelay(tries[i] ?? 1, this.policy, this.random));
         wait = Math.max(wait, delay);
         again.push(i);
-        retryErrors.push(error);
-        outcomes[i] = { ok: false, error };
+        outcomes[i] = { ok: false, error, ...(response.status === 429 ? { notSent: true } : {}) };
       });
-      if (again.length === 0) break;
+      this.pacer.answered(sending.length, refusedByPlatform, now, sentAt);
+      this.onPaceChange?.();
+      if (again.length === 0) {
+        pending = waiting;
+        continue;
+      }
       const remaining = left === undefined ? Number.POSITIVE_INFINITY : left();
-      if (wait > this.policy.maxRetryAfterMs || wait > remaining) break;
+      if (wait > this.policy.maxRetryAfterMs || wait > remaining) {
+        // These fail with their answer's error; the requests not sent yet still go.
+        pending = waiting;
+        continue;
+      }
       if (wait > 0) this.port.sleep(wait);
-      pending = again;
+      pending = [...again, ...waiting];
     }
     return { outcomes, rateLimited };
+  }
+
+  /**
+   * How many of `wanted` requests may go now: waits for the pace while the wait is short enough for
+   * this run (`maxSleepMs`, the deadline), else says how long the service needs (`pausedMs`).
+   */
+  private paced(
+    wanted: number,
+    left: (() => number) | undefined,
+    maxSleepMs: number,
+  ): { send: number } | { pausedMs: number } {
+    for (;;) {
+      const gate = this.pacer.admit(wanted, this.port.now());
+      if (gate.waitMs === 0) return { send: gate.send };
+      const remaining = left === undefined ? Number.POSITIVE_INFINITY : left();
+      if (gate.waitMs > maxSleepMs || gate.waitMs > remaining) return { pausedMs: gate.waitMs };
+      this.port.sleep(gate.waitMs);
+    }
   }
 
   private pageThrough<T>(
@@ -918,7 +1013,11 @@ export class TableClient {
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
       if (probing) pages.push(make(probeAt));
-      const { outcomes: answered } = this.exchange(lead ? [lead.exchange, ...pages] : pages, deadline);
+      const { outcomes: answered } = this.exchange(
+        lead ? [lead.exchange, ...pages] : pages,
+        deadline,
+        options.paceSleepMs,
+      );
       let outcomes = answered as Outcome<ListPage<T>>[];
       if (probing) {
         const probed = outcomes.pop();
@@ -943,7 +1042,13 @@ export class TableClient {
         const outcome = outcomes[k];
         const at = offsets[k]!;
         if (outcome === undefined) throw new SyncError('INTERNAL', 'A page was not fetched.');
-        if (!outcome.ok) throw outcome.error;
+        if (!outcome.ok) {
+          // Held back by the pace: the pages before it stand, and the listing resumes from here later.
+          if (outcome.notSent && outcome.error.code === 'RATE_LIMITED' && outcome.error.retryAfterMs) {
+            return { ...result(false), rateLimitedMs: outcome.error.retryAfterMs };
+          }
+          throw outcome.error;
+        }
         const page = outcome.value;
         if (page.total !== undefined) total = page.total;
         const verdict = options.onPage?.(page.items, at);
@@ -1012,7 +1117,17 @@ export class TableClient {
         if (outcome === undefined)
           results.push({ ok: false, error: new SyncError('INTERNAL', 'Not sent.'), notSent: true });
         else if (outcome.ok) results.push({ ok: true, row: outcome.value });
-        else results.push({ ok: false, error: outcome.error });
+        else results.push({ ok: false, error: outcome.error, ...(outcome.notSent ? { notSent: true } : {}) });
+      }
+      if (sent.pausedMs !== undefined) {
+        // The service limits requests: the rest waits for a later run, unsent.
+        const error = rateLimitPauseError(sent.pausedMs);
+        for (; next < pending.length; next++) {
+          const item = pending[next];
+          results.push({ ok: false, error: item instanceof SyncError ? item : error, notSent: true });
+        }
+        options.onWave?.(results.slice());
+        break;
       }
       current = sent.rateLimited ? Math.max(1, Math.floor(current / 2)) : Math.min(size, current + 1);
       options.onWave?.(results.slice());

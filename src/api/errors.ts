@@ -63,11 +63,39 @@ function stringOf(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-/** The message of an error body in any of the shapes the contract lists, or undefined. */
+/** The texts of an `errors` array: each entry's `msg` (the platform's shape) or `message`, or the entry itself. */
+function errorsTexts(errors: unknown): string[] {
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .map((e) => (isRecord(e) ? (stringOf(own(e, 'msg')) ?? stringOf(own(e, 'message'))) : stringOf(e)))
+    .filter((t): t is string => t !== undefined);
+}
+
+/**
+ * True for a `message` that only names the status (`"Bad Request"`, `"NotFound"`, the body's `name`):
+ * the platform puts those there and the detail in `errors[].msg`.
+ */
+function isGeneric(message: string, json: Record<string, unknown>): boolean {
+  const flat = message.replace(/[\s_-]/g, '').toLowerCase();
+  const name = stringOf(own(json, 'name'));
+  if (name !== undefined && flat === name.replace(/[\s_-]/g, '').toLowerCase()) return true;
+  return Object.values(REASONS).some((reason) => reason.replace(/\s/g, '').toLowerCase() === flat);
+}
+
+/**
+ * The message of an error body in any of the shapes the contract lists, or undefined: `message`,
+ * `error` (text or `{ message }`), `errors[]` (`msg` or `message`). A `message` that only names the
+ * status gives way to the details in `errors[]`; one that says more comes first, the details after.
+ */
 export function messageInJson(json: unknown): string | undefined {
   if (!isRecord(json)) return undefined;
   const direct = stringOf(own(json, 'message'));
-  if (direct !== undefined) return direct;
+  const details = errorsTexts(own(json, 'errors'));
+  if (direct !== undefined) {
+    const extra = details.filter((d) => d !== direct && !direct.includes(d));
+    if (extra.length === 0) return direct;
+    return isGeneric(direct, json) ? extra.join('; ') : `${direct}: ${extra.join('; ')}`;
+  }
   const error = own(json, 'error');
   const asText = stringOf(error);
   if (asText !== undefined) return asText;
@@ -75,14 +103,7 @@ export function messageInJson(json: unknown): string | undefined {
     const inner = stringOf(own(error, 'message'));
     if (inner !== undefined) return inner;
   }
-  const errors = own(json, 'errors');
-  if (Array.isArray(errors)) {
-    const texts = errors
-      .map((e) => (isRecord(e) ? stringOf(own(e, 'message')) : stringOf(e)))
-      .filter((t): t is string => t !== undefined);
-    if (texts.length > 0) return texts.join('; ');
-  }
-  return undefined;
+  return details.length > 0 ? details.join('; ') : undefined;
 }
 
 function looksLikeHtml(text: string): boolean {

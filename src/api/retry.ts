@@ -1,6 +1,7 @@
 // When to try a request again and how long to wait: status rules per method, backoff, Retry-After.
 
-import type { HttpMethod } from './http-port';
+import { SyncError } from '../core/errors';
+import type { HttpMethod, HttpResponse } from './http-port';
 
 /** How hard the client retries. Defaults in {@link DEFAULT_RETRY}. */
 export interface RetryPolicy {
@@ -86,4 +87,34 @@ export function seededRandom(seed: number): () => number {
 export function backoffDelay(failures: number, policy: RetryPolicy, random: () => number): number {
   const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, failures - 1));
   return Math.round(step * (0.5 + 0.5 * random()));
+}
+
+/**
+ * A 429 that says no time to wait (no usable Retry-After): the platform's rolling windows (60 a
+ * minute, 1,800 an hour). The pace waits it out (a minute, then longer) instead of a quick backoff.
+ */
+export function isPlatformRateLimit(response: HttpResponse): boolean {
+  return response.status === 429 && parseRetryAfter(response.headers?.['retry-after'], 0) === undefined;
+}
+
+/** "about 3 minutes", "about a minute", "a few seconds": a wait as a person reads it. */
+export function aboutTime(ms: number): string {
+  if (ms < 45_000) return 'a few seconds';
+  const minutes = Math.round(ms / 60_000);
+  if (minutes <= 1) return 'about a minute';
+  if (minutes < 90) return `about ${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  return hours === 1 ? 'about an hour' : `about ${hours} hours`;
+}
+
+/**
+ * What a request held back by the pace gets: the service limits requests (429 without Retry-After),
+ * so it waits `waitMs` for a later run. Nothing was sent, nothing is lost.
+ */
+export function rateLimitPauseError(waitMs: number): SyncError {
+  return new SyncError(
+    'RATE_LIMITED',
+    `The service limits how many requests the add-on may send (it refused more with 429), so this waits: the service takes more in ${aboutTime(waitMs)}. Nothing was lost; run it again then if it does not go on by itself.`,
+    { retryAfterMs: waitMs },
+  );
 }

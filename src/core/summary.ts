@@ -33,7 +33,8 @@ type Counts = Pick<
   | 'removedOnService'
   | 'unchanged'
   | 'seconds'
->;
+> &
+  Partial<Pick<SyncSummary, 'rateLimited'>>;
 
 /**
  * "Pulled: 3 added, 1 in conflict, 40 unchanged in 2.5 s." Counts of 0 are left out, except
@@ -49,13 +50,48 @@ export function runCountsText(summary: Counts, continuation: Continuation): stri
   if (summary.errors) parts.push(`${summary.errors} with errors`);
   if (summary.removedOnService) parts.push(`${summary.removedOnService} removed on the service`);
   parts.push(`${summary.unchanged} unchanged`);
-  const tail =
-    continuation === 'trigger'
+  const tail = summary.rateLimited
+    ? rateLimitedText(summary.operation, summary.rateLimited, continuation)
+    : continuation === 'trigger'
       ? ' Not finished yet: it continues by itself in a minute (Apps Script limits each run to 6 minutes).'
       : continuation === 'manual'
         ? ` Not finished yet: run ${summary.operation} again (or wait for the next scheduled run) to continue where it stopped.`
         : '';
   return `${VERB[summary.operation]}: ${parts.join(', ')} in ${summary.seconds} s.${tail}`;
+}
+
+/** "about 12 minutes", "about a minute", "a few seconds". */
+function aboutMinutes(minutes: number): string {
+  if (minutes <= 1) return 'about a minute';
+  if (minutes < 90) return `about ${minutes} minutes`;
+  const hours = Math.round(minutes / 60);
+  return hours === 1 ? 'about an hour' : `about ${hours} hours`;
+}
+
+/**
+ * The tail of a run the service's limit on requests stopped: that the service limits requests, what
+ * is left and about how long it takes, and how it goes on.
+ */
+export function rateLimitedText(
+  operation: SyncSummary['operation'],
+  limited: NonNullable<SyncSummary['rateLimited']>,
+  continuation: Continuation,
+): string {
+  const wait =
+    limited.waitSeconds < 45 ? 'a few seconds' : aboutMinutes(Math.round(limited.waitSeconds / 60));
+  const left =
+    limited.requestsLeft > 0
+      ? ` ${limited.requestsLeft} ${limited.requestsLeft === 1 ? 'change is' : 'changes are'} left${
+          limited.minutesLeft === undefined
+            ? ''
+            : `, ${aboutMinutes(limited.minutesLeft)} at the pace it allows`
+        }.`
+      : '';
+  const how =
+    continuation === 'trigger'
+      ? ` It goes on by itself in ${wait}; nothing is lost or sent twice.`
+      : ` Run ${operation} again in ${wait} to go on (each run sends what the service allows); nothing is lost or sent twice.`;
+  return ` Not finished yet: the service limits how many requests the add-on may send, so it goes in steps.${left}${how}`;
 }
 
 /**

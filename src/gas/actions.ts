@@ -131,7 +131,16 @@ function finishRun(
   // A run that continues in the next execution keeps its numbers on show until that one reports.
   saveProgress(
     link.sheetId,
-    continuing ? { ...continuing, phase: 'waiting for the next execution', continuing: true } : null,
+    continuing
+      ? {
+          ...continuing,
+          // The service's limit on requests, not Apps Script's 6 minutes, is what a rate-limited run waits for.
+          phase: summary.rateLimited
+            ? 'waiting: the service limits how many requests the add-on may send'
+            : 'waiting for the next execution',
+          continuing: true,
+        }
+      : null,
   );
   try {
     saveSummary(link.sheetId, summary);

@@ -5,6 +5,7 @@ import type { HttpPort } from '../api/http-port';
 import { SyncError } from '../core/errors';
 import { startingProgress } from '../core/progress';
 import type { Operation, ProgressInfo } from '../shared/types';
+import { paceFor } from './service-pace';
 import {
   type LinkRecord,
   loadConnection,
@@ -73,9 +74,11 @@ export function requireLink(sheetId: number): LinkRecord {
 }
 
 export function clientFor(connection: StoredConnection, port: HttpPort, deadline?: Deadline): TableClient {
-  // Operations the service lacks are remembered per person and connection, so no run asks in vain.
+  // Operations the service lacks are remembered per person and connection, so no run asks in vain;
+  // the service may limit requests per key (60 a minute, 1,800 an hour): every client paces itself.
   const options: ConstructorParameters<typeof TableClient>[2] = {
     operationMemory: operationMemory(connection),
+    pace: paceFor(connection.info.baseUrl),
   };
   if (deadline) options.deadline = () => deadline.left();
   return new TableClient(

@@ -45,7 +45,7 @@ export function operationPortsOf(context: OperationContext, link: LinkRecord): O
       clear: () => clearJob(link.sheetId),
     },
     continuations: {
-      create: () => createContinuationTrigger(CONTINUE_AFTER_MS),
+      create: (delayMs) => createContinuationTrigger(delayMs ?? CONTINUE_AFTER_MS),
       delete: deleteTriggerById,
     },
     ownerEmail: connectedEmail,

@@ -162,6 +162,12 @@ export interface SyncSummary {
    * anyway") to send exactly these. Absent when nothing was held.
    */
   held?: HeldPush;
+  /**
+   * The service limits how many requests the add-on may send, and the run stopped to wait: when it
+   * takes more (seconds), the changes left to send (0 when not known yet), and about how long they
+   * take at the pace the service allows (minutes; absent when unknown).
+   */
+  rateLimited?: { waitSeconds: number; requestsLeft: number; minutesLeft?: number };
 }
 
 /** A held column of a push: how many lines, and a few examples of what would change. */

@@ -123,6 +123,26 @@ describe('errorFromResponse', () => {
       [{ error: 'unknown column x' }, 'unknown column x'],
       [{ error: { code: 'bad', message: 'value of wrong type' } }, 'value of wrong type'],
       [{ errors: [{ message: 'first' }, { message: 'second' }] }, 'first; second'],
+      // The platform's shape: the detail in errors[].msg, a message that only names the status.
+      [
+        {
+          statusCode: 400,
+          customCode: 400,
+          errors: [{ msg: 'title is longer than 64 characters', code: 400 }],
+          message: 'Bad Request',
+          name: 'BadRequest',
+        },
+        'title is longer than 64 characters',
+      ],
+      [
+        { errors: [{ msg: 'first' }, { msg: 'second' }], message: 'BadRequest', name: 'BadRequest' },
+        'first; second',
+      ],
+      [
+        { errors: [{ msg: 'amount must be a number' }], message: 'Validation failed' },
+        'Validation failed: amount must be a number',
+      ],
+      [{ errors: [{ msg: 'same text' }], message: 'same text' }, 'same text'],
     ])('reads the message from %j', (body, said) => {
       const e = errorFromResponse(json(400, body), ctx({ target: 'row', tableId: 'T1', rowId: 'R1' }));
       expect(e.code).toBe('REJECTED');

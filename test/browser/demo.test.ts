@@ -2,8 +2,8 @@
 // cell in the playground grid and pushes, all through the page; saves test-artifacts/demo.png.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';

@@ -174,7 +174,9 @@ describe('runHeadline', () => {
     expect(runHeadline({ ...clean, errors: 6 })).toBe('Pushed with 6 errors');
     expect(runHeadline({ ...clean, operation: 'pull', conflicts: 1 })).toBe('Pulled with 1 conflict');
     expect(runHeadline({ ...clean, held })).toBe('Pushed with 20 lines held');
-    expect(runHeadline({ ...clean, operation: 'pull', awaitingReview: 1 })).toBe('Pulled with 1 deleted line to review');
+    expect(runHeadline({ ...clean, operation: 'pull', awaitingReview: 1 })).toBe(
+      'Pulled with 1 deleted line to review',
+    );
     expect(runHeadline({ ...clean, warnings: ['The header "status" is missing.'] })).toBe(
       'Pushed with 1 warning',
     );

@@ -24,24 +24,29 @@ const TRACE = process.env.CHAOS_TRACE === '1';
  * while a run waits): on by default since the rules pass them; `CHAOS_SHARED=0` leaves them out.
  */
 const SHARED = process.env.CHAOS_SHARED !== '0';
+/**
+ * `CHAOS_PLATFORM=1`: the service plays the platform (60 requests a minute, 1,800 an hour, 429 without
+ * Retry-After, its error bodies); chaos-platform.test.ts runs a few such scenarios by default.
+ */
+const PLATFORM = process.env.CHAOS_PLATFORM === '1';
 /** Read once, so a rebuild while the suite runs cannot change the code under test midway. */
 const CODE = readFileSync(
   path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/Code.js'),
   'utf8',
 );
 
-describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}`, () => {
+describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}${PLATFORM ? ' under the platform’s limits' : ''}`, () => {
   const figures = newFigures();
   const failures: Array<{ seed: number; violations: string[] }> = [];
   const duplicated: Array<{ seed: number; violations: string[] }> = [];
   const unintended: Array<{ seed: number; violations: string[] }> = [];
   afterAll(() => {
     console.log(
-      `chaos figures (first seed ${FIRST_SEED}, shared ${SHARED}):\n${JSON.stringify(figures, null, 2)}`,
+      `chaos figures (first seed ${FIRST_SEED}, shared ${SHARED}, platform ${PLATFORM}):\n${JSON.stringify(figures, null, 2)}`,
     );
     for (const failure of [...failures, ...duplicated, ...unintended]) {
       console.log(
-        `seed ${failure.seed} failed; replay: CHAOS_SEED=${failure.seed} CHAOS_SCENARIOS=1${SHARED ? '' : ' CHAOS_SHARED=0'} npx vitest run test/e2e/chaos.test.ts\n  ${failure.violations.slice(0, 12).join('\n  ')}`,
+        `seed ${failure.seed} failed; replay: CHAOS_SEED=${failure.seed} CHAOS_SCENARIOS=1${SHARED ? '' : ' CHAOS_SHARED=0'}${PLATFORM ? ' CHAOS_PLATFORM=1' : ''} npx vitest run test/e2e/chaos.test.ts\n  ${failure.violations.slice(0, 12).join('\n  ')}`,
       );
     }
   });
@@ -53,7 +58,12 @@ describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}`, () => {
         const seed = FIRST_SEED + i;
         let outcome: ScenarioOutcome;
         try {
-          outcome = await runScenario(seed, figures, { code: CODE, shared: SHARED, trace: TRACE });
+          outcome = await runScenario(seed, figures, {
+            code: CODE,
+            shared: SHARED,
+            trace: TRACE,
+            platform: PLATFORM,
+          });
         } catch (error) {
           outcome = {
             violations: [`scenario threw: ${error instanceof Error ? error.stack : String(error)}`],

@@ -2,8 +2,9 @@
 // the service's once held "Checking your key…" for 6 minutes and ended in "Exceeded maximum execution
 // time". Connecting has its own limit: one unanswered request (UrlFetchApp's ~60 s deadline, charged
 // to the simulated clock) and it stops, saying the address did not answer as the service.
-import { createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulator } from '../../emulators/apps-script';
 import { startEmulator } from '../../emulators/table-service';

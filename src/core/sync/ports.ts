@@ -129,6 +129,8 @@ export interface Listing {
   pageRequests: number;
   nextOffset: number;
   done: boolean;
+  /** Set when the listing stopped because the service limits requests: ms until it may go on. */
+  rateLimitedMs?: number;
 }
 
 /** Options of a listing (see the client's listAllRows). */
@@ -138,6 +140,8 @@ export interface ListingOptions {
   onPage?(rows: ServiceRow[], offset: number): unknown;
   shouldStop?(): boolean;
   probe?: { at(): number | undefined; found(offset: number, rows: number): void };
+  /** How long the listing may sleep for the service's limit on requests (see the client's listAllRows). */
+  paceSleepMs?: number;
 }
 
 /** The table service (src/api's TableClient implements it). */
@@ -175,6 +179,13 @@ export interface TableServicePort {
     options?: { shouldStop?(): boolean },
   ): DeleteAnswer[];
   allPeople(): Member[];
+  /**
+   * About how long `requests` more would take at the pace the service allows (ms); undefined while
+   * the service is not known to limit requests.
+   */
+  rateLimitEstimateMs?(requests: number): number | undefined;
+  /** Requests sent so far by this client (this execution), refused ones and retries included. */
+  requestsSent?(): number;
 }
 
 /** The run: who runs it, its clock and budget, and the progress the sidebar shows. */

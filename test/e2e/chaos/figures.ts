@@ -11,6 +11,12 @@ export interface Figures extends PersonFigures {
   requests: number;
   injected5xx: number;
   injected429: number;
+  /** Requests the platform's windows refused (platform mode): 429 without Retry-After. */
+  refusedByLimit: number;
+  /** Runs that stopped to wait for the service's limit on requests (platform mode). */
+  rateLimitedRuns: number;
+  /** Bursts of requests another client of the person's key sent (platform mode). */
+  otherClientBursts: number;
   dropAfterCommit: number;
   latencySpikes: number;
   conflictsSeen: number;
@@ -41,6 +47,9 @@ export function newFigures(): Figures {
     requests: 0,
     injected5xx: 0,
     injected429: 0,
+    refusedByLimit: 0,
+    rateLimitedRuns: 0,
+    otherClientBursts: 0,
     dropAfterCommit: 0,
     latencySpikes: 0,
     conflictsSeen: 0,

@@ -14,6 +14,8 @@ export interface Summary {
   added: number;
   message: string;
   held?: unknown;
+  /** Set when the run stopped to wait for the service's limit on requests (platform mode). */
+  rateLimited?: { waitSeconds: number };
 }
 
 /** A run's summary holds changes back (issue 14's accident guard): a non-empty `held`. */
@@ -69,6 +71,7 @@ export function runSync(chaos: Chaos, fn: string, step: number, kill?: number): 
   cancel();
   if (result.killed) figures.executionsKilled++;
   if (isHeld(result.value as Summary | undefined)) figures.heldPushes++;
+  if ((result.value as Summary | undefined)?.rateLimited) figures.rateLimitedRuns++;
   trace(chaos, `${fn}${kill ? ` kill@${kill}` : ''}`, result);
   return result;
 }

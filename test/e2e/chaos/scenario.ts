@@ -23,7 +23,7 @@ export async function runScenario(
   options: ScenarioOptions,
 ): Promise<ScenarioOutcome> {
   const r = createRng(seed);
-  const emulator = await startEmulator({ seed });
+  const emulator = await startEmulator({ seed, ...(options.platform ? { platform: true as const } : {}) });
   try {
     const chaos = await setUpScenario(seed, r, emulator, figures, options);
     await runSteps(chaos);

@@ -3,6 +3,7 @@
 import type { RequestLogEntry } from '../../../emulators/table-service';
 import { confirmHeld, isHeld, resolve, runSync, type Summary, visibleConflicts } from './runs';
 import type { Chaos } from './setup';
+import { OTHER_CLIENT_HEADER } from './steps';
 
 const SETTLE_ROUNDS = 8;
 
@@ -28,16 +29,34 @@ function countFaults(chaos: Chaos, log: RequestLogEntry[]): void {
   figures.requests += log.length;
   figures.injected5xx += log.filter((e) => e.fault === 'error').length;
   figures.injected429 += log.filter((e) => e.fault === 'queued' && e.status === 429).length;
+  figures.refusedByLimit += log.filter(
+    (e) => e.fault === 'platform-limit' && e.headers[OTHER_CLIENT_HEADER] === undefined,
+  ).length;
   figures.dropAfterCommit += log.filter((e) => e.fault === 'drop-after-commit').length;
   figures.latencySpikes += log.filter((e) => e.durationMs >= 20).length;
 }
 
-/** Fault-free syncs until one has nothing left to do (at most 8). */
+/** Rounds that only waited for the service's limit on requests (platform mode) do not count, up to this many. */
+const RATE_LIMITED_ROUNDS = 40;
+
+/**
+ * Fault-free syncs until one has nothing left to do (at most 8). Under the platform's limits a sync
+ * that stopped to wait for them is given its wait (the simulated clock moves on, its continuation
+ * fires) and does not count as a round.
+ */
 function settle(chaos: Chaos): void {
   const { violations } = chaos;
   let settled = false;
+  let waits = 0;
   for (let round = 0; round < SETTLE_ROUNDS && !settled; round++) {
     let result = runSync(chaos, 'syncActiveSheet', -1);
+    const limited = (result.value as Summary | undefined)?.rateLimited;
+    if (limited && waits < RATE_LIMITED_ROUNDS) {
+      waits++;
+      round--;
+      chaos.sim.advanceAndFire(limited.waitSeconds * 1000 + 1);
+      continue;
+    }
     if (isHeld(result.value as Summary | undefined)) {
       // Asked about a held push, the person answers "Push anyway": these are their changes.
       result = confirmHeld(chaos.sim, 'syncActiveSheet');

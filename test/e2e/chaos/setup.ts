@@ -7,6 +7,7 @@ import {
 } from '../../../emulators/apps-script';
 import type { JsonValue, RunningEmulator } from '../../../emulators/table-service';
 import type { Rng } from '../../../emulators/table-service/rng';
+import { followSimulatedClock } from '../../../emulators/table-service/simulated-clock';
 import type { Figures } from './figures';
 import { ChaosPerson } from './person-actions';
 
@@ -20,6 +21,11 @@ export interface ScenarioOptions {
   shared: boolean;
   /** Print every step, run outcome and the person-created lines after it. */
   trace: boolean;
+  /**
+   * The service plays the platform (the emulator's platform mode): its error bodies, and 60 requests
+   * a minute and 1,800 an hour answered 429 without Retry-After, measured on the simulated clock.
+   */
+  platform?: boolean;
 }
 
 type Admin = RunningEmulator['admin'];
@@ -40,6 +46,8 @@ export interface Chaos {
   readonly decision: 'mine' | 'theirs';
   /** A schedule was set during the steps (cleared before the settle). */
   scheduled: boolean;
+  /** The service's address and the person's key (another client of the same key uses them). */
+  readonly service: { url: string; key: string };
 }
 
 /** The deals table as the emulator holds it now. */
@@ -61,6 +69,14 @@ export async function setUpScenario(
     costs: { httpLatencyMs: 120, sheetCallMs: 4, sheetCellMs: 0 },
     countRealTime: false,
     startTime: Date.UTC(2025, 0, 6, 9, 0, 0),
+    ...(options.platform
+      ? {
+          onBeforeFetch: followSimulatedClock(
+            () => emulator.url,
+            () => sim.clock.now(),
+          ),
+        }
+      : {}),
   });
   const admin = emulator.admin;
   const call = <T>(fn: string, ...args: unknown[]): T => {
@@ -89,6 +105,7 @@ export async function setUpScenario(
     person,
     decision,
     scheduled: false,
+    service: { url: emulator.url, key: String(emulator.keys.u_alice) },
   };
   for (const row of ((await serviceTable(admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>)
     for (const column of synced) person.sawOnService(String(row.title), column, row[column]);

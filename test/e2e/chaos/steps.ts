@@ -27,6 +27,7 @@ async function plainStep(chaos: Chaos, step: number): Promise<void> {
   const roll = r.next();
   const current = person.lines();
   if (r.next() < 0.1) await queueRateLimit(chaos);
+  if (chaos.options.platform && r.next() < 0.15) await otherClientBurst(chaos);
   const kill = r.next() < 0.3 ? 1 + r.int(140) : undefined;
   if (roll < 0.3 && current.length > 0) person.editCell(step);
   else if (roll < 0.38) person.addLine(step);
@@ -40,6 +41,26 @@ async function plainStep(chaos: Chaos, step: number): Promise<void> {
   else if (roll < 0.9) runSync(chaos, 'syncActiveSheet', step, kill);
   else if (roll < 0.95) scheduledRuns(chaos, step);
   else if (visibleConflicts(person).size > 0) resolve(chaos, step, kill);
+}
+
+/** Marks the requests of another client of the person's key in the emulator's log. */
+export const OTHER_CLIENT_HEADER = 'x-chaos-other-client';
+
+/**
+ * Platform mode: another client of the person's key (another spreadsheet, a script) sends 30 to 60
+ * requests now, filling the service's minute window where the add-on's pace cannot see it.
+ */
+async function otherClientBurst(chaos: Chaos): Promise<void> {
+  const count = 30 + chaos.r.int(31);
+  const { url, key } = chaos.service;
+  for (let i = 0; i < count; i++) {
+    const answer = await fetch(`${url}/api/public/user/me`, {
+      headers: { auth: key, [OTHER_CLIENT_HEADER]: '1' },
+    });
+    await answer.arrayBuffer();
+  }
+  chaos.figures.otherClientBursts++;
+  trace(chaos, `another client of the key sent ${count} requests`);
 }
 
 /** About 5% of requests are answered 429 with Retry-After: 1 (queued at a random kind of request). */

@@ -3,7 +3,7 @@
 // one execution (its job saved, a continuation asked for). The caller holds the document lock and
 // words the summary; every read and write is a port call.
 import type { SyncSummary } from '../../../shared/types';
-import type { SyncError } from '../../errors';
+import { isSyncError, type SyncError } from '../../errors';
 import type { JobRecord, LinkRecord } from '../../records';
 import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
@@ -11,7 +11,7 @@ import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
-import { type PushListingProgress, runPush } from '../push/run-push';
+import { type PushListingProgress, type PushResult, runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -21,8 +21,11 @@ export interface OperationPorts extends SyncPorts {
   jobs: { load(): JobRecord | null; save(job: JobRecord): void; clear(): void };
   /** One-shot triggers that continue an operation about a minute later. */
   continuations: {
-    /** Asks for a continuation; returns its trigger id (null: none could be made, the next run goes on). */
-    create(): string | null;
+    /**
+     * Asks for a continuation `delayMs` from now (default: about a minute); returns its trigger id
+     * (null: none could be made, the next run goes on).
+     */
+    create(delayMs?: number): string | null;
     /** Deletes a continuation's trigger (one that fired, or a stale one); null does nothing. */
     delete(triggerId: string | null): void;
   };
@@ -133,6 +136,8 @@ interface RunStep {
   warnings: string[];
   /** Where the push's listing stopped, when it did not fit this execution. */
   pushListing?: PushListingProgress | undefined;
+  /** Set when the service's limit on requests stopped the run: ms until it takes more. */
+  waitMs?: number;
 }
 
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
@@ -171,13 +176,33 @@ function runPushPhase(
   step: RunStep,
 ): void {
   const listing = start.resuming?.phase === 'push' ? start.resuming.pushListing : undefined;
-  const pushed = runPush(ports, link, {
-    confirmHeld: start.confirmHeld,
-    scheduled: start.origin === 'scheduled',
-    ...(listing ? { listing } : {}),
-  });
+  let pushed: PushResult;
+  try {
+    pushed = runPush(ports, link, {
+      confirmHeld: start.confirmHeld,
+      scheduled: start.origin === 'scheduled',
+      ...(listing ? { listing } : {}),
+    });
+  } catch (error) {
+    // Stopped by the service's limit on requests before anything was sent: it goes on after the wait.
+    if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;
+    step.finished = false;
+    waitForRateLimit(ports, summary, step, error.retryAfterMs, 0, 0);
+    return;
+  }
   step.pushListing = pushed.listing;
   if (pushed.held) summary.held = pushed.held;
+  const written = pushed.counts.created + pushed.counts.updated;
+  if (pushed.rateLimited) {
+    const { waitMs, requestsLeft } = pushed.rateLimited;
+    waitForRateLimit(ports, summary, step, waitMs, requestsLeft, written);
+  } else if (!pushed.finished) {
+    // Out of time after waiting for the service's windows within the run (no continuations here):
+    // still the limit on requests that makes it slow, and the person should hear so.
+    const nextSlotMs = ports.service.rateLimitEstimateMs?.(1);
+    if (nextSlotMs !== undefined)
+      waitForRateLimit(ports, summary, step, Math.max(1000, nextSlotMs), pushed.requestsLeft, written);
+  }
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;
   step.pushUpdated += pushed.counts.updated;
@@ -191,6 +216,32 @@ function runPushPhase(
   step.finished = pushed.finished;
 }
 
+/**
+ * The run waits `waitMs` for the service's limit on requests; the summary says so, and about how long
+ * the rest takes: the writes left, plus the reads each later execution makes first (as many as this
+ * one made for its `written` writes).
+ */
+function waitForRateLimit(
+  ports: OperationPorts,
+  summary: SyncSummary,
+  step: RunStep,
+  waitMs: number,
+  requestsLeft: number,
+  written: number,
+): void {
+  step.waitMs = waitMs;
+  const sent = ports.service.requestsSent?.() ?? written;
+  const readsPerRun = Math.max(0, sent - written);
+  const runsLeft = written > 0 ? Math.ceil(requestsLeft / written) : 1;
+  const estimate =
+    requestsLeft > 0 ? ports.service.rateLimitEstimateMs?.(requestsLeft + readsPerRun * runsLeft) : undefined;
+  summary.rateLimited = {
+    waitSeconds: Math.ceil(waitMs / 1000),
+    requestsLeft,
+    ...(estimate === undefined ? {} : { minutesLeft: Math.max(1, Math.round(estimate / 60_000)) }),
+  };
+}
+
 function runPullPhase(
   ports: OperationPorts,
   link: LinkRecord,
@@ -198,7 +249,17 @@ function runPullPhase(
   summary: SyncSummary,
   step: RunStep,
 ): void {
-  const pulled = runPull(ports, link, step.pullProgress);
+  let pulled: ReturnType<typeof runPull>;
+  try {
+    pulled = runPull(ports, link, step.pullProgress);
+  } catch (error) {
+    // Stopped by the service's limit on requests before a page arrived: it goes on after the wait.
+    if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;
+    step.finished = false;
+    waitForRateLimit(ports, summary, step, error.retryAfterMs, 0, 0);
+    return;
+  }
+  if (pulled.rateLimitedMs !== undefined) waitForRateLimit(ports, summary, step, pulled.rateLimitedMs, 0, 0);
   const fields = pullSummaryFields(pulled.progress.counts);
   summary.added = fields.added;
   summary.keptLocal = fields.keptLocal;
@@ -245,7 +306,7 @@ function saveContinuation(
     startedAt: resuming?.startedAt ?? new Date(options.startedAt).toISOString(),
     executions: (resuming?.executions ?? 0) + 1,
     // The daily quota does not reset in a minute: no trigger; the next run resumes.
-    triggerId: step.halted ? null : ports.continuations.create(),
+    triggerId: step.halted ? null : ports.continuations.create(step.waitMs),
     scheduled: resuming ? resuming.scheduled : options.scheduled,
     owner: ports.ownerEmail(),
     totals: {

@@ -20,6 +20,8 @@ export interface PullResult {
   layout: Layout;
   /** Synced columns whose header is repeated: nothing was written into them (what to restore). */
   headerWarnings: string[];
+  /** Set when the listing stopped because the service limits requests: ms until it takes more. */
+  rateLimitedMs?: number;
 }
 
 /** The link's deleted column ids with those this pull found; undefined when nothing is new. */
@@ -45,10 +47,12 @@ export function unfinishedResult(
   prepared: PreparedPull,
   progress: PullProgress,
   haltedBy?: SyncError,
+  rateLimitedMs?: number,
 ): PullResult {
   return {
     finished: false,
     ...(haltedBy ? { haltedBy } : {}),
+    ...(rateLimitedMs === undefined ? {} : { rateLimitedMs }),
     progress,
     issues: [],
     layout: prepared.state.layout,

@@ -96,7 +96,7 @@ export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgres
   const flushChunk = (): void => {
     if (prepared) writeChunk(pull, prepared.state);
   };
-  let listing: { done: boolean; nextOffset: number; rowCount: number };
+  let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number };
   try {
     listing = ports.service.listTableAndRows(link.tableAppId, link.tableId, setUp, {
       startOffset: progress.nextOffset,
@@ -127,7 +127,7 @@ export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgres
   progress.nextOffset = listing.nextOffset;
   if (!listing.done) {
     ports.base.writeSeen(base);
-    return unfinishedResult(prepared, progress);
+    return unfinishedResult(prepared, progress, undefined, listing.rateLimitedMs);
   }
   const stillThere = confirmRemoved(pull, rowsToConfirmRemoved(prepared.state, listing));
   // After the last wait (the listing's or the reads by id): marking loads the lines it marks.

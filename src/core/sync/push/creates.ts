@@ -70,6 +70,14 @@ export function keepMarkedCreates(session: PushSession, batch: CreateBatch): boo
 }
 
 /**
+ * An answer of a request the service did not process because it limits requests (held back by the
+ * client's pace, or refused with 429): the line is left for a later run, with no error on it.
+ */
+export function heldBackByRateLimit(answer: RowAnswer): boolean {
+  return !answer.ok && answer.notSent === true && answer.error.code === 'RATE_LIMITED';
+}
+
+/**
  * Settles a wave of POST answers (the creates from `start`): a created row's id and fixed fields go
  * onto its line and the base agrees on what was sent; an answer that never came leaves the create
  * pending (the next push finds the row or sends it again); a refusal says why on the line.
@@ -104,6 +112,10 @@ export function settleCreates(
       session.counts.created += 1;
     } else if (answer.error.outcomeUnknown) {
       session.counts.errors += 1;
+    } else if (heldBackByRateLimit(answer)) {
+      // Not processed (the service limits requests): not pending, its status what it was; a later run sends it.
+      base.delete(token);
+      setStatus(session, plan.line, String(create.statusBefore ?? ''));
     } else {
       base.delete(token);
       setStatus(session, plan.line, notCreatedStatus([answer.error.message]));

@@ -6,6 +6,7 @@
 import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
 import type { Digest } from '../../digest';
+import { SyncError } from '../../errors';
 import { ALL_FIXED_FIELDS, readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
@@ -14,7 +15,7 @@ import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../i
 import { fixedFieldText } from '../line-values';
 import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
-import type { LinkedSheetPort, Listing, ServiceRow, SyncPorts } from '../ports';
+import type { LinkedSheetPort, Listing, RowAnswer, ServiceRow, SyncPorts } from '../ports';
 import {
   adoptLostCreates,
   claimPendingCreates,
@@ -24,6 +25,7 @@ import {
 } from './adopt';
 import {
   type CreateBatch,
+  heldBackByRateLimit,
   keepMarkedCreates,
   keepUnwrittenCreatesPending,
   markCreatesPending,
@@ -81,6 +83,13 @@ export interface PushResult {
   headerWarnings: string[];
   /** Edits held as a likely accident (not sent). */
   held?: HeldPush;
+  /**
+   * Set when the service limits requests and the push stopped to wait: ms until it takes more, and
+   * the writes (PATCH and POST) left for later runs.
+   */
+  rateLimited?: { waitMs: number; requestsLeft: number };
+  /** Writes (PATCH and POST) planned but not sent, when the push stopped (time, or the service's limit). */
+  requestsLeft: number;
 }
 
 export interface PushOptions {
@@ -110,6 +119,10 @@ interface Push {
   listingStopped: PushListingProgress | undefined;
   /** Work left for the next execution (a listing or row checks that did not fit). */
   unfinished: boolean;
+  /** Set when the service's limit on requests stopped the sending: ms until it takes more. */
+  rateLimitedMs?: number;
+  /** Writes left unsent when the limit stopped the sending. */
+  requestsLeft: number;
 }
 
 /**
@@ -125,6 +138,8 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
   adoptLostCreatesPhase(push);
   const requests = reconcilePhase(push);
   let finished = patchPhase(push, requests);
+  // Creates not tried because the PATCHes stopped wait for the same later run.
+  if (!finished) push.requestsLeft += session.plan.creates.length;
   finished = createPhase(push, finished ? session.plan.creates : []) && finished && !push.unfinished;
   markHeldLines(session);
   writeStatuses(push); // error statuses and restored read-only cells, even when nothing was sent
@@ -138,6 +153,10 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     ...(held ? { held } : {}),
     // Saved with the job only when a lost create waits for it (the row checks need no listing).
     ...(push.unfinished && push.listingStopped ? { listing: push.listingStopped } : {}),
+    ...(push.rateLimitedMs !== undefined
+      ? { rateLimited: { waitMs: push.rateLimitedMs, requestsLeft: push.requestsLeft } }
+      : {}),
+    requestsLeft: push.requestsLeft,
   };
 }
 
@@ -206,6 +225,7 @@ function openPush(
     resumedListing: listing ? undefined : resumedListing,
     listingStopped: undefined,
     unfinished: false,
+    requestsLeft: 0,
   };
   return { push, headerWarnings };
 }
@@ -264,9 +284,13 @@ function loadListing(push: Push): Map<string, ServiceRow> | null {
   const startOffset = Math.max(push.firstWave?.nextOffset ?? 0, push.resumedListing?.nextOffset ?? 0);
   const result = ports.service.listAllRows(link.tableAppId, link.tableId, {
     startOffset,
+    // Under a limit on requests the listing waits for the windows within this run's time: a stop
+    // would have the next execution read the first pages again.
+    paceSleepMs: Number.POSITIVE_INFINITY,
     ...(known > 0 ? { expectedTotal: known } : {}),
     onPage: (page) => keepRows(serviceRows, page),
   });
+  if (result.rateLimitedMs !== undefined) throw rateLimitedError(result.rateLimitedMs);
   if (!result.done) {
     push.listingStopped = { nextOffset: result.nextOffset, candidates: adoptionCandidateRows(push) };
     return null;
@@ -405,6 +429,7 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
         wave.map((request) => ({ rowId: request.update.rowId, patch: request.patch })),
       );
       settleUpdates(session, wave, answers);
+      return answers;
     },
     () => writeStatuses(push),
   );
@@ -412,20 +437,46 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
 
 /**
  * Sends `items` in parallel waves of WRITE_WAVE while the time left allows, and writes what was
- * settled every FLUSH_EVERY_WAVES waves. Returns whether all were sent in time.
+ * settled every FLUSH_EVERY_WAVES waves. Stops at the first item the service's limit on requests
+ * held back (the rest waits for a later run). Returns whether all were sent.
  */
 function inWaves<T>(
   push: Push,
   items: readonly T[],
-  sendWave: (wave: readonly T[], start: number) => void,
+  sendWave: (wave: readonly T[], start: number) => readonly RowAnswer[],
   writeSettled: () => void,
 ): boolean {
   for (let start = 0, waveNumber = 0; start < items.length; start += WRITE_WAVE, waveNumber++) {
-    if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) return false;
-    sendWave(items.slice(start, start + WRITE_WAVE), start);
+    if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) {
+      push.requestsLeft += items.length - start;
+      return false;
+    }
+    const answers = sendWave(items.slice(start, start + WRITE_WAVE), start);
+    const heldBack = answers.findIndex(heldBackByRateLimit);
+    if (heldBack >= 0) {
+      const answer = answers[heldBack] as { error: SyncError };
+      push.rateLimitedMs = answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS;
+      push.requestsLeft += items.length - (start + heldBack);
+      return false;
+    }
     if (waveNumber % FLUSH_EVERY_WAVES === FLUSH_EVERY_WAVES - 1) writeSettled();
   }
   return true;
+}
+
+/** The wait after the service refused requests without saying how long: a minute (the platform's window). */
+const RATE_LIMIT_WAIT_MS = 60 * 1000;
+
+/**
+ * The push stopped before sending anything because the service limits requests: thrown, so the
+ * operation goes on after `waitMs` (nothing was settled yet, so nothing is lost).
+ */
+function rateLimitedError(waitMs: number): SyncError {
+  return new SyncError(
+    'RATE_LIMITED',
+    'The service limits how many requests the add-on may send: the push waits and goes on.',
+    { retryAfterMs: waitMs },
+  );
 }
 
 /**
@@ -467,6 +518,7 @@ function sendCreates(push: Push, creates: CreateBatch): boolean {
         wave.map((create) => create.plan.values),
       );
       settleCreates(session, creates, start, answers);
+      return answers;
     },
     () => writeCreated(push, creates),
   );

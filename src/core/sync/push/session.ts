@@ -19,7 +19,7 @@ import { type PushPlan, planPush } from './plan';
 export type ServiceRow = Readonly<Record<string, unknown>>;
 
 /** The service's answer for one row of a batch (GET, PATCH or POST). */
-export type RowAnswer = { ok: true; row: ServiceRow } | { ok: false; error: SyncError };
+export type RowAnswer = { ok: true; row: ServiceRow } | { ok: false; error: SyncError; notSent?: boolean };
 
 /** How a fixed field's value shows in its cell (emails instead of user ids, when the link asks). */
 export type FixedFieldText = (field: string, value: unknown) => string;

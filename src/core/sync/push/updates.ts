@@ -8,6 +8,7 @@ import {
   STATUS,
   WAITS_FOR_PULL_STATUS,
 } from '../../status';
+import { heldBackByRateLimit } from './creates';
 import { withoutHeld } from './guard';
 import { baseAfterWrite, reconcileEdits } from './line-edits';
 import type { UpdatePlan } from './plan';
@@ -212,7 +213,9 @@ export function settleUpdates(
     } else if (answer.error.code === 'NOT_FOUND') {
       setStatus(session, update.line, STATUS.removed);
       session.counts.errors += 1;
-    } else {
+    } else if (!heldBackByRateLimit(answer)) {
+      // (One the service did not process because it limits requests stays an edit, with no error on
+      // its line: a later run sends it.)
       setStatus(session, update.line, notPushedStatus([answer.error.message]));
       session.counts.errors += 1;
     }
