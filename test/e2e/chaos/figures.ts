@@ -25,6 +25,18 @@ export interface Figures extends PersonFigures {
   /** A range sort put a row's former service value back into it: no edit to the sync, not counted lost. */
   sortedBackToBase: number;
   unintendedWrites: number;
+  /** Issue 24, the team: settings changed between runs and while a run waited. */
+  settingsChanges: number;
+  settingsDuringRuns: number;
+  /** Cells typed while a pull waited, into a cell whose value bob had changed on the service. */
+  typedDuringPulls: number;
+  createAnswersQueued: number;
+  baseTouched: number;
+  /** Triggers unnamed after the settle that a day of firing must remove (a non-owner could not). */
+  triggersLeftToFire: number;
+  overwrittenWithoutConflict: number;
+  settingsUndone: number;
+  orphanTriggers: number;
 }
 
 export function newFigures(): Figures {
@@ -52,5 +64,14 @@ export function newFigures(): Figures {
     lostEditsOnDuplicatedLines: 0,
     sortedBackToBase: 0,
     unintendedWrites: 0,
+    settingsChanges: 0,
+    settingsDuringRuns: 0,
+    typedDuringPulls: 0,
+    createAnswersQueued: 0,
+    baseTouched: 0,
+    triggersLeftToFire: 0,
+    overwrittenWithoutConflict: 0,
+    settingsUndone: 0,
+    orphanTriggers: 0,
   };
 }

@@ -33,6 +33,12 @@ export interface PersonFigures {
   linesInsertedDuringRuns: number;
   linesDeletedDuringRuns: number;
   actionsDuringRuns: number;
+  /** Id cells typed over, swapped, or sorted alone (issue 24's team actions). */
+  idEdits: number;
+  idSwaps: number;
+  idSorts: number;
+  /** Unticked checkboxes inserted down the `won` column over empty lines. */
+  checkboxLines: number;
 }
 
 export function newPersonFigures(): PersonFigures {
@@ -48,6 +54,10 @@ export function newPersonFigures(): PersonFigures {
     linesInsertedDuringRuns: 0,
     linesDeletedDuringRuns: 0,
     actionsDuringRuns: 0,
+    idEdits: 0,
+    idSwaps: 0,
+    idSorts: 0,
+    checkboxLines: 0,
   };
 }
 
@@ -112,6 +122,17 @@ export class ChaosPerson {
   private readonly movedBySort = new Set<string>();
   ownColumns = 0;
   lineCounter = 0;
+  /**
+   * The true row id of each line (by title) whose id cell the person typed over, swapped or sorted:
+   * the oracle keys that line by it, so the other row's id shown in the cell intends nothing for it.
+   */
+  readonly trueIds = new Map<string, string>();
+  /** The oracle's clock: one tick per person action (and per look at the sheet after a run). */
+  tick = 0;
+  /** When the person gave each cell (title and column) each value, in ticks. */
+  readonly typedTicks = new Map<string, Array<{ value: unknown; tick: number }>>();
+  /** Called before every action (the team's look at the sheet: which service values it showed). */
+  beforeAct: (() => void) | undefined;
 
   constructor(
     readonly sim: AppsScriptSimulator,
@@ -205,7 +226,8 @@ export class ChaosPerson {
     const out = new Map<string, { title: string; id: string; cells: Map<string, unknown> }>();
     const seen = new Set<string>();
     for (const line of this.lines()) {
-      const key = line.id ? `id:${line.id}` : line.title ? `t:${line.title}` : '';
+      const id = this.trueIds.get(line.title) ?? line.id;
+      const key = id ? `id:${id}` : line.title ? `t:${line.title}` : '';
       if (!key) continue;
       if (seen.has(key)) {
         out.delete(key);
@@ -223,6 +245,8 @@ export class ChaosPerson {
 
   /** Runs a person action and records every synced cell it changed as the person's intent. */
   act(what: string, action: () => void, bySort = false): void {
+    this.beforeAct?.();
+    this.tick++;
     this.noteColumnsAddedBack();
     const before = this.snapshot();
     action();
@@ -241,6 +265,10 @@ export class ChaosPerson {
         const map = this.intents.get(key) ?? new Map<string, unknown[]>();
         map.set(column, [...(map.get(column) ?? []), value]);
         this.intents.set(key, map);
+        if (line.title) {
+          const cellKey = `${line.title}\u0000${column}`;
+          this.typedTicks.set(cellKey, [...(this.typedTicks.get(cellKey) ?? []), { value, tick: this.tick }]);
+        }
         if (line.title && column !== 'title')
           this.remember(line.title, column, cellToJson(column, value), bySort);
       }
@@ -362,6 +390,7 @@ export class ChaosPerson {
   }
 
   private forgetLine(title: string): void {
+    this.trueIds.delete(title);
     this.typed.delete(title);
     this.ownCells.delete(title);
     for (const key of [...this.contested.keys()])
@@ -568,5 +597,100 @@ export class ChaosPerson {
       this.sheet.getRange(line.row, col).setValue(text),
     );
     this.figures.personEdits++;
+  }
+
+  // ---- issue 24: ids are the service's; checkboxes inserted down a column ----
+
+  /** Lines that show a row id (and a title, which is how the oracle knows them). */
+  private linesWithIds(): Line[] {
+    return this.lines().filter((line) => line.id !== '' && line.title !== '');
+  }
+
+  /** Remembers a line's true id before its id cell is changed (once: a second change keeps the first). */
+  private noteTrueId(line: Line): void {
+    if (!this.trueIds.has(line.title)) this.trueIds.set(line.title, line.id);
+  }
+
+  /** Types over a line's id cell (a typo, or another row's id). */
+  editId(step: number): void {
+    const col = this.colOf('id');
+    const current = this.linesWithIds();
+    if (!col || current.length === 0) return;
+    const line = this.r.pick(current);
+    const other = this.r.pick(current);
+    const typed =
+      this.r.next() < 0.5 && other.id !== line.id ? other.id : `r_typo${this.seed % 1000}x${step}`;
+    this.noteTrueId(line);
+    this.act(`person types id ${typed} over ${line.title}`, () =>
+      this.sheet.getRange(line.row, col).setValue(typed),
+    );
+    this.figures.idEdits++;
+  }
+
+  /** Swaps the id cells of two lines (cut and paste, or typed). */
+  swapIds(): void {
+    const col = this.colOf('id');
+    const current = this.linesWithIds();
+    if (!col || current.length < 2) return;
+    const a = this.r.pick(current);
+    const b = this.r.pick(current.filter((line) => line !== a));
+    this.noteTrueId(a);
+    this.noteTrueId(b);
+    this.act(`person swaps the ids of ${a.title} and ${b.title}`, () => {
+      this.sheet.getRange(a.row, col).setValue(b.id);
+      this.sheet.getRange(b.row, col).setValue(a.id);
+    });
+    this.figures.idSwaps++;
+  }
+
+  /** Data > Sort range on the id cells of a few contiguous lines alone. */
+  sortIds(): void {
+    const col = this.colOf('id');
+    const current = this.lines();
+    if (!col || current.length < 3) return;
+    const start = this.r.int(current.length - 1);
+    let end = start;
+    const want = 2 + this.r.int(5);
+    while (
+      end + 1 < current.length &&
+      end - start + 1 < want &&
+      (current[end + 1] as Line).id !== '' &&
+      (current[end + 1] as Line).title !== ''
+    )
+      end++;
+    const first = current[start] as Line;
+    if (first.id === '' || first.title === '' || end === start) return;
+    for (const line of current.slice(start, end + 1)) this.noteTrueId(line);
+    this.act(`person sorts the id cells of rows ${first.row}-${(current[end] as Line).row}`, () =>
+      this.sheet
+        .getRange(first.row, col, end - start + 1, 1)
+        .sort({ column: col, ascending: this.r.next() < 0.5 }),
+    );
+    this.figures.idSorts++;
+  }
+
+  /** Puts every changed id cell back (as a line's status asks, and at the latest before the settle). */
+  restoreIds(): void {
+    const col = this.colOf('id');
+    for (const [title, id] of [...this.trueIds]) {
+      const line = this.lines().find((each) => each.title === title);
+      if (col && line && line.id !== id)
+        this.act(`person puts id ${id} back on ${title}`, () =>
+          this.sheet.getRange(line.row, col).setValue(id),
+        );
+      this.trueIds.delete(title);
+    }
+  }
+
+  /** Insert > Checkbox down the `won` column over a few empty lines below the last one: all unticked. */
+  insertCheckboxes(): void {
+    const col = this.colOf('won');
+    if (!col) return;
+    const count = 3 + this.r.int(18);
+    const first = this.sheet.getLastRow() + 1;
+    this.act(`person inserts ${count} checkboxes down won from row ${first}`, () =>
+      this.sheet.getRange(first, col, count, 1).setValues(Array.from({ length: count }, () => [false])),
+    );
+    this.figures.checkboxLines += count;
   }
 }

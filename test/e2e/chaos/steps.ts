@@ -4,6 +4,7 @@ import type { JsonValue } from '../../../emulators/table-service';
 import { CELL_LIMIT, EDITABLE, type Line } from './person-actions';
 import { resolve, runSync, scheduledRuns, visibleConflicts } from './runs';
 import { APP, type Chaos, serviceTable, TABLE, trace } from './setup';
+import { changeSettings, queueCreateAnswer, touchBaseSheet, undoBaseTouch } from './team';
 
 const STEPS_MIN = 16;
 const STEPS_MAX = 34;
@@ -17,6 +18,7 @@ export async function runSteps(chaos: Chaos): Promise<void> {
   for (let step = 0; step < steps; step++) {
     chaos.figures.operations++;
     if (chaos.options.shared && r.next() < 0.25) await sharedStep(chaos, step);
+    else if (chaos.options.shared && r.next() < 0.12) await teamStep(chaos, step);
     else await plainStep(chaos, step);
   }
 }
@@ -58,6 +60,7 @@ async function queueRateLimit(chaos: Chaos): Promise<void> {
 async function bothChange(chaos: Chaos, current: Line[], step: number): Promise<void> {
   const { r, person, figures } = chaos;
   const line = r.pick(current.filter((each) => each.id !== ''));
+  const rowId = person.trueIds.get(line.title) ?? line.id;
   const column = r.pick(['status', 'amount', 'notes'] as const);
   const col = person.colOf(column);
   const mine = person.valueFor(column, step);
@@ -67,7 +70,9 @@ async function bothChange(chaos: Chaos, current: Line[], step: number): Promise<
     );
   }
   const theirs = person.valueFor(column, 2000 + step);
-  await chaos.admin.editRow(APP, TABLE, line.id, { [column]: theirs }, 'u_bob');
+  const afterSeq = await lastSeq(chaos);
+  await chaos.admin.editRow(APP, TABLE, rowId, { [column]: theirs }, 'u_bob');
+  chaos.watch.bobSet(rowId, line.title, column, theirs, afterSeq);
   person.sawOnService(line.title, column, theirs);
   if (col) person.contested.set(`${line.title}\u0000${column}`, theirs);
   figures.personEdits++;
@@ -97,7 +102,9 @@ async function bobEdits(chaos: Chaos, step: number): Promise<void> {
   }
   person.contested.delete(`${title}\u0000${column}`);
   const bobValue = person.valueFor(column, 1000 + step);
+  const afterSeq = await lastSeq(chaos);
   await chaos.admin.editRow(APP, TABLE, row.id, { [column]: bobValue }, 'u_bob');
+  chaos.watch.bobSet(row.id, title, column, bobValue, afterSeq);
   person.sawOnService(title, column, bobValue);
   trace(chaos, `bob ${title} ${column}=${JSON.stringify(bobValue)}`);
   figures.serviceEdits++;
@@ -131,4 +138,33 @@ async function bobMakesMetaOverLong(chaos: Chaos, step: number): Promise<void> {
   trace(chaos, `bob makes ${row.title} meta over-long`);
   figures.overLongValues++;
   figures.serviceEdits++;
+}
+
+/** The number of the last request the service logged (0 when none since the log was cleared). */
+async function lastSeq(chaos: Chaos): Promise<number> {
+  return (await chaos.admin.requestLog()).at(-1)?.seq ?? 0;
+}
+
+/**
+ * A step of the team (issue 24): a setting changed between runs, id cells typed over, swapped or
+ * sorted alone (put back later, as the line's status asks), the next create answered as a failure after
+ * the service committed it, unticked checkboxes inserted over empty lines, the hidden base sheet touched.
+ */
+async function teamStep(chaos: Chaos, step: number): Promise<void> {
+  const { r, person, team } = chaos;
+  const roll = r.next();
+  if (roll < 0.25) changeSettings(chaos, false);
+  else if (roll < 0.45) {
+    if (person.trueIds.size > 0 && r.next() < 0.4) person.restoreIds();
+    else r.pick([() => person.editId(step), () => person.swapIds(), () => person.sortIds()])();
+  } else if (roll < 0.65) {
+    await queueCreateAnswer(chaos);
+    person.addLine(step);
+    runSync(chaos, r.pick(['pushActiveSheet', 'syncActiveSheet']), step);
+  } else if (roll < 0.8) person.insertCheckboxes();
+  else {
+    touchBaseSheet(chaos);
+    runSync(chaos, r.pick(['pullActiveSheet', 'pushActiveSheet', 'syncActiveSheet']), step);
+    if (team.touchedBase) undoBaseTouch(chaos);
+  }
 }
