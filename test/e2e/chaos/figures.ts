@@ -28,6 +28,8 @@ export interface Figures extends PersonFigures {
   /** Issue 24, the team: settings changed between runs and while a run waited. */
   settingsChanges: number;
   settingsDuringRuns: number;
+  /** Sheets unlinked (between or during runs), each linked again later. */
+  unlinks: number;
   /** Cells typed while a pull waited, into a cell whose value bob had changed on the service. */
   typedDuringPulls: number;
   createAnswersQueued: number;
@@ -66,6 +68,7 @@ export function newFigures(): Figures {
     unintendedWrites: 0,
     settingsChanges: 0,
     settingsDuringRuns: 0,
+    unlinks: 0,
     typedDuringPulls: 0,
     createAnswersQueued: 0,
     baseTouched: 0,

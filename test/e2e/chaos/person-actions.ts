@@ -693,4 +693,27 @@ export class ChaosPerson {
     );
     this.figures.checkboxLines += count;
   }
+
+  /**
+   * The sheet was linked again with "replace this sheet's contents" (after an unlink): every line, own
+   * column and unpushed edit went with its contents, by the person's choice. Edits that had reached the
+   * service stay the person's last values; a line whose create never reached it is gone, as if deleted.
+   */
+  sheetReplaced(serviceRows: ReadonlyArray<Record<string, JsonValue>>): void {
+    const byTitle = new Map(serviceRows.map((row) => [String(row.title), row]));
+    for (const [title, columns] of [...this.typed]) {
+      const row = byTitle.get(title);
+      for (const [column, value] of [...columns])
+        if (!row || JSON.stringify(row[column] ?? null) !== JSON.stringify(value)) columns.delete(column);
+      if (columns.size === 0) this.typed.delete(title);
+    }
+    for (const marker of this.createdMarkers) if (!byTitle.has(marker)) this.deletedMarkers.add(marker);
+    this.contested.clear();
+    this.ownCells.clear();
+    this.ownColumns = 0;
+    this.renamed.clear();
+    this.cleared.splice(0);
+    this.clearedCells.clear();
+    this.trueIds.clear();
+  }
 }

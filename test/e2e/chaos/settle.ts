@@ -3,7 +3,7 @@
 import type { RequestLogEntry } from '../../../emulators/table-service';
 import { confirmHeld, isHeld, resolve, runSync, type Summary, visibleConflicts } from './runs';
 import type { Chaos } from './setup';
-import { callAs, undoBaseTouch } from './team';
+import { callAs, relink, undoBaseTouch } from './team';
 import { orphanTriggers } from './team-invariants';
 
 const SETTLE_ROUNDS = 8;
@@ -17,6 +17,7 @@ export async function settleAfterSteps(chaos: Chaos): Promise<RequestLogEntry[]>
   const stepsLog = await admin.requestLog();
   countFaults(chaos, stepsLog);
   await admin.clearFaults();
+  if (!chaos.team.expected.linked) await relink(chaos);
   // The schedule's owner removes it (a non-owner cannot delete another person's trigger).
   const owner = chaos.team.expected.schedule?.owner;
   if (owner && callAs(chaos, owner, 'clearSchedule').ok) chaos.team.expected.schedule = null;

@@ -4,7 +4,7 @@ import type { JsonValue } from '../../../emulators/table-service';
 import { CELL_LIMIT, EDITABLE, type Line } from './person-actions';
 import { resolve, runSync, scheduledRuns, visibleConflicts } from './runs';
 import { APP, type Chaos, serviceTable, TABLE, trace } from './setup';
-import { changeSettings, queueCreateAnswer, touchBaseSheet, undoBaseTouch } from './team';
+import { changeSettings, queueCreateAnswer, relink, touchBaseSheet, undoBaseTouch } from './team';
 
 const STEPS_MIN = 16;
 const STEPS_MAX = 34;
@@ -17,6 +17,8 @@ export async function runSteps(chaos: Chaos): Promise<void> {
   const steps = STEPS_MIN + r.int(STEPS_MAX - STEPS_MIN + 1);
   for (let step = 0; step < steps; step++) {
     chaos.figures.operations++;
+    // An unlinked sheet is linked again a few steps later.
+    if (!chaos.team.expected.linked && r.next() < 0.35) await relink(chaos);
     if (chaos.options.shared && r.next() < 0.25) await sharedStep(chaos, step);
     else if (chaos.options.shared && r.next() < 0.12) await teamStep(chaos, step);
     else await plainStep(chaos, step);

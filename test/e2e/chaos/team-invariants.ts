@@ -159,7 +159,17 @@ export function settingsUndone(chaos: Chaos, when: string): string[] {
     out.push(
       `${when}: the sheet is ${state.link ? 'linked' : 'unlinked'}, but a person ${expected.linked ? 'linked' : 'unlinked'} it`,
     );
-  if (!state.link) return out;
+  if (!state.link) {
+    // Unlinking during a run ends the link: the run leaves no base sheet, job or trigger record behind.
+    const sheetId = chaos.sheet.getSheetId();
+    if (sim.spreadsheet.getSheetByName(`_tas_base_${sheetId}`))
+      out.push(`${when}: the unlinked sheet's hidden base sheet is back`);
+    const left = Object.keys(sim.properties('document')).filter(
+      (key) => key.startsWith('tas.') && key.endsWith(`.${sheetId}`),
+    );
+    if (left.length > 0) out.push(`${when}: the unlinked sheet's records are back: ${left.join(', ')}`);
+    return out;
+  }
   const shown = [...state.link.fixedFields].filter((f) => f !== 'id' && f !== 'lMod').sort();
   if (JSON.stringify(shown) !== JSON.stringify([...expected.fixedFields].sort()))
     out.push(`${when}: fixed fields ${shown.join(',')} instead of ${expected.fixedFields.join(',')}`);

@@ -4,9 +4,9 @@
 // between runs, id cells typed over, swapped or sorted, the hidden base sheet touched, creates answered
 // 503 / 2xx-with-error / dropped after the service committed them, checkboxes inserted.
 import type { ExecutionResult } from '../../../emulators/apps-script';
-import type { QueuedAnswer } from '../../../emulators/table-service';
+import type { JsonValue, QueuedAnswer } from '../../../emulators/table-service';
 import type { Rng } from '../../../emulators/table-service/rng';
-import { type Chaos, trace } from './setup';
+import { APP, type Chaos, serviceTable, TABLE, trace } from './setup';
 
 /** A person at the spreadsheet: their simulator account and their key's service user. */
 export interface Member {
@@ -67,7 +67,15 @@ export function changeSettings(chaos: Chaos, during: boolean): void {
   const { r, team, figures } = chaos;
   const who = team.pick();
   const roll = r.next();
-  if (roll < 0.45) {
+  if (roll < 0.12) {
+    const result = callAs(chaos, who, 'unlinkActiveSheet');
+    trace(chaos, `${who.name} unlinks the sheet${during ? ' (during a run)' : ''}`, result);
+    if (result.ok && (result.value as { unlinked?: boolean } | undefined)?.unlinked) {
+      team.expected.linked = false;
+      team.expected.schedule = null;
+      figures.unlinks++;
+    }
+  } else if (roll < 0.5) {
     const mode = r.pick(['pull', 'push', 'sync']);
     const every = r.pick(Object.keys(INTERVALS));
     const result = callAs(chaos, who, 'setSchedule', [{ mode, every }]);
@@ -169,4 +177,26 @@ export function undoBaseTouch(chaos: Chaos): void {
   if (JSON.stringify(now) !== JSON.stringify(touched.after)) return;
   base.getRange(1, 1, touched.before.length, (touched.before[0] ?? []).length).setValues(touched.before);
   trace(chaos, 'the person undoes the change to the hidden base sheet');
+}
+
+/**
+ * A member links the unlinked sheet again, to the same table, confirming "replace this sheet's
+ * contents" (the sidebar asks, since the sheet holds data), and pulls: the scenario goes on.
+ */
+export async function relink(chaos: Chaos): Promise<void> {
+  const { team, person } = chaos;
+  const who = team.pick();
+  const linked = callAs(chaos, who, 'linkActiveSheet', [{ tableAppId: APP, tableId: TABLE, replace: true }]);
+  trace(chaos, `${who.name} links the sheet again (replacing its contents)`, linked);
+  if (!linked.ok) {
+    chaos.violations.push(`linking the sheet again failed: ${linked.error?.message}`);
+    return;
+  }
+  team.expected.linked = true;
+  team.expected.fixedFields = [];
+  team.expected.showEmails = false;
+  team.touchedBase = null;
+  person.sheetReplaced(((await serviceTable(chaos.admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>);
+  const pulled = callAs(chaos, who, 'pullActiveSheet');
+  trace(chaos, `${who.name} pulls the sheet linked again`, pulled);
 }
