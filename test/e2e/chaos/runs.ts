@@ -59,14 +59,15 @@ function interrupt(chaos: Chaos, step: number, fn?: string): () => void {
   const { r, person } = chaos;
   if (!chaos.options.shared || r.next() >= 0.35) return () => {};
   const team = r.next();
-  if (team < 0.2) {
-    return chaos.sim.person.at({ on: r.pick(['fetch', 'network', 'lock'] as const), nth: 1 + r.int(2) }, () =>
-      changeSettings(chaos, true),
+  if (team < 0.3) {
+    return chaos.sim.person.at(
+      { on: r.pick(['network', 'network', 'lock'] as const), nth: 1 + r.int(2) },
+      () => changeSettings(chaos, true),
     );
   }
-  if (team < 0.5 && fn !== 'pushActiveSheet') {
+  if (team < 0.6 && fn !== 'pushActiveSheet') {
     return chaos.sim.person.at(
-      { on: r.pick(['fetchAll', 'network'] as const), nth: 1 + r.int(2) },
+      { on: r.pick(['fetchAll', 'fetchAll', 'network'] as const), nth: 1 + r.int(2) },
       (point) => {
         trace(chaos, `  (during a pull, at ${point.kind} #${point.nth})`);
         typeOverServiceChange(chaos, step);
