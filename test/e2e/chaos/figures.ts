@@ -78,3 +78,43 @@ export function newFigures(): Figures {
     orphanTriggers: 0,
   };
 }
+
+/** The headline figures as a Markdown table (header, rule, one row), as docs/chaos.md shows them. */
+export function figuresTable(figures: Figures, run = '`npm run chaos`'): string {
+  const columns: Array<[string, number | string]> = [
+    ['run', run],
+    ['scenarios', figures.scenarios],
+    ['operations', figures.operations],
+    ['person edits', figures.personEdits],
+    ['sync runs', figures.syncRuns],
+    ['killed', figures.executionsKilled],
+    ['requests', figures.requests],
+    ['held pushes', figures.heldPushes],
+    ['duplicates', figures.duplicates],
+    ['lost edits', figures.lostEdits],
+    ['unintended writes', figures.unintendedWrites],
+    ['service changes overwritten without a conflict', figures.overwrittenWithoutConflict],
+    ['settings undone', figures.settingsUndone],
+    ['orphan triggers', figures.orphanTriggers],
+  ];
+  const cell = (value: number | string): string =>
+    typeof value === 'number' ? value.toLocaleString('en-US') : value;
+  return [
+    `| ${columns.map(([name]) => name).join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+    `| ${columns.map(([, value]) => cell(value)).join(' | ')} |`,
+  ].join('\n');
+}
+
+/** What the team did (issue 24), as one line for the printout. */
+export function teamLine(figures: Figures): string {
+  return [
+    `${figures.idEdits} id cells typed over, ${figures.idSwaps} swapped, ${figures.idSorts} sorted alone`,
+    `${figures.typedDuringPulls} cells typed over bob's changes while a pull waited`,
+    `${figures.settingsChanges} settings changed between runs and ${figures.settingsDuringRuns} while one waited (${figures.unlinks} unlinks)`,
+    `${figures.baseTouched} hidden base sheets touched`,
+    `${figures.createAnswersQueued} creates answered 503, 2xx with an error body or dropped after commit`,
+    `${figures.checkboxLines} unticked checkboxes inserted`,
+    `${figures.triggersLeftToFire} triggers left to delete themselves when they fired`,
+  ].join('; ');
+}

@@ -87,7 +87,7 @@ function interrupt(chaos: Chaos, step: number, fn?: string): () => void {
  * (a pull waiting for its pages is about to bring it in): the cell must keep the typing and show a
  * conflict, and the base must stay at the last agreement.
  */
-function typeOverServiceChange(chaos: Chaos, step: number): void {
+export function typeOverServiceChange(chaos: Chaos, step: number): void {
   const { person, watch, figures } = chaos;
   const lines = new Map(person.lines().map((line) => [line.title, line]));
   const unseen = watch.edits.filter(

@@ -2,7 +2,7 @@
 // syncs and scheduled runs, and (with `shared`) the shared-sheet steps of issue 14.
 import type { JsonValue } from '../../../emulators/table-service';
 import { CELL_LIMIT, EDITABLE, type Line } from './person-actions';
-import { resolve, runSync, scheduledRuns, visibleConflicts } from './runs';
+import { resolve, runSync, scheduledRuns, typeOverServiceChange, visibleConflicts } from './runs';
 import { APP, type Chaos, serviceTable, TABLE, trace } from './setup';
 import { changeSettings, queueCreateAnswer, relink, touchBaseSheet, undoBaseTouch } from './team';
 
@@ -15,6 +15,7 @@ export async function runSteps(chaos: Chaos): Promise<void> {
   await admin.clearLog();
   await admin.setFaults({ errorRate: 0.1, dropAfterCommitRate: 0.02, latencyMs: 0, jitterMs: 25 });
   const steps = STEPS_MIN + r.int(STEPS_MAX - STEPS_MIN + 1);
+  if (chaos.options.shared) await teamOpening(chaos);
   for (let step = 0; step < steps; step++) {
     chaos.figures.operations++;
     // An unlinked sheet is linked again a few steps later.
@@ -147,26 +148,56 @@ async function lastSeq(chaos: Chaos): Promise<number> {
   return (await chaos.admin.requestLog()).at(-1)?.seq ?? 0;
 }
 
+/** The kinds of team step, each drawn at random or (in a scenario's opening) chosen by its seed. */
+const TEAM_KINDS = ['settings', 'ids', 'createAnswer', 'checkboxes', 'baseSheet', 'unlink'] as const;
+
 /**
- * A step of the team (issue 24): a setting changed between runs, id cells typed over, swapped or
- * sorted alone (put back later, as the line's status asks), the next create answered as a failure after
- * the service committed it, unticked checkboxes inserted over empty lines, the hidden base sheet touched.
+ * A step of the team (issue 24): a setting changed between runs (or the sheet unlinked), id cells typed
+ * over, swapped or sorted alone (put back later, as the line's status asks), the next create answered
+ * as a failure after the service committed it, unticked checkboxes inserted over empty lines, the
+ * hidden base sheet touched.
  */
-async function teamStep(chaos: Chaos, step: number): Promise<void> {
+async function teamStep(chaos: Chaos, step: number, kind?: (typeof TEAM_KINDS)[number]): Promise<void> {
   const { r, person, team } = chaos;
   const roll = r.next();
-  if (roll < 0.25) changeSettings(chaos, false);
-  else if (roll < 0.45) {
+  const chosen =
+    kind ??
+    (roll < 0.25
+      ? 'settings'
+      : roll < 0.45
+        ? 'ids'
+        : roll < 0.65
+          ? 'createAnswer'
+          : roll < 0.8
+            ? 'checkboxes'
+            : 'baseSheet');
+  if (chosen === 'settings' || chosen === 'unlink') changeSettings(chaos, false, chosen === 'unlink');
+  else if (chosen === 'ids') {
     if (person.trueIds.size > 0 && r.next() < 0.4) person.restoreIds();
     else r.pick([() => person.editId(step), () => person.swapIds(), () => person.sortIds()])();
-  } else if (roll < 0.65) {
+  } else if (chosen === 'createAnswer') {
     await queueCreateAnswer(chaos);
     person.addLine(step);
     runSync(chaos, r.pick(['pushActiveSheet', 'syncActiveSheet']), step);
-  } else if (roll < 0.8) person.insertCheckboxes();
+  } else if (chosen === 'checkboxes') person.insertCheckboxes();
   else {
     touchBaseSheet(chaos);
     runSync(chaos, r.pick(['pullActiveSheet', 'pushActiveSheet', 'syncActiveSheet']), step);
     if (team.touchedBase) undoBaseTouch(chaos);
   }
+}
+
+/**
+ * The team's opening (with `shared`), so that even a handful of scenarios plays each team action: bob
+ * changes a row, a member pulls and a person types into that cell while the pull waits for its page
+ * wave; then one team step of the kind the seed picks.
+ */
+async function teamOpening(chaos: Chaos): Promise<void> {
+  const { sim, person } = chaos;
+  await bobEdits(chaos, 0);
+  const cancel = sim.person.at({ on: 'fetchAll', nth: 1 }, () => typeOverServiceChange(chaos, 0));
+  runSync(chaos, 'pullActiveSheet', -1);
+  cancel();
+  person.trace('the team opening');
+  await teamStep(chaos, 0, TEAM_KINDS[chaos.seed % TEAM_KINDS.length]);
 }

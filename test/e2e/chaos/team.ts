@@ -63,10 +63,10 @@ export function callAs(chaos: Chaos, who: Member, fn: string, args: unknown[] = 
  * A member changes a setting: sets or changes the schedule, removes it, or changes the link's options.
  * What succeeded is what must stand after the runs (`during`: this happens while a run waits).
  */
-export function changeSettings(chaos: Chaos, during: boolean): void {
+export function changeSettings(chaos: Chaos, during: boolean, unlink = false): void {
   const { r, team, figures } = chaos;
   const who = team.pick();
-  const roll = r.next();
+  const roll = unlink ? 0 : r.next();
   if (roll < 0.12) {
     const result = callAs(chaos, who, 'unlinkActiveSheet');
     trace(chaos, `${who.name} unlinks the sheet${during ? ' (during a run)' : ''}`, result);
@@ -196,7 +196,9 @@ export async function relink(chaos: Chaos): Promise<void> {
   team.expected.fixedFields = [];
   team.expected.showEmails = false;
   team.touchedBase = null;
-  person.sheetReplaced(((await serviceTable(chaos.admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>);
+  person.sheetReplaced(
+    ((await serviceTable(chaos.admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>,
+  );
   const pulled = callAs(chaos, who, 'pullActiveSheet');
   trace(chaos, `${who.name} pulls the sheet linked again`, pulled);
 }
