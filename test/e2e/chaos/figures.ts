@@ -32,6 +32,8 @@ export interface Figures extends PersonFigures {
   unlinks: number;
   /** Cells typed while a pull waited, into a cell whose value bob had changed on the service. */
   typedDuringPulls: number;
+  /** Of those, typed while a pull waited for its second page wave (after it read the lines). */
+  typedDuringMultiWavePulls: number;
   createAnswersQueued: number;
   baseTouched: number;
   /** Triggers unnamed after the settle that a day of firing must remove (a non-owner could not). */
@@ -70,6 +72,7 @@ export function newFigures(): Figures {
     settingsDuringRuns: 0,
     unlinks: 0,
     typedDuringPulls: 0,
+    typedDuringMultiWavePulls: 0,
     createAnswersQueued: 0,
     baseTouched: 0,
     triggersLeftToFire: 0,
@@ -110,7 +113,7 @@ export function figuresTable(figures: Figures, run = '`npm run chaos`'): string 
 export function teamLine(figures: Figures): string {
   return [
     `${figures.idEdits} id cells typed over, ${figures.idSwaps} swapped, ${figures.idSorts} sorted alone`,
-    `${figures.typedDuringPulls} cells typed over bob's changes while a pull waited`,
+    `${figures.typedDuringPulls} cells typed over bob's changes while a pull waited (${figures.typedDuringMultiWavePulls} at its second page wave)`,
     `${figures.settingsChanges} settings changed between runs and ${figures.settingsDuringRuns} while one waited (${figures.unlinks} unlinks)`,
     `${figures.baseTouched} hidden base sheets touched`,
     `${figures.createAnswersQueued} creates answered 503, 2xx with an error body or dropped after commit`,

@@ -93,7 +93,9 @@ export function typeOverServiceChange(chaos: Chaos, step: number): void {
   const unseen = watch.edits.filter(
     (edit) =>
       edit.seenAt === undefined &&
+      // A checkbox has two values: typing one that differs from both bob's and the cell's is impossible.
       edit.column !== 'meta' &&
+      edit.column !== 'won' &&
       lines.has(edit.title) &&
       person.colOf(edit.column) > 0,
   );

@@ -84,16 +84,21 @@ async function bothChange(chaos: Chaos, current: Line[], step: number): Promise<
 }
 
 /** Bob edits a row on the service. */
-async function bobEdits(chaos: Chaos, step: number): Promise<void> {
+async function bobEdits(chaos: Chaos, step: number, onLines = false): Promise<void> {
+  const columns = onLines ? EDITABLE.filter((column) => column !== 'won') : EDITABLE;
   const { r, person, figures } = chaos;
-  const rows = (await serviceTable(chaos.admin))?.rows ?? [];
+  // `onLines`: only rows the sheet shows (a row bob added is not on a line before a pull).
+  const shown = new Set(person.lines().map((line) => line.title));
+  const rows = ((await serviceTable(chaos.admin))?.rows ?? []).filter(
+    (row) => !onLines || shown.has(String(row.title)),
+  );
   if (rows.length === 0) return;
   // Half of bob's edits go to rows the person has touched, so conflicts happen.
   const touched = rows.filter((row) => person.typed.has(String((row as unknown as { title: string }).title)));
   const row = r.pick(touched.length > 0 && r.next() < 0.7 ? touched : rows) as unknown as {
     id: string;
   };
-  const column = r.pick(EDITABLE);
+  const column = r.pick(columns);
   // A person's edit that already reached the service is not lost when bob later changes it:
   // that is a newer edit, and the next pull rightly brings it in.
   const title = String((row as unknown as { title: string }).title);
@@ -193,11 +198,35 @@ async function teamStep(chaos: Chaos, step: number, kind?: (typeof TEAM_KINDS)[n
  * wave; then one team step of the kind the seed picks.
  */
 async function teamOpening(chaos: Chaos): Promise<void> {
-  const { sim, person } = chaos;
-  await bobEdits(chaos, 0);
-  const cancel = sim.person.at({ on: 'fetchAll', nth: 1 }, () => typeOverServiceChange(chaos, 0));
+  const { sim, person, r } = chaos;
+  // In a third of the scenarios bob adds a page of rows first: the pull, planned for the rows it knew,
+  // needs a second page wave, and the typing happens after it read the lines.
+  const multiWave = r.next() < BULK_SHARE;
+  if (multiWave) await bobAddsPage(chaos);
+  await bobEdits(chaos, 0, true);
+  const cancel = sim.person.at({ on: 'fetchAll', nth: multiWave ? 2 : 1 }, () => {
+    typeOverServiceChange(chaos, 0);
+    if (multiWave) chaos.figures.typedDuringMultiWavePulls++;
+  });
   runSync(chaos, 'pullActiveSheet', -1);
   cancel();
   person.trace('the team opening');
   await teamStep(chaos, 0, TEAM_KINDS[chaos.seed % TEAM_KINDS.length]);
+}
+
+/** Scenarios whose opening pull is a multi-wave one (bob adds a page of rows first). */
+const BULK_SHARE = 1 / 3;
+/** Rows bob adds: more than a page, so a pull planned for the rows it knew needs a second wave. */
+const BULK_ROWS = 110;
+
+/** Bob adds a page of rows on the service (each with a unique title, as every line has). */
+async function bobAddsPage(chaos: Chaos): Promise<void> {
+  const { person, r } = chaos;
+  for (let i = 0; i < BULK_ROWS; i++) {
+    const values = { title: `bulk-${chaos.seed}-${i}`, status: `b${i}`, amount: r.int(1000) };
+    await chaos.admin.createRow(APP, TABLE, values, 'u_bob');
+    for (const [column, value] of Object.entries(values)) person.sawOnService(values.title, column, value);
+  }
+  chaos.figures.serviceEdits += BULK_ROWS;
+  trace(chaos, `bob adds ${BULK_ROWS} rows`);
 }

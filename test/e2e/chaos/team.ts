@@ -172,10 +172,18 @@ export function undoBaseTouch(chaos: Chaos): void {
   team.touchedBase = null;
   if (!touched) return;
   const base = sim.spreadsheet.getSheetByName(touched.name);
-  if (!base || base.getLastRow() === 0) return;
-  const now = base.getRange(1, 1, base.getLastRow(), base.getLastColumn()).getValues();
-  if (JSON.stringify(now) !== JSON.stringify(touched.after)) return;
-  base.getRange(1, 1, touched.before.length, (touched.before[0] ?? []).length).setValues(touched.before);
+  if (!base) return;
+  const rows = touched.before.length;
+  const columns = (touched.before[0] ?? []).length;
+  const now = base.getRange(1, 1, Math.max(rows, base.getLastRow()), columns).getValues();
+  if (JSON.stringify(now) !== JSON.stringify(touched.after)) {
+    trace(
+      chaos,
+      `the hidden base sheet changed since it was touched: not undone (${now.length} vs ${touched.after.length} rows; ${JSON.stringify(now).length} vs ${JSON.stringify(touched.after).length})`,
+    );
+    return;
+  }
+  base.getRange(1, 1, rows, columns).setValues(touched.before);
   trace(chaos, 'the person undoes the change to the hidden base sheet');
 }
 
