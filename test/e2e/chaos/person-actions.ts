@@ -601,9 +601,18 @@ export class ChaosPerson {
 
   // ---- issue 24: ids are the service's; checkboxes inserted down a column ----
 
-  /** Lines that show a row id (and a title, which is how the oracle knows them). */
+  /**
+   * Lines that show a row id (and a title, which is how the oracle knows them) and an lMod no other line
+   * shows: rows written in one batch share an lMod, and such lines cannot be told apart by it when their
+   * ids are swapped (a known limit, docs/reliability.md), so the person's id actions leave them alone.
+   */
   private linesWithIds(): Line[] {
-    return this.lines().filter((line) => line.id !== '' && line.title !== '');
+    const all = this.lines();
+    const lMods = new Map<string, number>();
+    for (const line of all) lMods.set(String(line.cells.lMod), (lMods.get(String(line.cells.lMod)) ?? 0) + 1);
+    return all.filter(
+      (line) => line.id !== '' && line.title !== '' && lMods.get(String(line.cells.lMod)) === 1,
+    );
   }
 
   /** Remembers a line's true id before its id cell is changed (once: a second change keeps the first). */
@@ -648,18 +657,14 @@ export class ChaosPerson {
     const col = this.colOf('id');
     const current = this.lines();
     if (!col || current.length < 3) return;
+    const eligible = new Set(this.linesWithIds().map((line) => line.row));
     const start = this.r.int(current.length - 1);
     let end = start;
     const want = 2 + this.r.int(5);
-    while (
-      end + 1 < current.length &&
-      end - start + 1 < want &&
-      (current[end + 1] as Line).id !== '' &&
-      (current[end + 1] as Line).title !== ''
-    )
+    while (end + 1 < current.length && end - start + 1 < want && eligible.has((current[end + 1] as Line).row))
       end++;
     const first = current[start] as Line;
-    if (first.id === '' || first.title === '' || end === start) return;
+    if (!eligible.has(first.row) || end === start) return;
     for (const line of current.slice(start, end + 1)) this.noteTrueId(line);
     this.act(`person sorts the id cells of rows ${first.row}-${(current[end] as Line).row}`, () =>
       this.sheet

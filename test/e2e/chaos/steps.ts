@@ -199,7 +199,7 @@ async function teamStep(chaos: Chaos, step: number, kind?: (typeof TEAM_KINDS)[n
  */
 async function teamOpening(chaos: Chaos): Promise<void> {
   const { sim, person, r } = chaos;
-  // In a third of the scenarios bob adds a page of rows first: the pull, planned for the rows it knew,
+  // In a fifth of the scenarios bob adds a page of rows first: the pull, planned for the rows it knew,
   // needs a second page wave, and the typing happens after it read the lines.
   const multiWave = r.next() < BULK_SHARE;
   if (multiWave) await bobAddsPage(chaos);
@@ -215,7 +215,7 @@ async function teamOpening(chaos: Chaos): Promise<void> {
 }
 
 /** Scenarios whose opening pull is a multi-wave one (bob adds a page of rows first). */
-const BULK_SHARE = 1 / 3;
+const BULK_SHARE = 1 / 5;
 /** Rows bob adds: more than a page, so a pull planned for the rows it knew needs a second wave. */
 const BULK_ROWS = 110;
 
