@@ -240,7 +240,8 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   summary.message = resolvedMessage(keep, summary.updated);
   // The last run's summary is what the sidebar shows when reopened: settled lines are gone from it.
-  saveSummary(link.sheetId, summary);
+  // A sheet unlinked while the resolve waited keeps no record of it.
+  if (loadLink(link.sheetId)) saveSummary(link.sheetId, summary);
   return summary;
 }
 

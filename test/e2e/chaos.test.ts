@@ -6,7 +6,9 @@
 // Replay one scenario: CHAOS_SEED=<seed> CHAOS_SCENARIOS=1 npx vitest run test/e2e/chaos.test.ts
 // (add CHAOS_TRACE=1 to print every step, run outcome and the person-created lines after it).
 // Issue 14's shared-sheet actions (structure changes, range sorts, over-long values, work done while
-// a run waits) are on by default; CHAOS_SHARED=0 leaves them out.
+// a run waits) and issue 24's team (two or three people with their own keys; ids, settings, unlinks,
+// the hidden base sheet, create answers and checkboxes; see ./chaos/team.ts) are on by default;
+// CHAOS_SHARED=0 leaves them out.
 // The scenario's operations and kill points come from the seed; the emulator is started with the same
 // seed, so its fault draws replay too (up to the arrival order of the requests of one fetchAll wave).
 
@@ -14,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { figuresTable, teamLine } from './chaos/figures';
 import { newFigures, runScenario, type ScenarioOutcome } from './chaos/scenario';
 
 const SCENARIOS = Number(process.env.CHAOS_SCENARIOS ?? 6);
@@ -44,6 +47,7 @@ describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}${PLATFORM ? ' u
     console.log(
       `chaos figures (first seed ${FIRST_SEED}, shared ${SHARED}, platform ${PLATFORM}):\n${JSON.stringify(figures, null, 2)}`,
     );
+    console.log(`${figuresTable(figures)}\n\nThe team: ${teamLine(figures)}.`);
     for (const failure of [...failures, ...duplicated, ...unintended]) {
       console.log(
         `seed ${failure.seed} failed; replay: CHAOS_SEED=${failure.seed} CHAOS_SCENARIOS=1${SHARED ? '' : ' CHAOS_SHARED=0'}${PLATFORM ? ' CHAOS_PLATFORM=1' : ''} npx vitest run test/e2e/chaos.test.ts\n  ${failure.violations.slice(0, 12).join('\n  ')}`,
@@ -92,5 +96,14 @@ describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}${PLATFORM ? ' u
     expect(figures.scenarios).toBe(SCENARIOS);
     expect(unintended.map((f) => `seed ${f.seed}: ${f.violations.slice(0, 3).join('; ')}`)).toEqual([]);
     expect(figures.unintendedWrites).toBe(0);
+  });
+
+  it('no service change was overwritten without a conflict, no setting undone, no trigger left orphan', () => {
+    expect(figures.scenarios).toBe(SCENARIOS);
+    expect({
+      overwrittenWithoutConflict: figures.overwrittenWithoutConflict,
+      settingsUndone: figures.settingsUndone,
+      orphanTriggers: figures.orphanTriggers,
+    }).toEqual({ overwrittenWithoutConflict: 0, settingsUndone: 0, orphanTriggers: 0 });
   });
 });

@@ -189,6 +189,31 @@ describe('a sheet unlinked while a pull goes stays unlinked', () => {
   });
 });
 
+describe('a sheet unlinked while a conflict resolution waits stays unlinked', () => {
+  it.each(['mine', 'theirs'] as const)('keep %s: no link or stored record is left', async (keep) => {
+    const w = await linkedWorld();
+    const statusAt = w.values()[0]?.indexOf('status') ?? -1;
+    const idAt = w.values()[0]?.indexOf('id') ?? -1;
+    const rowId = String(w.values()[3]?.[idAt]);
+    w.sim.spreadsheet
+      .getActiveSheet()
+      .getRange(4, statusAt + 1)
+      .setValue('typed here');
+    await w.emulator.admin.editRow('ta_crm', 'tbl_deals', rowId, { status: 'changed there' }, 'u_bob');
+    expect(w.call<SyncSummary>('pullActiveSheet').conflicts).toBe(1);
+    let acted = 0;
+    w.sim.person.at({ on: 'lock', nth: 1 }, () => {
+      w.call('unlinkActiveSheet');
+      acted++;
+    });
+    w.call('resolveConflicts', { keep });
+    expect(acted).toBe(1);
+    expect(w.call<LinkState>('getState').link).toBeNull();
+    expect(w.sim.triggers()).toEqual([]);
+    expect(storedKeys(w)).toEqual([]);
+  });
+});
+
 describe('a linked sheet deleted while a schedule is set', () => {
   it('the next run logs it, mails once, and ends the link: no trigger, base sheet or stored record', async () => {
     const w = await linkedWorld();

@@ -33,6 +33,22 @@ export interface Figures extends PersonFigures {
   /** Rows of lines the person deleted, held for review at the end (never deleted, never added back). */
   heldForReview: number;
   unintendedWrites: number;
+  /** Issue 24, the team: settings changed between runs and while a run waited. */
+  settingsChanges: number;
+  settingsDuringRuns: number;
+  /** Sheets unlinked (between or during runs), each linked again later. */
+  unlinks: number;
+  /** Cells typed while a pull waited, into a cell whose value bob had changed on the service. */
+  typedDuringPulls: number;
+  /** Of those, typed while a pull waited for its second page wave (after it read the lines). */
+  typedDuringMultiWavePulls: number;
+  createAnswersQueued: number;
+  baseTouched: number;
+  /** Triggers unnamed after the settle that a day of firing must remove (a non-owner could not). */
+  triggersLeftToFire: number;
+  overwrittenWithoutConflict: number;
+  settingsUndone: number;
+  orphanTriggers: number;
 }
 
 export function newFigures(): Figures {
@@ -64,5 +80,56 @@ export function newFigures(): Figures {
     sortedBackToBase: 0,
     heldForReview: 0,
     unintendedWrites: 0,
+    settingsChanges: 0,
+    settingsDuringRuns: 0,
+    unlinks: 0,
+    typedDuringPulls: 0,
+    typedDuringMultiWavePulls: 0,
+    createAnswersQueued: 0,
+    baseTouched: 0,
+    triggersLeftToFire: 0,
+    overwrittenWithoutConflict: 0,
+    settingsUndone: 0,
+    orphanTriggers: 0,
   };
+}
+
+/** The headline figures as a Markdown table (header, rule, one row), as docs/chaos.md shows them. */
+export function figuresTable(figures: Figures, run = '`npm run chaos`'): string {
+  const columns: Array<[string, number | string]> = [
+    ['run', run],
+    ['scenarios', figures.scenarios],
+    ['operations', figures.operations],
+    ['person edits', figures.personEdits],
+    ['sync runs', figures.syncRuns],
+    ['killed', figures.executionsKilled],
+    ['requests', figures.requests],
+    ['held pushes', figures.heldPushes],
+    ['duplicates', figures.duplicates],
+    ['lost edits', figures.lostEdits],
+    ['unintended writes', figures.unintendedWrites],
+    ['service changes overwritten without a conflict', figures.overwrittenWithoutConflict],
+    ['settings undone', figures.settingsUndone],
+    ['orphan triggers', figures.orphanTriggers],
+  ];
+  const cell = (value: number | string): string =>
+    typeof value === 'number' ? value.toLocaleString('en-US') : value;
+  return [
+    `| ${columns.map(([name]) => name).join(' | ')} |`,
+    `| ${columns.map(() => '---').join(' | ')} |`,
+    `| ${columns.map(([, value]) => cell(value)).join(' | ')} |`,
+  ].join('\n');
+}
+
+/** What the team did (issue 24), as one line for the printout. */
+export function teamLine(figures: Figures): string {
+  return [
+    `${figures.idEdits} id cells typed over, ${figures.idSwaps} swapped, ${figures.idSorts} sorted alone`,
+    `${figures.typedDuringPulls} cells typed over bob's changes while a pull waited (${figures.typedDuringMultiWavePulls} at its second page wave)`,
+    `${figures.settingsChanges} settings changed between runs and ${figures.settingsDuringRuns} while one waited (${figures.unlinks} unlinks)`,
+    `${figures.baseTouched} hidden base sheets touched`,
+    `${figures.createAnswersQueued} creates answered 503, 2xx with an error body or dropped after commit`,
+    `${figures.checkboxLines} unticked checkboxes inserted`,
+    `${figures.triggersLeftToFire} triggers left to delete themselves when they fired`,
+  ].join('; ');
 }

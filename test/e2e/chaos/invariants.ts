@@ -47,6 +47,11 @@ export async function checkInvariants(chaos: Chaos, allWrites: RequestLogEntry[]
   // 8. No unintended writes: every write carries a person's edit of that row and column.
   const unintended = unintendedWrites(allWrites, person, serviceRows);
   figures.unintendedWrites += unintended.length;
+  // 8. No value bob set was overwritten from the sheet without a conflict (issue 24).
+  const titleOf = new Map(serviceRows.map((row) => [String(row.id), String(row.title)]));
+  const overwritten = chaos.watch.overwritten(chaos, allWrites, titleOf);
+  figures.overwrittenWithoutConflict += overwritten.length;
+  violations.push(...overwritten.map((text) => `service change overwritten without a conflict: ${text}`));
   const onDuplicates = (text: string): boolean => [...duplicatedTitles].some((title) => text.includes(title));
   return {
     violations: violations.filter((v) => !onDuplicates(v)),
@@ -61,7 +66,11 @@ function checkSheetEqualsService(chaos: Chaos, final: Line[], serviceRows: Servi
   const byId = new Map<string, Line[]>();
   for (const line of final) {
     if (line.id === '') {
-      const hasData = liveIds.some((c) => line.cells[c] !== '' && line.cells[c] !== undefined);
+      // An unticked checkbox alone (Insert › Checkbox over empty lines) is no line to create.
+      const hasData = liveIds.some(
+        (c) =>
+          line.cells[c] !== '' && line.cells[c] !== undefined && !(c === 'won' && line.cells[c] === false),
+      );
       if (hasData) violations.push(`line ${line.row} (${line.title}) was never created: ${line.status}`);
       continue;
     }

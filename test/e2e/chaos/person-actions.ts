@@ -33,6 +33,12 @@ export interface PersonFigures {
   linesInsertedDuringRuns: number;
   linesDeletedDuringRuns: number;
   actionsDuringRuns: number;
+  /** Id cells typed over, swapped, or sorted alone (issue 24's team actions). */
+  idEdits: number;
+  idSwaps: number;
+  idSorts: number;
+  /** Unticked checkboxes inserted down the `won` column over empty lines. */
+  checkboxLines: number;
 }
 
 export function newPersonFigures(): PersonFigures {
@@ -48,6 +54,10 @@ export function newPersonFigures(): PersonFigures {
     linesInsertedDuringRuns: 0,
     linesDeletedDuringRuns: 0,
     actionsDuringRuns: 0,
+    idEdits: 0,
+    idSwaps: 0,
+    idSorts: 0,
+    checkboxLines: 0,
   };
 }
 
@@ -114,6 +124,17 @@ export class ChaosPerson {
   private readonly movedBySort = new Set<string>();
   ownColumns = 0;
   lineCounter = 0;
+  /**
+   * The true row id of each line (by title) whose id cell the person typed over, swapped or sorted:
+   * the oracle keys that line by it, so the other row's id shown in the cell intends nothing for it.
+   */
+  readonly trueIds = new Map<string, string>();
+  /** The oracle's clock: one tick per person action (and per look at the sheet after a run). */
+  tick = 0;
+  /** When the person gave each cell (title and column) each value, in ticks. */
+  readonly typedTicks = new Map<string, Array<{ value: unknown; tick: number }>>();
+  /** Called before every action (the team's look at the sheet: which service values it showed). */
+  beforeAct: (() => void) | undefined;
 
   constructor(
     readonly sim: AppsScriptSimulator,
@@ -207,7 +228,8 @@ export class ChaosPerson {
     const out = new Map<string, { title: string; id: string; cells: Map<string, unknown> }>();
     const seen = new Set<string>();
     for (const line of this.lines()) {
-      const key = line.id ? `id:${line.id}` : line.title ? `t:${line.title}` : '';
+      const id = this.trueIds.get(line.title) ?? line.id;
+      const key = id ? `id:${id}` : line.title ? `t:${line.title}` : '';
       if (!key) continue;
       if (seen.has(key)) {
         out.delete(key);
@@ -225,6 +247,8 @@ export class ChaosPerson {
 
   /** Runs a person action and records every synced cell it changed as the person's intent. */
   act(what: string, action: () => void, bySort = false): void {
+    this.beforeAct?.();
+    this.tick++;
     this.noteColumnsAddedBack();
     const before = this.snapshot();
     action();
@@ -243,6 +267,10 @@ export class ChaosPerson {
         const map = this.intents.get(key) ?? new Map<string, unknown[]>();
         map.set(column, [...(map.get(column) ?? []), value]);
         this.intents.set(key, map);
+        if (line.title) {
+          const cellKey = `${line.title}\u0000${column}`;
+          this.typedTicks.set(cellKey, [...(this.typedTicks.get(cellKey) ?? []), { value, tick: this.tick }]);
+        }
         if (line.title && column !== 'title')
           this.remember(line.title, column, cellToJson(column, value), bySort);
       }
@@ -365,6 +393,7 @@ export class ChaosPerson {
   }
 
   private forgetLine(title: string): void {
+    this.trueIds.delete(title);
     this.typed.delete(title);
     this.ownCells.delete(title);
     for (const key of [...this.contested.keys()])
@@ -571,5 +600,128 @@ export class ChaosPerson {
       this.sheet.getRange(line.row, col).setValue(text),
     );
     this.figures.personEdits++;
+  }
+
+  // ---- issue 24: ids are the service's; checkboxes inserted down a column ----
+
+  /**
+   * Lines that show a row id (and a title, which is how the oracle knows them) and an lMod no other line
+   * shows: rows written in one batch share an lMod, and such lines cannot be told apart by it when their
+   * ids are swapped (a known limit, docs/reliability.md), so the person's id actions leave them alone.
+   */
+  private linesWithIds(): Line[] {
+    const all = this.lines();
+    const lMods = new Map<string, number>();
+    for (const line of all) lMods.set(String(line.cells.lMod), (lMods.get(String(line.cells.lMod)) ?? 0) + 1);
+    return all.filter(
+      (line) => line.id !== '' && line.title !== '' && lMods.get(String(line.cells.lMod)) === 1,
+    );
+  }
+
+  /** Remembers a line's true id before its id cell is changed (once: a second change keeps the first). */
+  private noteTrueId(line: Line): void {
+    if (!this.trueIds.has(line.title)) this.trueIds.set(line.title, line.id);
+  }
+
+  /** Types over a line's id cell (a typo, or another row's id). */
+  editId(step: number): void {
+    const col = this.colOf('id');
+    const current = this.linesWithIds();
+    if (!col || current.length === 0) return;
+    const line = this.r.pick(current);
+    const other = this.r.pick(current);
+    const typed =
+      this.r.next() < 0.5 && other.id !== line.id ? other.id : `r_typo${this.seed % 1000}x${step}`;
+    this.noteTrueId(line);
+    this.act(`person types id ${typed} over ${line.title}`, () =>
+      this.sheet.getRange(line.row, col).setValue(typed),
+    );
+    this.figures.idEdits++;
+  }
+
+  /** Swaps the id cells of two lines (cut and paste, or typed). */
+  swapIds(): void {
+    const col = this.colOf('id');
+    const current = this.linesWithIds();
+    if (!col || current.length < 2) return;
+    const a = this.r.pick(current);
+    const b = this.r.pick(current.filter((line) => line !== a));
+    this.noteTrueId(a);
+    this.noteTrueId(b);
+    this.act(`person swaps the ids of ${a.title} and ${b.title}`, () => {
+      this.sheet.getRange(a.row, col).setValue(b.id);
+      this.sheet.getRange(b.row, col).setValue(a.id);
+    });
+    this.figures.idSwaps++;
+  }
+
+  /** Data > Sort range on the id cells of a few contiguous lines alone. */
+  sortIds(): void {
+    const col = this.colOf('id');
+    const current = this.lines();
+    if (!col || current.length < 3) return;
+    const eligible = new Set(this.linesWithIds().map((line) => line.row));
+    const start = this.r.int(current.length - 1);
+    let end = start;
+    const want = 2 + this.r.int(5);
+    while (end + 1 < current.length && end - start + 1 < want && eligible.has((current[end + 1] as Line).row))
+      end++;
+    const first = current[start] as Line;
+    if (!eligible.has(first.row) || end === start) return;
+    for (const line of current.slice(start, end + 1)) this.noteTrueId(line);
+    this.act(`person sorts the id cells of rows ${first.row}-${(current[end] as Line).row}`, () =>
+      this.sheet
+        .getRange(first.row, col, end - start + 1, 1)
+        .sort({ column: col, ascending: this.r.next() < 0.5 }),
+    );
+    this.figures.idSorts++;
+  }
+
+  /** Puts every changed id cell back (as a line's status asks, and at the latest before the settle). */
+  restoreIds(): void {
+    const col = this.colOf('id');
+    for (const [title, id] of [...this.trueIds]) {
+      const line = this.lines().find((each) => each.title === title);
+      if (col && line && line.id !== id)
+        this.act(`person puts id ${id} back on ${title}`, () =>
+          this.sheet.getRange(line.row, col).setValue(id),
+        );
+      this.trueIds.delete(title);
+    }
+  }
+
+  /** Insert > Checkbox down the `won` column over a few empty lines below the last one: all unticked. */
+  insertCheckboxes(): void {
+    const col = this.colOf('won');
+    if (!col) return;
+    const count = 3 + this.r.int(18);
+    const first = this.sheet.getLastRow() + 1;
+    this.act(`person inserts ${count} checkboxes down won from row ${first}`, () =>
+      this.sheet.getRange(first, col, count, 1).setValues(Array.from({ length: count }, () => [false])),
+    );
+    this.figures.checkboxLines += count;
+  }
+
+  /**
+   * The sheet was linked again with "replace this sheet's contents" (after an unlink): every line, own
+   * column and unpushed edit went with its contents, by the person's choice. Edits that had reached the
+   * service stay the person's last values; a line whose create never reached it is gone, as if deleted.
+   */
+  sheetReplaced(serviceRows: ReadonlyArray<Record<string, JsonValue>>): void {
+    const byTitle = new Map(serviceRows.map((row) => [String(row.title), row]));
+    for (const [title, columns] of [...this.typed]) {
+      const row = byTitle.get(title);
+      for (const [column, value] of [...columns])
+        if (!row || JSON.stringify(row[column] ?? null) !== JSON.stringify(value)) columns.delete(column);
+      if (columns.size === 0) this.typed.delete(title);
+    }
+    for (const marker of this.createdMarkers) if (!byTitle.has(marker)) this.deletedMarkers.add(marker);
+    this.contested.clear();
+    this.ownCells.clear();
+    this.ownColumns = 0;
+    this.renamed.clear();
+    this.cleared.splice(0);
+    this.clearedCells.clear();
+    this.trueIds.clear();
   }
 }

@@ -3,6 +3,8 @@
 import type { AppsScriptSimulator, ExecutionResult } from '../../../emulators/apps-script';
 import type { ChaosPerson } from './person-actions';
 import { type Chaos, trace } from './setup';
+import { callAs, changeSettings, type Member } from './team';
+import { settingsUndone } from './team-invariants';
 
 export interface Summary {
   ok: boolean;
@@ -50,10 +52,30 @@ export function visibleConflicts(person: ChaosPerson): Map<string, string[]> {
   return out;
 }
 
-/** With `shared`, a third of the runs are interrupted by the person at a random wait. */
-function interrupt(chaos: Chaos, step: number): () => void {
+/**
+ * With `shared`, a third of the runs are interrupted by the person at a random wait; with the team,
+ * some of those by a member changing a setting, and some pulls by a person typing into a cell whose
+ * value bob changed on the service (the pull is about to bring it in).
+ */
+function interrupt(chaos: Chaos, step: number, fn?: string): () => void {
   const { r, person } = chaos;
   if (!chaos.options.shared || r.next() >= 0.35) return () => {};
+  const team = r.next();
+  if (team < 0.3) {
+    return chaos.sim.person.at(
+      { on: r.pick(['network', 'network', 'lock'] as const), nth: 1 + r.int(2) },
+      () => changeSettings(chaos, true),
+    );
+  }
+  if (team < 0.6 && fn !== 'pushActiveSheet') {
+    return chaos.sim.person.at(
+      { on: r.pick(['fetchAll', 'fetchAll', 'network'] as const), nth: 1 + r.int(2) },
+      (point) => {
+        trace(chaos, `  (during a pull, at ${point.kind} #${point.nth})`);
+        typeOverServiceChange(chaos, step);
+      },
+    );
+  }
   const on = r.pick(['fetch', 'fetchAll', 'network', 'lock'] as const);
   const nth = 1 + r.int(3);
   return chaos.sim.person.at({ on, nth }, (point) => {
@@ -62,17 +84,68 @@ function interrupt(chaos: Chaos, step: number): () => void {
   });
 }
 
-/** A pull, push or sync from the sidebar, killed after `kill` service calls when given. */
+/**
+ * A person types into a cell whose value bob changed on the service and the sheet does not show yet
+ * (a pull waiting for its pages is about to bring it in): the cell must keep the typing and show a
+ * conflict, and the base must stay at the last agreement.
+ */
+export function typeOverServiceChange(chaos: Chaos, step: number): void {
+  const { person, watch, figures } = chaos;
+  const lines = new Map(person.lines().map((line) => [line.title, line]));
+  const unseen = watch.edits.filter(
+    (edit) =>
+      edit.seenAt === undefined &&
+      // A checkbox has two values: typing one that differs from both bob's and the cell's is impossible.
+      edit.column !== 'meta' &&
+      edit.column !== 'won' &&
+      lines.has(edit.title) &&
+      person.colOf(edit.column) > 0,
+  );
+  if (unseen.length === 0) {
+    person.duringRun(step, true);
+    return;
+  }
+  const edit = chaos.r.pick(unseen);
+  const line = lines.get(edit.title);
+  const col = person.colOf(edit.column);
+  if (!line || !col) return;
+  const value = person.valueFor(edit.column as 'status', 3000 + step);
+  person.act(`person types ${edit.title} ${edit.column}=${JSON.stringify(value)} (bob changed it)`, () =>
+    chaos.sheet.getRange(line.row, col).setValue(value),
+  );
+  figures.personEdits++;
+  figures.typedDuringPulls++;
+}
+
+/** Who runs a sync of this step: any member of the team. */
+function runner(chaos: Chaos): Member {
+  return chaos.team.pick();
+}
+
+/** After a run: what the sheet shows of bob's changes, and whether the settings a person set stand. */
+export function afterRun(chaos: Chaos, what: string): void {
+  chaos.watch.look(chaos);
+  const undone = settingsUndone(chaos, what);
+  chaos.figures.settingsUndone += undone.length;
+  chaos.violations.push(...undone.map((text) => `settings undone: ${text}`));
+}
+
+/** A pull, push or sync from a member's sidebar, killed after `kill` service calls when given. */
 export function runSync(chaos: Chaos, fn: string, step: number, kill?: number): ExecutionResult {
   const { figures } = chaos;
   figures.syncRuns++;
-  const cancel = mayInterrupt(step) ? interrupt(chaos, step) : () => {};
-  const result = chaos.sim.callFromClient(fn, [], kill ? { kill: { afterServiceCalls: kill } } : {});
+  const who = runner(chaos);
+  const cancel = mayInterrupt(step) ? interrupt(chaos, step, fn) : () => {};
+  const result = chaos.sim.callFromClient(fn, [], {
+    user: who.email,
+    ...(kill ? { kill: { afterServiceCalls: kill } } : {}),
+  });
   cancel();
   if (result.killed) figures.executionsKilled++;
   if (isHeld(result.value as Summary | undefined)) figures.heldPushes++;
   if ((result.value as Summary | undefined)?.rateLimited) figures.rateLimitedRuns++;
-  trace(chaos, `${fn}${kill ? ` kill@${kill}` : ''}`, result);
+  trace(chaos, `${who.name}: ${fn}${kill ? ` kill@${kill}` : ''}`, result);
+  afterRun(chaos, `after ${who.name}'s ${fn} (step ${step})`);
   return result;
 }
 
@@ -83,15 +156,16 @@ export function resolve(chaos: Chaos, step: number, kill?: number): ExecutionRes
   figures.conflictsSeen += visible.size;
   // The settle (step -1) is the person's last, quiet pass: no run of it is interrupted (as in runSync);
   // a header renamed inside the settle's resolve was never restored (seed 20240187).
-  const cancel = mayInterrupt(step) ? interrupt(chaos, step) : () => {};
-  const result = chaos.sim.callFromClient(
-    'resolveConflicts',
-    [{ keep: decision }],
-    kill ? { kill: { afterServiceCalls: kill } } : {},
-  );
+  const cancel = mayInterrupt(step) ? interrupt(chaos, step, 'resolveConflicts') : () => {};
+  const who = runner(chaos);
+  const result = chaos.sim.callFromClient('resolveConflicts', [{ keep: decision }], {
+    user: who.email,
+    ...(kill ? { kill: { afterServiceCalls: kill } } : {}),
+  });
   cancel();
   if (result.killed) figures.executionsKilled++;
-  trace(chaos, `resolve ${decision} (shown: ${[...visible.keys()].join(', ')})`, result);
+  trace(chaos, `${who.name}: resolve ${decision} (shown: ${[...visible.keys()].join(', ')})`, result);
+  afterRun(chaos, `after ${who.name}'s resolve (step ${step})`);
   if (decision === 'theirs') {
     // The person chose the service's values for what the status column showed: those edits may go.
     for (const [title, columns] of visible) {
@@ -112,14 +186,19 @@ export function resolve(chaos: Chaos, step: number, kill?: number): ExecutionRes
 /** An hour passes: the schedule (set on the first such step) fires, perhaps interrupted. */
 export function scheduledRuns(chaos: Chaos, step: number): void {
   const { r, sim, figures } = chaos;
-  if (!chaos.scheduled) {
-    const set = sim.callFromClient('setSchedule', [{ mode: r.pick(['pull', 'push', 'sync']), every: 'h1' }]);
+  if (!chaos.team.expected.schedule) {
+    // A member sets the schedule: it runs with their key, under their trigger.
+    const who = runner(chaos);
+    const mode = r.pick(['pull', 'push', 'sync']);
+    const set = callAs(chaos, who, 'setSchedule', [{ mode, every: 'h1' }]);
     chaos.scheduled = set.ok;
+    if (set.ok) chaos.team.expected.schedule = { mode, every: 'h1', owner: who };
   }
   const cancel = interrupt(chaos, step);
   const fired = sim.advanceAndFire(3600_000 + 60_000);
   cancel();
   for (const run of fired) trace(chaos, 'scheduled run', run);
+  afterRun(chaos, `after the scheduled runs of step ${step}`);
   figures.scheduledRuns += fired.length;
   figures.executionsKilled += fired.filter((f) => f.killed).length;
 }

@@ -7,7 +7,7 @@ import { startEmulator } from '../../../emulators/table-service';
 import { createRng } from '../../../emulators/table-service/rng';
 import type { Figures } from './figures';
 import { checkInvariants, type ScenarioOutcome } from './invariants';
-import { checkQuietPush, settleAfterSteps } from './settle';
+import { checkOrphanTriggers, checkQuietPush, settleAfterSteps } from './settle';
 import { type ScenarioOptions, setUpScenario } from './setup';
 import { runSteps } from './steps';
 
@@ -29,6 +29,7 @@ export async function runScenario(
     await runSteps(chaos);
     const allWrites = await settleAfterSteps(chaos);
     await checkQuietPush(chaos);
+    checkOrphanTriggers(chaos);
     const outcome = await checkInvariants(chaos, allWrites);
     figures.scenarios++;
     return outcome;

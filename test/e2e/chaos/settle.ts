@@ -4,6 +4,8 @@ import type { RequestLogEntry } from '../../../emulators/table-service';
 import { confirmHeld, isHeld, resolve, runSync, type Summary, visibleConflicts } from './runs';
 import type { Chaos } from './setup';
 import { OTHER_CLIENT_HEADER } from './steps';
+import { callAs, relink, undoBaseTouch } from './team';
+import { orphanTriggers } from './team-invariants';
 
 const SETTLE_ROUNDS = 8;
 
@@ -16,9 +18,15 @@ export async function settleAfterSteps(chaos: Chaos): Promise<RequestLogEntry[]>
   const stepsLog = await admin.requestLog();
   countFaults(chaos, stepsLog);
   await admin.clearFaults();
-  if (chaos.scheduled) sim.callFromClient('clearSchedule', []);
-  // The person restores the headers the runs asked for.
+  if (!chaos.team.expected.linked) await relink(chaos);
+  // The schedule's owner removes it (a non-owner cannot delete another person's trigger).
+  const owner = chaos.team.expected.schedule?.owner;
+  if (owner && callAs(chaos, owner, 'clearSchedule').ok) chaos.team.expected.schedule = null;
+  else if (chaos.scheduled) sim.callFromClient('clearSchedule', []);
+  // The person restores the headers and the id cells the runs asked for, and undoes a touched base.
   chaos.person.restoreHeaders();
+  chaos.person.restoreIds();
+  if (chaos.team.touchedBase) undoBaseTouch(chaos);
   settle(chaos);
   return [...stepsLog, ...(await admin.requestLog())].filter((e) => e.method !== 'GET');
 }
@@ -66,6 +74,7 @@ function settle(chaos: Chaos): void {
       violations.push(`fault-free sync failed: ${result.error?.message}`);
       continue;
     }
+    if (followBaseAdvice(chaos)) continue;
     if (visibleConflicts(chaos.person).size > 0) {
       resolve(chaos, -1);
       continue;
@@ -96,4 +105,37 @@ export async function checkQuietPush(chaos: Chaos): Promise<void> {
   const writes = (await chaos.admin.requestLog()).filter((e) => e.method !== 'GET');
   if (!quiet.ok || writes.length > 0)
     chaos.violations.push(`a push after settling sent ${writes.length} writes`);
+}
+
+/**
+ * A pending create whose record went with a deleted base sheet says "pull to bring its row in, or
+ * clear this cell to create the line anew": after a sync (which pulled) still shows it, the person
+ * clears the status cell, as it asks. Returns whether they did.
+ */
+function followBaseAdvice(chaos: Chaos): boolean {
+  const { person } = chaos;
+  const col = person.colOf('_sync');
+  const stuck = person
+    .lines()
+    .filter((line) => /record went with the add-on's hidden base sheet/.test(line.status));
+  if (!col || stuck.length === 0) return false;
+  for (const line of stuck)
+    person.act(`person clears the status of ${line.title} (as it asks)`, () =>
+      chaos.sheet.getRange(line.row, col).clearContent(),
+    );
+  return true;
+}
+
+/**
+ * Orphan triggers: a day passes (every trigger fires at least once; one a non-owner could not delete
+ * then finds it serves nothing and deletes itself), then every trigger left must be named by a link's
+ * schedule or a pending job. Counted, not only listed.
+ */
+export function checkOrphanTriggers(chaos: Chaos): void {
+  const { sim, figures, violations } = chaos;
+  figures.triggersLeftToFire += orphanTriggers(chaos).length;
+  sim.advanceAndFire(25 * 3600_000);
+  const orphans = orphanTriggers(chaos);
+  figures.orphanTriggers += orphans.length;
+  violations.push(...orphans.map((text) => `orphan trigger: ${text}`));
 }

@@ -10,6 +10,8 @@ import type { Rng } from '../../../emulators/table-service/rng';
 import { followSimulatedClock } from '../../../emulators/table-service/simulated-clock';
 import type { Figures } from './figures';
 import { ChaosPerson } from './person-actions';
+import { MEMBERS, Team } from './team';
+import { ServiceWatch } from './team-invariants';
 
 export const APP = 'ta_crm';
 export const TABLE = 'tbl_deals';
@@ -48,6 +50,10 @@ export interface Chaos {
   scheduled: boolean;
   /** The service's address and the person's key (another client of the same key uses them). */
   readonly service: { url: string; key: string };
+  /** The people at the spreadsheet (issue 24), each with their own key, and the settings they set. */
+  readonly team: Team;
+  /** Bob's service edits and what the sheet showed of them. */
+  readonly watch: ServiceWatch;
 }
 
 /** The deals table as the emulator holds it now. */
@@ -77,6 +83,7 @@ export async function setUpScenario(
           ),
         }
       : {}),
+    users: MEMBERS.map((member) => ({ email: member.email })),
   });
   const admin = emulator.admin;
   const call = <T>(fn: string, ...args: unknown[]): T => {
@@ -84,7 +91,16 @@ export async function setUpScenario(
     if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
     return result.value as T;
   };
-  call('saveConnection', { baseUrl: emulator.url, apiKey: emulator.keys.u_alice });
+  // Two or three people at the spreadsheet, each connected with their own key; alice links it.
+  const members = MEMBERS.slice(0, 2 + r.int(2));
+  for (const member of members) {
+    const connected = sim.callFromClient(
+      'saveConnection',
+      [{ baseUrl: emulator.url, apiKey: emulator.keys[member.userId] }],
+      { user: member.email },
+    );
+    if (!connected.ok) throw new Error(`saveConnection as ${member.name}: ${connected.error?.message}`);
+  }
   call('linkActiveSheet', { tableAppId: APP, tableId: TABLE });
   const first = call<{ ok: boolean; message: string }>('pullActiveSheet');
   if (!first.ok) throw new Error(`first pull: ${first.message}`);
@@ -106,7 +122,10 @@ export async function setUpScenario(
     decision,
     scheduled: false,
     service: { url: emulator.url, key: String(emulator.keys.u_alice) },
+    team: new Team(members, r),
+    watch: new ServiceWatch(),
   };
+  person.beforeAct = () => chaos.watch.look(chaos);
   for (const row of ((await serviceTable(admin))?.rows ?? []) as unknown as Array<Record<string, JsonValue>>)
     for (const column of synced) person.sawOnService(String(row.title), column, row[column]);
   return chaos;
