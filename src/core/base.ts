@@ -4,7 +4,7 @@
 // cell, and a pull reads the whole base. A record is written as its first two cells only: the seen
 // cell is written apart, and only by a pull that goes on in another execution (see BaseTable).
 
-import { DIGEST_WIDTH, type Digest, digestText, parseDigestAt } from './digest';
+import { DIGEST_WIDTH, type Digest, digest, digestText, parseDigestAt } from './digest';
 import { SyncError } from './errors';
 
 const MISSING_DIGEST = '-'.repeat(DIGEST_WIDTH);
@@ -112,9 +112,10 @@ export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[
   }
   // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
   const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;
-  // The sender is a fifth part, after the conflict (empty for a pending create); older records end
-  // with the conflict.
-  const tail = record.sentBy ? PART + record.sentBy.replace(/\t/g, ' ') : '';
+  // The sender is a fifth part, after the conflict (empty but for a pending create), and a digest of
+  // the id the sixth: an id cell changed by hand no longer matches its record (team chaos seed
+  // 20240110). Older records end with the conflict or the sender, and are read unchecked.
+  const tail = `${PART}${(record.sentBy ?? '').replace(/\t/g, ' ')}${PART}${idCheck(record.id)}`;
   const conflict = record.conflict
     ? conflictText(record.conflict, MAX_BASE_CELL - head.length - tail.length)
     : '';
@@ -145,7 +146,22 @@ function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
   }
 }
 
-/** Reads a base row ([id, record] or [id, record, seen]); undefined for a blank row. */
+/** The digest of a record's id its cell carries, so an id cell changed by hand is seen. */
+function idCheck(id: string): string {
+  return digestText(digest(id));
+}
+
+function idChangedByHand(id: string): SyncError {
+  return new SyncError(
+    'CONFIG',
+    `The add-on's hidden base sheet was changed by hand (an id cell now reads "${id.slice(0, 40)}"), so the run stopped there. Undo that change (Edit › Undo, or File › Version history), then run again; or unlink this sheet and link it again, and the next pull rebuilds it.`,
+  );
+}
+
+/**
+ * Reads a base row ([id, record] or [id, record, seen]); undefined for a blank row. Throws when the
+ * record's id check does not match its id cell (an id cell changed by hand).
+ */
 export function decodeBaseRow(row: readonly unknown[], columnIds: readonly string[]): BaseRecord | undefined {
   const id = row[0];
   if (id === '' || id === null || id === undefined) return undefined;
@@ -172,7 +188,12 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
     // JSON escapes tabs, so a tab after the conflict starts the sender's part.
     const conflictEnd = cell.indexOf(PART, shownEnd + 1);
     const conflict = parseJsonObject(cell.slice(shownEnd + 1, conflictEnd < 0 ? cell.length : conflictEnd));
-    if (conflictEnd >= 0 && conflictEnd + 1 < cell.length) record.sentBy = cell.slice(conflictEnd + 1);
+    const sentByEnd = conflictEnd < 0 ? -1 : cell.indexOf(PART, conflictEnd + 1);
+    if (conflictEnd >= 0) {
+      const sentBy = cell.slice(conflictEnd + 1, sentByEnd < 0 ? cell.length : sentByEnd);
+      if (sentBy !== '') record.sentBy = sentBy;
+    }
+    if (sentByEnd >= 0 && cell.slice(sentByEnd + 1) !== idCheck(record.id)) throw idChangedByHand(record.id);
     if (
       conflict &&
       typeof conflict.lMod === 'string' &&

@@ -35,3 +35,20 @@ describe('BaseTable.takeDirtySpans', () => {
     expect(base.takeDirtySpans()[0]?.withIds).toBe(false);
   });
 });
+
+describe('a base record and its id cell', () => {
+  it('carries a check of its id: an id cell changed by hand stops the run; older records read as before', () => {
+    const record: BaseRecord = { id: 'r7', lMod: '2025-01-01T00:00:00.000Z', digests: {} };
+    const [id, cell] = encodeBaseRow(record, []) as [string, string];
+    expect(decodeBaseRow([id, cell], [])).toMatchObject({ id: 'r7' });
+    expect(() => decodeBaseRow(['typed by hand', cell], [])).toThrow(/hidden base sheet was changed by hand/);
+    const pending: BaseRecord = { ...record, id: 'pending:m1', sentBy: 'u-ann' };
+    const [, pendingCell] = encodeBaseRow(pending, []) as [string, string];
+    expect(decodeBaseRow(['pending:m1', pendingCell], [])).toMatchObject({ sentBy: 'u-ann' });
+    // Written before the check: lMod, digests, shown, conflict (and the sender) only.
+    expect(decodeBaseRow(['r7', '2025-01-01T00:00:00.000Z\t\t\t'], [])).toMatchObject({ id: 'r7' });
+    expect(decodeBaseRow(['x', '2025-01-01T00:00:00.000Z\t\t\t\tu-ann'], [])).toMatchObject({
+      sentBy: 'u-ann',
+    });
+  });
+});

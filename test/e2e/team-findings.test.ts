@@ -1,6 +1,5 @@
 // What the team chaos of issue 24 found (docs/chaos.md, "With the team of issue 24"), each reduced to
-// a few lines. Each `it.fails` states the rule of sync-rules.md and fails today; once the product keeps
-// the rule, vitest reports it as unexpectedly passing: turn it into a plain `it` then.
+// a few lines, each a rule of sync-rules.md the product now keeps.
 // Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SyncSummary } from '../../src/shared/types';
@@ -31,7 +30,7 @@ const writes = (log: Array<{ method: string; path: string }>) =>
   log.filter((entry) => entry.method !== 'GET');
 
 describe('ids are the service’s (chaos seeds 20240120, 20240119, 20240179)', () => {
-  it.fails('the id cells of a few lines sorted alone, then a pull and a sync: nothing is sent', async () => {
+  it('the id cells of a few lines sorted alone, then a pull and a sync: nothing is sent', async () => {
     const w = await linked();
     const idAt = column(w, 'id');
     // Data › Sort range on the id cells of lines 16-21 alone (ascending).
@@ -43,7 +42,7 @@ describe('ids are the service’s (chaos seeds 20240120, 20240119, 20240179)', (
 });
 
 describe('an id typed over with another row’s id (chaos seeds 20240209, 20240181, 20240282, 20240287)', () => {
-  it.fails('a pull adds no second line for the row whose id was overwritten', async () => {
+  it('a pull adds no second line for the row whose id was overwritten', async () => {
     const w = await linked();
     const before = ids(w);
     const idAt = column(w, 'id');
@@ -57,17 +56,18 @@ describe('an id typed over with another row’s id (chaos seeds 20240209, 202401
 });
 
 describe('the hidden base sheet tampered with (chaos seeds 20240110, 20240114, 20240153, 20240254)', () => {
-  it.fails('an id cell of the base edited: the run stops, or no line takes the typed id or comes twice', async () => {
+  it('an id cell of the base edited: the run stops with a clear message, and no line takes the typed id', async () => {
     const w = await linked();
     const sheet = activeSheet(w);
     const base = w.sim.spreadsheet.getSheetByName(`_tas_base_${sheet.getSheetId()}`);
     expect(base).not.toBeNull();
     base?.getRange(5, 1).setValue('typed by hand');
-    const lines = w.values().length;
+    const before = w.values();
     const synced = w.call<SyncSummary>('syncActiveSheet');
-    if (synced.ok) {
-      expect(ids(w)).not.toContain('typed by hand');
-      expect(w.values()).toHaveLength(lines);
-    }
+    // The run stops and says so; nothing of the sheet changed.
+    expect(synced.ok).toBe(false);
+    expect(synced.message).toMatch(/hidden base sheet was changed by hand/);
+    expect(ids(w)).not.toContain('typed by hand');
+    expect(w.values()).toEqual(before);
   });
 });
