@@ -368,7 +368,21 @@ export interface ReferencePlan {
   creates: Array<{ line: number; values: Record<string, JsonValue>; digests: Record<string, Digest> }>;
   errors: Array<{ line: number; status: string }>;
   reverted: Array<{ line: number; fields: string[] }>;
+  restated: Array<{ line: number; status: string }>;
   unchanged: number;
+}
+
+/**
+ * An earlier run's error (but "removed on the service"), hold or "local edits not pushed yet" is no
+ * longer true of a line with nothing to send.
+ */
+function outdatedWhenUnedited(status: unknown): boolean {
+  return (
+    typeof status === 'string' &&
+    ((status.startsWith('✖') && status !== STATUS.removed) ||
+      status.startsWith('⏸') ||
+      status.startsWith('✎ local edits not pushed yet:'))
+  );
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -382,8 +396,17 @@ export function planPush(
   context: DecodeContext,
 ): ReferencePlan {
   const { grid, layout, live, base, index } = state;
-  const plan: ReferencePlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const plan: ReferencePlan = {
+    updates: [],
+    creates: [],
+    errors: [],
+    reverted: [],
+    restated: [],
+    unchanged: 0,
+  };
   const idColumn = layout.fixed.get(ID_HEADER);
+  const statusOf = (line: number): unknown =>
+    layout.status === undefined ? '' : grid.get(line, layout.status);
   for (let line = 0; line < grid.length; line++) {
     const local = (columnId: string): unknown => {
       const column = layout.columns.get(columnId);
@@ -400,6 +423,8 @@ export function planPush(
         !Object.values(values.values).every((value) => value === false)
       ) {
         plan.creates.push({ line, values: values.values, digests: values.digests });
+      } else if (outdatedWhenUnedited(statusOf(line))) {
+        plan.restated.push({ line, status: '' });
       }
       continue;
     }
@@ -471,6 +496,10 @@ export function planPush(
       plan.updates.push({ line, rowId, base: record, edits });
     } else {
       plan.unchanged += 1;
+      if (outdatedWhenUnedited(statusOf(line))) {
+        const status = record.conflict ? conflictStatus(Object.keys(record.conflict.theirs)) : STATUS.inSync;
+        plan.restated.push({ line, status });
+      }
     }
   }
   return plan;

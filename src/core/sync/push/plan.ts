@@ -10,12 +10,15 @@ import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   anotherRowsLineStatus,
+  conflictStatus,
   deletedColumnEditReason,
+  isOutdatedWhenUnedited,
   duplicateStatus,
   notCreatedStatus,
   notPushedStatus,
   pendingRecordLostStatus,
   pendingTokenOf,
+  STATUS,
   unknownRowStatus,
 } from '../../status';
 import { type LineEdits, newCellValues } from '../line-values';
@@ -44,6 +47,11 @@ export interface PushPlan {
   errors: Array<{ line: number; status: string }>;
   /** Lines whose read-only fixed-field cells were restored. */
   reverted: Array<{ line: number; fields: string[] }>;
+  /**
+   * Lines with nothing to send whose status from an earlier run (an error, a hold, edits not pushed
+   * yet) no longer holds, with the status that does.
+   */
+  restated: Array<{ line: number; status: string }>;
   unchanged: number;
 }
 
@@ -107,7 +115,7 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTabl
  */
 export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const { grid, layout, live } = state;
-  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], restated: [], unchanged: 0 };
   const columns = planColumns(layout, live, state.base);
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
@@ -154,6 +162,9 @@ function planNewLine(
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
   } else if (Object.keys(values.values).length > 0 && !onlyUntickedCheckboxes(values.values)) {
     plan.creates.push({ line, values: values.values, digests: values.digests, pendingToken: token });
+  } else if (isOutdatedWhenUnedited(status)) {
+    // A line once refused ("not created: …") and since emptied: there is nothing to create.
+    plan.restated.push({ line, status: '' });
   }
 }
 
@@ -199,7 +210,23 @@ function planSyncedLine(
     plan.updates.push({ line, rowId, base: record, edits });
   } else {
     plan.unchanged += 1;
+    const status = columns.statusColumn === undefined ? '' : cellAt(grid, cells, line, columns.statusColumn);
+    if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: unEditedStatus(record) });
   }
+}
+
+function cellAt(
+  grid: LineGrid,
+  cells: readonly unknown[] | undefined,
+  line: number,
+  column: number,
+): unknown {
+  return cells ? cells[column] : grid.get(line, column);
+}
+
+/** What holds for a line with nothing to send: in sync, unless its row is in a conflict still to settle. */
+function unEditedStatus(record: BaseRecord): string {
+  return record.conflict ? conflictStatus(Object.keys(record.conflict.theirs)) : STATUS.inSync;
 }
 
 /** Puts back read-only fixed-field cells a person changed; returns their fields, or null (most lines). */
