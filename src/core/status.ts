@@ -216,6 +216,11 @@ export function heldMessage(
     : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway or Cancel.`;
 }
 
+/** A line whose held cells took the service's values again ("Put the service's values back"). */
+export function putBackStatus(columnIds: readonly string[]): string {
+  return `✓ ${columnIds.join(', ')} put back to the service's value (the held push sent nothing)`;
+}
+
 /** A line whose cut (over-long) cells were edited and put back by a pull. */
 export function cutRestoredStatus(columnIds: readonly string[]): string {
   return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;

@@ -11,6 +11,7 @@ import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
+import type { HeldCell } from '../push/hold';
 import { runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
@@ -49,6 +50,11 @@ export interface StepOutcome {
   continuation: 'trigger' | 'manual' | null;
   /** Header warnings of the push and pull phases. */
   warnings: string[];
+  /**
+   * What this execution's push held, cell by cell (null: its push held nothing); absent when no push
+   * ran in this execution (a pull, or a sync going on with its pull).
+   */
+  heldCells?: HeldCell[] | null;
 }
 
 /**
@@ -74,7 +80,12 @@ export function runOperationStep(
     if (start.resuming?.displaced) resumeDisplaced(ports, start.resuming.displaced);
     else if (!start.otherJob) ports.jobs.clear();
   } else continuation = saveContinuation(ports, operation, options, start, step);
-  return { origin: start.origin, continuation, warnings: step.warnings };
+  return {
+    origin: start.origin,
+    continuation,
+    warnings: step.warnings,
+    ...(step.heldCells !== undefined ? { heldCells: step.heldCells } : {}),
+  };
 }
 
 /** Where an execution starts: fresh, or continuing the saved job of the same operation. */
@@ -131,6 +142,8 @@ interface RunStep {
   pushUpdated: number;
   tally: IssueTally | null;
   warnings: string[];
+  /** The push phase's held cells (null: none held); absent when no push ran. */
+  heldCells?: HeldCell[] | null;
 }
 
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
@@ -173,6 +186,7 @@ function runPushPhase(
     scheduled: start.origin === 'scheduled',
   });
   if (pushed.held) summary.held = pushed.held;
+  step.heldCells = pushed.held ? (pushed.heldCells ?? []) : null;
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;
   step.pushUpdated += pushed.counts.updated;
