@@ -5,6 +5,7 @@ import { isUsableId, parseTableAppRef } from '../core/table-app-ref';
 import type { LinkInfo, LinkInput, LinkOptionsInput, LinkRefusal, TableAppInfo } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
+import { clearHeld } from './held';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, requireConnection } from './operation';
@@ -209,6 +210,7 @@ export function endLink(link: LinkRecord): void {
     forgetSheetCount();
   }
   deleteLink(link.sheetId);
+  clearHeld(link.sheetId);
 }
 
 /** Ends the active sheet's link: its base, job and schedule trigger go; the sheet's data stays. */
