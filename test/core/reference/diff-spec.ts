@@ -15,6 +15,7 @@ import {
   decodeCell,
   type EncodedCell,
   encodeCell,
+  isCutCell,
   isDateLike,
   type JsonValue,
   readsBackAs,
@@ -91,6 +92,37 @@ export function cellDigest(value: CellValue): Digest {
   return digest(String(value), 5);
 }
 
+/**
+ * The choices a list cell names: a JSON list of texts when the text starts with [, { or ", else the
+ * comma-separated parts, trimmed, empty ones dropped (none may start like JSON). Null otherwise.
+ */
+function listChoices(text: string): string[] | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (/^[[{"]/.test(trimmed)) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.length > 0 && items.every((item) => !/^[[{"]/.test(item)) ? items : null;
+}
+
+/** A cell's digest in a column of this kind: a list cell (not cut) by the JSON text of its choices. */
+export function digestFor(value: CellValue, kind: ColumnSpec['kind']): Digest {
+  if (kind === 'list' && typeof value === 'string' && !isCutCell(value)) {
+    const choices = listChoices(value);
+    if (choices) return cellDigest(JSON.stringify(choices));
+  }
+  return cellDigest(value);
+}
+
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
 export interface PulledRow {
@@ -138,14 +170,14 @@ export function mergePulledRow(
     const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
     const serviceValue = own ? serviceRow[column.id] : null;
     const read = cellRead(serviceValue, column.kind);
-    const serviceDigest = cellDigest(read);
+    const serviceDigest = digestFor(read, column.kind);
     if (!local) {
       writes.set(column.id, encodeCell(serviceValue, column.kind));
       digests[column.id] = serviceDigest;
       continue;
     }
     const localValue = local(column.id);
-    const localDigest = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+    const localDigest = readsBackAs(localValue, read) ? serviceDigest : digestFor(localValue, column.kind);
     const baseDigest = base?.digests[column.id];
     if (localDigest === serviceDigest) {
       digests[column.id] = serviceDigest;
@@ -203,7 +235,7 @@ export function lineEdits(
     const baseDigest = base.digests[column.id];
     if (baseDigest === undefined) continue;
     const value = local(column.id);
-    const localDigest = cellDigest(value);
+    const localDigest = digestFor(value, column.kind);
     if (localDigest === baseDigest) continue;
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {
@@ -229,7 +261,7 @@ export function newLineValues(
     if (decoded.ok) {
       if (decoded.value === null) continue;
       result.values[column.id] = decoded.value;
-      result.digests[column.id] = cellDigest(value);
+      result.digests[column.id] = digestFor(value, column.kind);
     } else {
       result.errors.push(decoded.reason);
     }
@@ -479,7 +511,10 @@ export function planPush(
     const deadEdits: string[] = [];
     for (const [columnId, column] of layout.deleted) {
       const digest = record.digests[columnId];
-      if (digest !== undefined && cellDigest(grid.get(line, column)) !== digest) deadEdits.push(columnId);
+      // The kind of a deleted column is not known: agreed as text or as a list's choices.
+      const value = grid.get(line, column);
+      if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
+        deadEdits.push(columnId);
     }
     const edits = lineEdits(local, record, live, context);
     const problems = [

@@ -1,8 +1,8 @@
 // A pull's merge of one service row into its line: the three-way cell rule (cell-rule.ts) applied to
 // each column makes the writes, the new base record and the row's outcome.
 import type { BaseRecord, ConflictRecord } from '../../base';
-import { cellDigest, cellRead, type EncodedCell, encodeCell, isCutRead, readsBackAs } from '../../codec';
-import type { ColumnSpec } from '../../columns';
+import { cellDigestFor, cellRead, type EncodedCell, encodeCell, isCutRead, readsBackAs } from '../../codec';
+import type { ColumnKind, ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { type CellOutcome, COLUMN_ABSENT, factsOf, type LocalCell, mergeCell, NEW_LINE } from '../cell-rule';
 
@@ -139,9 +139,9 @@ export function mergeCells(
       ? serviceRow[columnId]
       : null;
     const read = cellRead(serviceValue, column.kind);
-    const serviceDigest = cellDigest(read);
+    const serviceDigest = cellDigestFor(read, column.kind);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
-    const local = localCell(cells, at[k] as number, read, serviceDigest);
+    const local = localCell(cells, at[k] as number, read, serviceDigest, column.kind);
     // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
     const agreedBefore = cells === undefined ? undefined : baseDigest;
     // Whether the service's value is cut only matters for a cell that differs from it (skips the check
@@ -172,13 +172,14 @@ function localCell(
   position: number,
   read: EncodedCell['read'],
   serviceDigest: Digest,
+  kind: ColumnKind,
 ): LocalCell {
   if (position < 0) return COLUMN_ABSENT;
   if (cells === undefined) return NEW_LINE;
   const value = cells[position];
   const localValue = value === undefined ? '' : value;
   // An unedited cell reads back exactly as written: no need to hash it a second time.
-  return readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+  return readsBackAs(localValue, read) ? serviceDigest : cellDigestFor(localValue, kind);
 }
 
 /** What the cells of one row came to, noted column by column; lists are allocated only when used. */

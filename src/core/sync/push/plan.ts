@@ -2,7 +2,7 @@
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
 import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
-import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
+import { cellDigest, type DecodeContext, type JsonValue, listCellDigest } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
@@ -262,7 +262,10 @@ function editedDeletedColumns(
   for (let d = 0; d < columns.deletedIds.length; d++) {
     const columnId = columns.deletedIds[d] as string;
     const digest = record.digests[columnId];
-    if (digest !== undefined && cellDigest(grid.get(line, columns.deletedColumns[d] as number)) !== digest) {
+    if (digest === undefined) continue;
+    const value = grid.get(line, columns.deletedColumns[d] as number);
+    // A deleted column's kind is no longer known: a list agreed by its choices is as good as by its text.
+    if (cellDigest(value) !== digest && listCellDigest(value) !== digest) {
       edited ??= [];
       edited.push(columnId);
     }

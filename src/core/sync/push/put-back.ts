@@ -1,7 +1,7 @@
 // "Put the service's values back" after a held push: the cells the push held get the service's value
 // again, found by row id and column right before writing; a cell changed since the hold is left and said.
 import type { LineIssue } from '../../../shared/types';
-import { cellDigest, encodeCell } from '../../codec';
+import { cellDigestFor, encodeCell } from '../../codec';
 import { type ColumnSpec, knownDeletedColumnIds, liveColumns } from '../../columns';
 import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
@@ -70,7 +70,7 @@ export function runPutBack(ports: SyncPorts, link: LinkRecord, held: readonly He
     else if (index.duplicates.has(cell.rowId)) leave(cell, line, 'its row id is on more than one line');
     else if (!column || at === undefined)
       leave(cell, line, `the column "${cell.columnId}" is not in the sheet`);
-    else if (cellDigest(grid.get(line, at)) !== cell.digest)
+    else if (cellDigestFor(grid.get(line, at), column.kind) !== cell.digest)
       leave(cell, line, 'changed since the push held it');
     else toWrite.push({ cell, line, column, at });
   }
