@@ -225,7 +225,7 @@ export function cellRead(value: unknown, kind: ColumnKind): string | number | bo
 
 /** Digest of the cell a service value becomes: equal to cellDigestFor of an unedited cell. */
 export function valueDigest(value: unknown, kind: ColumnKind): Digest {
-  return cellDigestFor(cellRead(value, kind), kind);
+  return readDigest(value, cellRead(value, kind), kind);
 }
 
 // ---- lists of texts ---------------------------------------------------------------------------------
@@ -242,7 +242,9 @@ function plainChoice(item: string): boolean {
   const first = item.charCodeAt(0);
   if (first === 0x5b || first === 0x7b || first === 0x22) return false; // [ { "
   if (item === 'true' || item === 'false' || item === 'null') return false;
-  return !NUMBER_PATTERN.test(item);
+  // Only a digit, sign or point can start a number: most choices skip the pattern.
+  const startsNumber = (first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e;
+  return !(startsNumber && NUMBER_PATTERN.test(item));
 }
 
 /**
@@ -251,11 +253,7 @@ function plainChoice(item: string): boolean {
  * values) as JSON text, as a JSON column shows it.
  */
 function listCellText(value: unknown): string {
-  if (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((item) => typeof item === 'string' && plainChoice(item))
-  ) {
+  if (isTextList(value) && value.length > 0 && value.every(plainChoice)) {
     const text = value.join(LIST_SEPARATOR);
     if (text.length <= MAX_CELL_CHARS) return text;
   }
@@ -283,11 +281,17 @@ function listItemsOf(text: string): string[] | null {
       return null;
     }
   }
-  const items = text
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item !== '');
-  return items.length > 0 && items.every((item) => !looksLikeJson(item)) ? items : null;
+  // In place: the parts become the choices (a push reads every list cell of every line).
+  const items = text.split(',');
+  let count = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = (items[i] as string).trim();
+    if (item === '') continue;
+    if (looksLikeJson(item)) return null;
+    items[count++] = item;
+  }
+  items.length = count;
+  return count > 0 ? items : null;
 }
 
 /**
@@ -302,6 +306,21 @@ export function listCellDigest(value: CellValue): Digest {
     if (items !== null) return cellDigest(jsonText(items));
   }
   return cellDigest(value);
+}
+
+/**
+ * The digest of the cell a service value became (`read`, its cellRead): cellDigestFor(read, kind),
+ * without reading a list's choices back out of its text (the pull compares every row's every cell).
+ */
+export function readDigest(value: unknown, read: EncodedCell['read'], kind: ColumnKind): Digest {
+  if (kind !== 'list') return cellDigest(read);
+  return isTextList(value) && !isCutRead(read) ? cellDigest(jsonText(value)) : listCellDigest(read);
+}
+
+function isTextList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== 'string') return false;
+  return true;
 }
 
 /** The digest a cell of a column of this kind compares by: by its choices in a list column, its value elsewhere. */

@@ -10,6 +10,7 @@ import {
   encodeCell,
   listCellDigest,
   MAX_CELL_CHARS,
+  readDigest,
   valueDigest,
 } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
@@ -267,6 +268,20 @@ describe('list columns (a list of texts: a multi-select)', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("the pull's digest of a service value is the digest its unedited cell reads as, whatever the value", () => {
+    const value = fc.oneof(fc.jsonValue(), fc.array(fc.string({ maxLength: 8 }), { maxLength: 5 }));
+    fc.assert(
+      fc.property(value, (each) => {
+        const read = cellRead(each, 'list');
+        expect(readDigest(each, read, 'list')).toBe(listCellDigest(read));
+        expect(valueDigest(each, 'list')).toBe(listCellDigest(read));
+      }),
+      { numRuns: 1000 },
+    );
+    const long = Array.from({ length: 6000 }, (_, i) => `choice${i}`);
+    expect(readDigest(long, cellRead(long, 'list'), 'list')).toBe(listCellDigest(cellRead(long, 'list')));
   });
 
   it('a list longer than a cell holds shows cut, the way its JSON did', () => {

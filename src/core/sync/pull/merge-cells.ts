@@ -1,7 +1,15 @@
 // A pull's merge of one service row into its line: the three-way cell rule (cell-rule.ts) applied to
 // each column makes the writes, the new base record and the row's outcome.
 import type { BaseRecord, ConflictRecord } from '../../base';
-import { cellDigestFor, cellRead, type EncodedCell, encodeCell, isCutRead, readsBackAs } from '../../codec';
+import {
+  cellDigestFor,
+  cellRead,
+  type EncodedCell,
+  encodeCell,
+  isCutRead,
+  readDigest,
+  readsBackAs,
+} from '../../codec';
 import type { ColumnKind, ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { type CellOutcome, COLUMN_ABSENT, factsOf, type LocalCell, mergeCell, NEW_LINE } from '../cell-rule';
@@ -139,7 +147,7 @@ export function mergeCells(
       ? serviceRow[columnId]
       : null;
     const read = cellRead(serviceValue, column.kind);
-    const serviceDigest = cellDigestFor(read, column.kind);
+    const serviceDigest = readDigest(serviceValue, read, column.kind);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
     const local = localCell(cells, at[k] as number, read, serviceDigest, column.kind);
     // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
