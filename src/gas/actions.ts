@@ -1,6 +1,7 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
+import { MAX_RECORDED_HELD_CELLS } from '../core/held-record';
 import { type Continuation, resolvedMessage, runMessage, SKIPPED_MESSAGE } from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
@@ -8,7 +9,7 @@ import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { clearHeld, loadHeld, MAX_RECORDED_HELD_CELLS, recordHeld } from './held';
+import { clearHeld, loadHeld, recordHeld } from './held';
 import { endLink } from './link';
 import {
   Deadline,
