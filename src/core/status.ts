@@ -188,7 +188,7 @@ export function isOutdatedWhenUnedited(status: unknown): boolean {
 
 /** A line whose edits of these columns a push held as a likely accident (nothing of them sent). */
 export function heldStatus(columnIds: readonly string[]): string {
-  return `${HELD_MARK} not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Undo it, or choose in the sidebar: Push anyway, or Put the service's values back.`;
+  return `${HELD_MARK} not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Choose in the sidebar: Push anyway, or Put the service's values back (push again if it no longer asks); or undo it in the sheet.`;
 }
 
 /** Why a held column looks like an accident, for a person. */
@@ -212,7 +212,7 @@ export function heldMessage(
 ): string {
   const what = columns.map((column) => `${column.columnId} on ${column.lines} lines`).join(', ');
   return scheduled
-    ? `Held, not sent: ${what} — this looks like an accident. Open the sheet and push by hand to review it (Push anyway), or undo the change.`
+    ? `Held, not sent: ${what} — this looks like an accident. Open the sidebar to review it and choose Push anyway, Put the service's values back, or Keep editing (or push by hand).`
     : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway, Put the service's values back, or Keep editing.`;
 }
 

@@ -259,6 +259,8 @@ describe('a push that looks like an accident is held', () => {
     const logSheet = world.values('Sync log').slice(1);
     expect(String(logSheet[logSheet.length - 1]?.[13])).toMatch(/Held, not sent: title/);
     expect(world.sim.mail.filter((mail) => /held/.test(mail.subject))).toHaveLength(1);
+    // The person who opens the sidebar next finds the choice waiting.
+    expect((world.call('getState') as SidebarState).held?.held.columns[0]?.columnId).toBe('title');
     world.call('clearSchedule');
   });
 });
