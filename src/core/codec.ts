@@ -304,8 +304,15 @@ export function listCellDigest(value: CellValue): Digest {
   if (typeof value === 'string' && value !== '' && !isCutCell(value)) {
     const items = listItemsOf(value);
     if (items !== null) return cellDigest(jsonText(items));
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    return cellDigest(jsonText([typedChoice(value)]));
   }
   return cellDigest(value);
+}
+
+/** The one choice a number or TRUE/FALSE read from a list cell names. */
+function typedChoice(value: number | boolean): string {
+  return typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value);
 }
 
 /**
@@ -541,9 +548,8 @@ const LIST_HINT =
  * (`["enterprise", "smb"]`, `[]` for none). A number or TRUE/FALSE read from the cell is one choice.
  */
 function decodeList(value: CellValue, column: ColumnSpec): Decoded {
-  if (typeof value === 'number' || typeof value === 'boolean') {
-    return { ok: true, value: [typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value)] };
-  }
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return { ok: true, value: [typedChoice(value)] };
   if (typeof value !== 'string') {
     return { ok: false, reason: `${column.id}: a date is not a list of choices: ${LIST_HINT}.` };
   }
@@ -559,9 +565,8 @@ function decodeList(value: CellValue, column: ColumnSpec): Decoded {
         reason: `${column.id}: "${describe(value)}" is not a valid JSON list: ${LIST_HINT}.`,
       };
     }
-    if (parsed === null || (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string'))) {
+    if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string'))
       return { ok: true, value: parsed };
-    }
     return {
       ok: false,
       reason: `${column.id}: "${describe(value)}" is not a list of choices: ${LIST_HINT}.`,

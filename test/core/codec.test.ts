@@ -225,6 +225,9 @@ describe('list columns (a list of texts: a multi-select)', () => {
       expect(cellDigestFor(typed, 'list')).toBe(agreed);
     }
     expect(listCellDigest('smb, enterprise')).not.toBe(agreed);
+    // A number or TRUE read from a list cell is the one choice it decodes to.
+    expect(listCellDigest(42)).toBe(valueDigest(['42'], 'list'));
+    expect(listCellDigest(true)).toBe(valueDigest(['TRUE'], 'list'));
     expect(cellDigestFor('enterprise, smb', 'text')).not.toBe(agreed);
     // Not choices: compared by the text, as before.
     expect(listCellDigest('[1,2]')).toBe(cellDigest('[1,2]'));

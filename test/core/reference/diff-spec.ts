@@ -120,6 +120,10 @@ export function digestFor(value: CellValue, kind: ColumnSpec['kind']): Digest {
     const choices = listChoices(value);
     if (choices) return cellDigest(JSON.stringify(choices));
   }
+  // A number or TRUE/FALSE in a list cell is one choice, as text.
+  if (kind === 'list' && typeof value === 'number') return cellDigest(JSON.stringify([String(value)]));
+  if (kind === 'list' && typeof value === 'boolean')
+    return cellDigest(JSON.stringify([value ? 'TRUE' : 'FALSE']));
   return cellDigest(value);
 }
 
