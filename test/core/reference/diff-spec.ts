@@ -369,7 +369,9 @@ export function applyServiceRows(
         state.counts.unchanged += 1;
         if (
           typeof previousStatus === 'string' &&
-          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+          (previousStatus.startsWith('⚠') ||
+            previousStatus.startsWith('✖') ||
+            outdatedWhenUnedited(previousStatus))
         ) {
           setStatus(state, currentLine, STATUS.inSync);
         }
