@@ -1,8 +1,10 @@
 // "Put the service's values back" after a held push: the cells the push held get the service's value
 // again, found by row id and column right before writing; a cell changed since the hold is left and said.
 import type { LineIssue } from '../../../shared/types';
-import { cellDigestFor, encodeCell } from '../../codec';
+import type { BaseTable } from '../../base-table';
+import { cellDigestFor, encodeCell, valueDigest } from '../../codec';
 import { type ColumnSpec, knownDeletedColumnIds, liveColumns } from '../../columns';
+import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
 import { readLayout } from '../../layout';
 import { cellsByGet, indexLines, sheetRowOf } from '../../lines';
@@ -86,6 +88,7 @@ export function runPutBack(ports: SyncPorts, link: LinkRecord, held: readonly He
     }
     const value = Object.prototype.hasOwnProperty.call(row, cell.columnId) ? row[cell.columnId] : null;
     grid.set(line, at, encodeCell(value, column.kind).write);
+    agreeOn(base, cell.rowId, cell.columnId, valueDigest(value, column.kind));
     restored += 1;
     const onLine = restoredByLine.get(line) ?? { rowId: cell.rowId, columnIds: [] };
     onLine.columnIds.push(cell.columnId);
@@ -108,6 +111,7 @@ export function runPutBack(ports: SyncPorts, link: LinkRecord, held: readonly He
     }
   }
   sheet.writeLines(grid, layout, live, 'synced');
+  ports.base.write(base);
   // A cell a person changed while this run wrote is theirs: kept, and said.
   const columnAt = new Map([...layout.columns].map(([columnId, at]) => [at, columnId]));
   for (const kept of grid.takeKept()) {
@@ -125,6 +129,18 @@ export function runPutBack(ports: SyncPorts, link: LinkRecord, held: readonly He
   const tally = emptyTally();
   const issues = collectIssues({ grid, layout }, 200, tally);
   return { restored, lines: restoredByLine.size, left, issues, tally };
+}
+
+/**
+ * The cell now shows the service's value: that column is agreed at it (the service may have changed it
+ * since the base), so it is no edit; the row's lMod stays, as a pull's does until every column agrees.
+ */
+function agreeOn(base: BaseTable, rowId: string, columnId: string, digest: Digest): void {
+  const record = base.get(rowId);
+  if (!record || record.digests[columnId] === digest) return;
+  const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
+  digests[columnId] = digest;
+  base.set({ ...record, digests });
 }
 
 /** The service's rows of these ids now: one GET each when fewer than a listing's pages, else a listing. */

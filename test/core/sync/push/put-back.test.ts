@@ -83,8 +83,15 @@ describe('putting the service values back after a held push', () => {
     world.service.update('r0002', { title: 'renamed by Bob' }, BOB.id);
     runPutBack(world.ports(ANN), world.links.get(), cells);
     expect(titleOf(world, 'r0002')).toBe('renamed by Bob');
-    runPush(world.ports(ANN), world.links.get());
+    // The service's value is no edit of the person's: the line says it holds the service's value.
+    expect(statusOf(world, 'r0002')).toMatch(/^✓ title put back to the service's value/);
+    const pushed = runPush(world.ports(ANN), world.links.get());
     expect(world.service.commits.filter((commit) => commit.by === ANN.id)).toEqual([]);
+    expect(pushed.counts).toMatchObject({ updated: 0, conflicts: 0, errors: 0 });
+    expect(runPull(world.ports(ANN), world.links.get()).progress.counts).toMatchObject({
+      keptLocal: 0,
+      conflicts: 0,
+    });
   });
 
   it('a line deleted from the sheet or a row removed on the service is left and said', () => {
