@@ -596,6 +596,28 @@ describe('a list column (multi-select) in the sheet', () => {
     );
     expect(writes(log)).toEqual([]);
     expect(pullSheet(world)).toMatchObject({ updated: 0, keptLocal: 0, conflicts: 0 });
+    // The pull shows them the service's way, without counting it as a change.
+    expect(cellOf(world, String(withTwo.id), 'tags')).toBe(tags.join(', '));
+    expect(cellOf(world, String(other.id), 'tags')).toBe((other.tags as string[]).join(', '));
+  });
+
+  it('a sheet pulled when lists showed as JSON reads no edit, and its next pull shows them with commas, reporting nothing', async () => {
+    // As a pull before this change left it: every list cell JSON text (the base agreed on that).
+    const tagsAt = column(world, 'tags');
+    for (const row of rows)
+      activeSheet(world)
+        .getRange(lineOf(world, String(row.id)), tagsAt)
+        .setValue(JSON.stringify(row.tags));
+    const pushed = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 0, errors: 0 }),
+    );
+    expect(writes(pushed)).toEqual([]);
+    expect(pullSheet(world)).toMatchObject({ ok: true, updated: 0, keptLocal: 0, conflicts: 0, errors: 0 });
+    for (const row of rows) {
+      const tags = row.tags as string[];
+      expect(cellOf(world, String(row.id), 'tags')).toBe(tags.length === 0 ? '[]' : tags.join(', '));
+    }
+    expect(await mismatches(world)).toEqual([]);
   });
 
   it('a choice holding a comma or spaces goes typed as JSON and comes back as JSON, unchanged', async () => {

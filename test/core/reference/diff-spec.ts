@@ -185,6 +185,9 @@ export function mergePulledRow(
     const baseDigest = base?.digests[column.id];
     if (localDigest === serviceDigest) {
       digests[column.id] = serviceDigest;
+      // The same choices written another way show the service's way (not an update).
+      if (column.kind === 'list' && !readsBackAs(localValue === undefined ? '' : localValue, read))
+        writes.set(column.id, encodeCell(serviceValue, column.kind));
     } else if (baseDigest === undefined) {
       if (localDigest === emptyDigest) {
         writes.set(column.id, encodeCell(serviceValue, column.kind));

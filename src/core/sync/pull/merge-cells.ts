@@ -158,6 +158,15 @@ export function mergeCells(
     const fresh = freshColumns !== undefined && freshColumns[k] === true;
     const outcome = mergeCell(local, agreedBefore, serviceDigest, factsOf(cut, fresh));
     const agreed = tally.note(outcome, k, column, serviceValue, serviceDigest, agreedBefore);
+    // A list written another way (`a,b`, JSON, or as lists showed before) holds the same choices: it
+    // is shown the way the service's value shows, silently (nothing changed).
+    if (
+      outcome === 'same' &&
+      column.kind === 'list' &&
+      !readsBackAs(cellValueAt(cells, at[k] as number), read)
+    ) {
+      tally.redisplay(k, encodeCell(serviceValue, column.kind));
+    }
     if (digests === null) {
       if (agreed === baseDigest) continue;
       digests = digestsFrom(baseDigests, columns, k, { withDeleted: mayHoldDeleted });
@@ -188,6 +197,12 @@ function localCell(
   const localValue = value === undefined ? '' : value;
   // An unedited cell reads back exactly as written: no need to hash it a second time.
   return readsBackAs(localValue, read) ? serviceDigest : cellDigestFor(localValue, kind);
+}
+
+/** The cell at a position of a line's cells ('' for a cell past its end). */
+function cellValueAt(cells: readonly unknown[] | undefined, position: number): unknown {
+  const value = cells?.[position];
+  return value === undefined ? '' : value;
 }
 
 /** What the cells of one row came to, noted column by column; lists are allocated only when used. */
@@ -247,6 +262,12 @@ class RowTally {
     this.writeAt = pushed(this.writeAt, k);
     this.writeCells = pushed(this.writeCells, encodeCell(serviceValue, column.kind));
     return serviceDigest;
+  }
+
+  /** A cell that holds the service's value written another way: shown the service's way (not counted). */
+  redisplay(k: number, cell: EncodedCell): void {
+    this.writeAt = pushed(this.writeAt, k);
+    this.writeCells = pushed(this.writeCells, cell);
   }
 
   /** The merged row, its new base record agreeing `digests`. */
