@@ -320,8 +320,10 @@ function typedChoice(value: number | boolean): string {
  * without reading a list's choices back out of its text (the pull compares every row's every cell).
  */
 export function readDigest(value: unknown, read: EncodedCell['read'], kind: ColumnKind): Digest {
-  if (kind !== 'list') return cellDigest(read);
-  return isTextList(value) && !isCutRead(read) ? cellDigest(jsonText(value)) : listCellDigest(read);
+  if (kind !== 'list' || typeof read !== 'string') return cellDigest(read);
+  // Shown as JSON (JSON.stringify's own text, which reads back to itself) or cut: its text is its digest.
+  if (looksLikeJson(read) || isCutRead(read)) return cellDigest(read);
+  return isTextList(value) ? cellDigest(jsonText(value)) : listCellDigest(read);
 }
 
 function isTextList(value: unknown): value is string[] {
