@@ -287,6 +287,10 @@ export function putBackHeld(): SyncSummary {
   return summary;
 }
 
+/** What "Last run" says once a person chose Keep editing. */
+const KEPT_EDITING =
+  'The held edits stay in the sheet, not sent: a push sends them, or holds them again if they still look like an accident.';
+
 /**
  * "Keep editing": the hold ends; nothing is sent or changed, the edits stay in the sheet (a push sends
  * or holds them again). "Last run" no longer asks for the choice.
@@ -307,7 +311,3 @@ export function keepEditingHeld(): { dismissed: boolean } {
     return { dismissed: stored !== null };
   });
 }
-
-/** What "Last run" says once a person chose Keep editing. */
-export const KEPT_EDITING =
-  'The held edits stay in the sheet, not sent: a push sends them, or holds them again if they still look like an accident.';

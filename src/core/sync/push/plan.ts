@@ -12,8 +12,8 @@ import {
   anotherRowsLineStatus,
   conflictStatus,
   deletedColumnEditReason,
-  isOutdatedWhenUnedited,
   duplicateStatus,
+  isOutdatedWhenUnedited,
   notCreatedStatus,
   notPushedStatus,
   pendingRecordLostStatus,
@@ -210,12 +210,14 @@ function planSyncedLine(
     plan.updates.push({ line, rowId, base: record, edits });
   } else {
     plan.unchanged += 1;
-    const status = columns.statusColumn === undefined ? '' : cellAt(grid, cells, line, columns.statusColumn);
+    const status =
+      columns.statusColumn === undefined ? '' : cellOfLine(grid, cells, line, columns.statusColumn);
     if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: unEditedStatus(record) });
   }
 }
 
-function cellAt(
+/** A cell of a line: from its cells when loaded whole, else from the grid. */
+function cellOfLine(
   grid: LineGrid,
   cells: readonly unknown[] | undefined,
   line: number,
