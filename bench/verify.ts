@@ -29,7 +29,8 @@ export async function serviceTable(
 
 /**
  * Does the cell hold the service's value? Text stays the exact string, numbers and booleans stay
- * typed, null is an empty cell, arrays and objects are JSON text that parses back to an equal value.
+ * typed, null is an empty cell, arrays and objects are JSON text that parses back to an equal value
+ * (a list of texts may show as its choices separated by commas).
  */
 export function cellHolds(cell: unknown, value: unknown): boolean {
   if (value === null || value === undefined) return cell === '';
@@ -38,6 +39,14 @@ export function cellHolds(cell: unknown, value: unknown): boolean {
     return typeof cell === 'number' && (cell === value || (cell === 0 && value === 0));
   if (typeof value === 'boolean') return cell === value;
   if (typeof cell !== 'string') return false;
+  // A list of texts may show as its choices separated by commas (a multi-select column).
+  if (Array.isArray(value) && !/^\s*[[{"]/.test(cell)) {
+    const choices = cell
+      .split(',')
+      .map((choice) => choice.trim())
+      .filter((choice) => choice !== '');
+    return isDeepStrictEqual(choices, value);
+  }
   try {
     return isDeepStrictEqual(JSON.parse(cell), value);
   } catch {

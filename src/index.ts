@@ -1,6 +1,13 @@
 // The Apps Script entry: every export becomes a top-level function of dist/Code.js (menus,
 // triggers and google.script.run call these names). Logic lives in src/gas, src/api and src/core.
-export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './gas/actions';
+export {
+  keepEditingHeld,
+  pullActiveSheet,
+  pushActiveSheet,
+  putBackHeld,
+  resolveConflicts,
+  syncActiveSheet,
+} from './gas/actions';
 export { getConflicts } from './gas/conflicts';
 export { connectFromSidebar } from './gas/connect-answer';
 export { disconnect, getConnection, saveConnection } from './gas/connection';

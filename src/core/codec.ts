@@ -108,6 +108,8 @@ export function encodeCell(value: unknown, kind: ColumnKind): EncodedCell {
   switch (kind) {
     case 'text':
       return textCell(typeof value === 'string' ? value : jsonText(value));
+    case 'list':
+      return textCell(listCellText(value));
     case 'json':
       return textCell(jsonText(value));
     case 'number':
@@ -209,6 +211,8 @@ export function cellRead(value: unknown, kind: ColumnKind): string | number | bo
   let text: string;
   if (kind === 'json') {
     text = jsonText(value);
+  } else if (kind === 'list') {
+    text = listCellText(value);
   } else if (kind === 'text') {
     text = typeof value === 'string' ? value : jsonText(value);
   } else {
@@ -219,9 +223,118 @@ export function cellRead(value: unknown, kind: ColumnKind): string | number | bo
   return text.length > MAX_CELL_CHARS ? cutToCell(text) : text;
 }
 
-/** Digest of the cell a service value becomes: equal to cellDigest of an unedited cell. */
+/** Digest of the cell a service value becomes: equal to cellDigestFor of an unedited cell. */
 export function valueDigest(value: unknown, kind: ColumnKind): Digest {
-  return cellDigest(cellRead(value, kind));
+  return readDigest(value, cellRead(value, kind), kind);
+}
+
+// ---- lists of texts ---------------------------------------------------------------------------------
+
+const LIST_SEPARATOR = ', ';
+
+/**
+ * Whether a choice shows as itself in a comma-separated cell and reads back the same: not empty, no
+ * comma, no spaces at its ends, and nothing that looks like JSON (a number, true/false/null, or a
+ * start of [, { or ").
+ */
+function plainChoice(item: string): boolean {
+  if (item === '' || item.includes(',') || item.trim() !== item) return false;
+  const first = item.charCodeAt(0);
+  if (first === 0x5b || first === 0x7b || first === 0x22) return false; // [ { "
+  if (item === 'true' || item === 'false' || item === 'null') return false;
+  // Only a digit, sign or point can start a number: most choices skip the pattern.
+  const startsNumber = (first >= 0x30 && first <= 0x39) || first === 0x2b || first === 0x2d || first === 0x2e;
+  return !(startsNumber && NUMBER_PATTERN.test(item));
+}
+
+/**
+ * How a list column's value shows: a list of texts as `first, second` where every choice is plain
+ * (plainChoice) and the text fits a cell, anything else (an empty list, a choice with a comma, other
+ * values) as JSON text, as a JSON column shows it.
+ */
+function listCellText(value: unknown): string {
+  if (isTextList(value) && value.length > 0 && value.every(plainChoice)) {
+    const text = value.join(LIST_SEPARATOR);
+    if (text.length <= MAX_CELL_CHARS) return text;
+  }
+  return jsonText(value);
+}
+
+/** Whether a list cell's text is JSON (it starts with [, { or "), not comma-separated choices. */
+function looksLikeJson(text: string): boolean {
+  const first = text.charCodeAt(0);
+  return first === 0x5b || first === 0x7b || first === 0x22;
+}
+
+/**
+ * The choices a list cell's text names: JSON when it looks like JSON, else comma-separated (each
+ * trimmed, empty ones dropped). Null when the text is neither a JSON list of texts nor plain choices.
+ */
+function listItemsOf(text: string): string[] | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (looksLikeJson(trimmed)) {
+    try {
+      const parsed = JSON.parse(trimmed) as unknown;
+      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+  // In place: the parts become the choices (a push reads every list cell of every line).
+  const items = text.split(',');
+  let count = 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = (items[i] as string).trim();
+    if (item === '') continue;
+    if (looksLikeJson(item)) return null;
+    items[count++] = item;
+  }
+  items.length = count;
+  return count > 0 ? items : null;
+}
+
+/**
+ * The digest of a list cell by the choices it names, whatever way they are written (`a, b`, `a,b`,
+ * `["a", "b"]`): the digest of their JSON text, as a JSON column's cell had it, so a list shown either
+ * way (and a base agreed before lists showed with commas) compares equal. Any other text, and a cut
+ * value, by its text.
+ */
+export function listCellDigest(value: CellValue): Digest {
+  if (typeof value === 'string' && value !== '' && !isCutCell(value)) {
+    const items = listItemsOf(value);
+    if (items !== null) return cellDigest(jsonText(items));
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    return cellDigest(jsonText([typedChoice(value)]));
+  }
+  return cellDigest(value);
+}
+
+/** The one choice a number or TRUE/FALSE read from a list cell names. */
+function typedChoice(value: number | boolean): string {
+  return typeof value === 'boolean' ? (value ? 'TRUE' : 'FALSE') : String(value);
+}
+
+/**
+ * The digest of the cell a service value became (`read`, its cellRead): cellDigestFor(read, kind),
+ * without reading a list's choices back out of its text (the pull compares every row's every cell).
+ */
+export function readDigest(value: unknown, read: EncodedCell['read'], kind: ColumnKind): Digest {
+  if (kind !== 'list' || typeof read !== 'string') return cellDigest(read);
+  // Shown as JSON (JSON.stringify's own text, which reads back to itself) or cut: its text is its digest.
+  if (looksLikeJson(read) || isCutRead(read)) return cellDigest(read);
+  return isTextList(value) ? cellDigest(jsonText(value)) : listCellDigest(read);
+}
+
+function isTextList(value: unknown): value is string[] {
+  if (!Array.isArray(value)) return false;
+  for (const item of value) if (typeof item !== 'string') return false;
+  return true;
+}
+
+/** The digest a cell of a column of this kind compares by: by its choices in a list column, its value elsewhere. */
+export function cellDigestFor(value: CellValue, kind: ColumnKind): Digest {
+  return kind === 'list' ? listCellDigest(value) : cellDigest(value);
 }
 
 export type Decoded = { ok: true; value: JsonValue } | { ok: false; reason: string };
@@ -371,6 +484,7 @@ export function decodeCell(value: CellValue, column: ColumnSpec, context: Decode
     const date = checkDate(value, column, context);
     return date.ok ? checkLength(date.value as string, column) : date;
   }
+  if (column.kind === 'list') return decodeList(value, column);
   if (column.kind === 'json') return checkShape(decodeJson(value, column), column, value);
   switch (column.kind) {
     case 'text': {
@@ -425,4 +539,50 @@ function decodeJson(value: CellValue, column: ColumnSpec): Decoded {
     }
   }
   return { ok: false, reason: `${column.id}: a date is not valid JSON; write it as "text".` };
+}
+
+/** What to write in a list column, for a person. */
+const LIST_HINT =
+  'write the choices separated by commas (first, second), or as a JSON list ["first", "second"] when a choice holds a comma or quotes';
+
+/**
+ * A list column's cell: comma-separated choices (`enterprise, smb`), or a JSON list typed by hand
+ * (`["enterprise", "smb"]`, `[]` for none). A number or TRUE/FALSE read from the cell is one choice.
+ */
+function decodeList(value: CellValue, column: ColumnSpec): Decoded {
+  if (typeof value === 'number' || typeof value === 'boolean')
+    return { ok: true, value: [typedChoice(value)] };
+  if (typeof value !== 'string') {
+    return { ok: false, reason: `${column.id}: a date is not a list of choices: ${LIST_HINT}.` };
+  }
+  const trimmed = value.trim();
+  if (trimmed === '') return { ok: true, value: null };
+  if (looksLikeJson(trimmed)) {
+    let parsed: JsonValue;
+    try {
+      parsed = JSON.parse(trimmed) as JsonValue;
+    } catch {
+      return {
+        ok: false,
+        reason: `${column.id}: "${describe(value)}" is not a valid JSON list: ${LIST_HINT}.`,
+      };
+    }
+    if (Array.isArray(parsed) && parsed.every((item) => typeof item === 'string'))
+      return { ok: true, value: parsed };
+    return {
+      ok: false,
+      reason: `${column.id}: "${describe(value)}" is not a list of choices: ${LIST_HINT}.`,
+    };
+  }
+  const items = listItemsOf(value);
+  if (items === null) {
+    const quoted = value.split(',').some((item) => looksLikeJson(item.trim()));
+    return {
+      ok: false,
+      reason: quoted
+        ? `${column.id}: "${describe(value)}" mixes choices with JSON: ${LIST_HINT}.`
+        : `${column.id}: "${describe(value)}" names no choice: ${LIST_HINT}, or leave the cell empty.`,
+    };
+  }
+  return { ok: true, value: items };
 }

@@ -1,6 +1,10 @@
 // The table's schema as the sync sees it: each column's kind decides how its values live in cells.
 
-export type ColumnKind = 'text' | 'number' | 'boolean' | 'json';
+/**
+ * How a column's values live in cells: text literally, numbers and booleans typed, a list of texts as
+ * comma-separated text (JSON where that would not round-trip), anything else as JSON text.
+ */
+export type ColumnKind = 'text' | 'number' | 'boolean' | 'list' | 'json';
 
 export type ValueShape = 'date' | 'text-list' | 'object';
 
@@ -37,11 +41,14 @@ function recordOf(value: unknown): Record<string, unknown> {
 }
 
 /**
- * Text-like columns keep strings literally; numbers and booleans stay typed; anything the add-on does
- * not know (arrays, objects, unknown schema types) travels as JSON text so it returns unchanged.
+ * Text-like columns keep strings literally; numbers and booleans stay typed; lists of texts (a
+ * multi-select) show as comma-separated text; anything the add-on does not know (other arrays, objects,
+ * unknown schema types) travels as JSON text so it returns unchanged.
  */
 export function kindOf(column: ServiceColumnLike): ColumnKind {
-  const schemaType = recordOf(column.cSchema).type;
+  const schema = recordOf(column.cSchema);
+  const schemaType = schema.type;
+  if (schemaType === 'array' && recordOf(schema.items).type === 'string') return 'list';
   if (column.multi === true) return 'json';
   if (schemaType === 'string') return 'text';
   if (schemaType === 'number' || schemaType === 'integer') return 'number';

@@ -192,9 +192,26 @@ export function freshColumnsText(columnIds: readonly string[]): string {
   return `A pull is still filling ${names} and goes on by itself: edits in ${columnIds.length === 1 ? 'that column' : 'those columns'} are kept and sent by the first push after it has finished.`;
 }
 
+const HELD_MARK = '⏸';
+const KEPT_LOCAL_START = keptLocalStatus([]).trimEnd();
+
+/**
+ * Whether a status from an earlier run stops being true once the line has nothing to send: an error
+ * (a value that could not go, a refusal, a duplicate id; not a row removed on the service), a hold,
+ * or "local edits not pushed yet". A push that finds such a line unedited says what holds now.
+ */
+export function isOutdatedWhenUnedited(status: unknown): boolean {
+  if (typeof status !== 'string' || status === '') return false;
+  return (
+    (issueKind(status) === 'error' && status !== STATUS.removed) ||
+    status.startsWith(HELD_MARK) ||
+    status.startsWith(KEPT_LOCAL_START)
+  );
+}
+
 /** A line whose edits of these columns a push held as a likely accident (nothing of them sent). */
 export function heldStatus(columnIds: readonly string[]): string {
-  return `⏸ not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Undo it, or push again and choose Push anyway.`;
+  return `${HELD_MARK} not pushed: ${columnIds.join(', ')} held — this push changes many lines at once and looks like an accident (a sort of one column, a cleared column, data shifted by a line). Choose in the sidebar: Push anyway, or Put the service's values back (push again if it no longer asks); or undo it in the sheet.`;
 }
 
 /** Why a held column looks like an accident, for a person. */
@@ -218,8 +235,13 @@ export function heldMessage(
 ): string {
   const what = columns.map((column) => `${column.columnId} on ${column.lines} lines`).join(', ');
   return scheduled
-    ? `Held, not sent: ${what} — this looks like an accident. Open the sheet and push by hand to review it (Push anyway), or undo the change.`
-    : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway or Cancel.`;
+    ? `Held, not sent: ${what} — this looks like an accident. Open the sidebar to review it and choose Push anyway, Put the service's values back, or Keep editing (or push by hand).`
+    : `Held, not sent: ${what} — this looks like an accident. Review the examples, then choose Push anyway, Put the service's values back, or Keep editing.`;
+}
+
+/** A line whose held cells took the service's values again ("Put the service's values back"). */
+export function putBackStatus(columnIds: readonly string[]): string {
+  return `✓ ${columnIds.join(', ')} put back to the service's value (the held push sent nothing)`;
 }
 
 /** A line whose cut (over-long) cells were edited and put back by a pull. */

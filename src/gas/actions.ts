@@ -1,6 +1,7 @@
 // The operations people run: pull, push, sync, resolve; manual or scheduled, resumable across
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
+import { MAX_RECORDED_HELD_CELLS } from '../core/held-record';
 import {
   type Continuation,
   resolvedMessage,
@@ -9,10 +10,12 @@ import {
   SKIPPED_MESSAGE,
 } from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
+import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { clearHeld, loadHeld, recordHeld } from './held';
 import { endLink } from './link';
 import {
   Deadline,
@@ -23,7 +26,7 @@ import {
   withDocumentLock,
 } from './operation';
 import { appendRunLog } from './run-log';
-import { type JobRecord, type LinkRecord, loadLink, saveProgress, saveSummary } from './stores';
+import { type JobRecord, type LinkRecord, loadLink, loadSummary, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
 
 export function emptySummary(operation: Operation): SyncSummary {
@@ -85,6 +88,8 @@ export function runOperation(
       origin = step.origin;
       continuation = step.continuation;
       headerWarnings = step.warnings;
+      // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
+      recordHeld(link.sheetId, summary.held, step.heldCells);
     });
   } catch (error) {
     const failure = asSyncError(error);
@@ -262,4 +267,69 @@ function settleConflicts(
   summary.issues = resolved.issues;
   applyTally(summary, resolved.tally);
   return resolved.pullAfter;
+}
+
+/**
+ * "Put the service's values back" after a held push: the held cells take the service's values again
+ * (a cell changed since the hold is left and said), nothing is sent, and the hold ends.
+ */
+export function putBackHeld(): SyncSummary {
+  const started = Date.now();
+  const summary = emptySummary('push');
+  try {
+    withDocumentLock(() => {
+      const link = activeLink();
+      const stored = loadHeld(link.sheetId);
+      if (!stored) {
+        throw new SyncError(
+          'CONFIG',
+          'Nothing is held on this sheet any more (it was pushed, put back or kept for editing): push to see what would be sent.',
+        );
+      }
+      if (!stored.cells) {
+        throw new SyncError(
+          'CONFIG',
+          `This push held more than ${MAX_RECORDED_HELD_CELLS} cells, too many to put back from here: undo the change in the sheet (Edit › Undo), or choose Push anyway or Keep editing.`,
+        );
+      }
+      const context = newContext('push', link.sheetId);
+      const result = runPutBack(syncPortsOf(context, link), link, stored.cells);
+      clearHeld(link.sheetId);
+      summary.issues = result.issues;
+      applyTally(summary, result.tally);
+      summary.message = putBackMessage(result);
+      summary.requests = context.counter.requests;
+      summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+      saveSummary(link.sheetId, summary);
+    });
+  } catch (error) {
+    summary.ok = false;
+    summary.message = asSyncError(error).message;
+  }
+  return summary;
+}
+
+/** What "Last run" says once a person chose Keep editing. */
+const KEPT_EDITING =
+  'The held edits stay in the sheet, not sent: a push sends them, or holds them again if they still look like an accident.';
+
+/**
+ * "Keep editing": the hold ends; nothing is sent or changed, the edits stay in the sheet (a push sends
+ * or holds them again). "Last run" no longer asks for the choice.
+ */
+export function keepEditingHeld(): { dismissed: boolean } {
+  return withDocumentLock(() => {
+    const link = activeLink();
+    const stored = loadHeld(link.sheetId);
+    clearHeld(link.sheetId);
+    const last = loadSummary(link.sheetId);
+    if (stored && last?.held) {
+      const { held, ...rest } = last;
+      saveSummary(link.sheetId, {
+        ...rest,
+        message: `${last.message.replace(held.message, '').trim()} ${KEPT_EDITING}`.trim(),
+      });
+    }
+    return { dismissed: stored !== null };
+  });
 }

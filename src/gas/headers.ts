@@ -73,7 +73,7 @@ function appendHeaders(
     .map((header, i) => ({ header, index: layout.width + i }))
     .filter(({ header }) => {
       const kind = kinds.get(header);
-      return kind === undefined || kind === 'text' || kind === 'json';
+      return kind === undefined || kind === 'text' || kind === 'list' || kind === 'json';
     })
     .map(({ index }) => index);
   const maxRows = maxRowsOf(sheet);

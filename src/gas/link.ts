@@ -13,6 +13,7 @@ import type {
 } from '../shared/types';
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
+import { clearHeld } from './held';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, Deadline, requireConnection } from './operation';
@@ -263,6 +264,7 @@ export function endLink(link: LinkRecord): void {
     forgetSheetCount();
   }
   deleteLink(link.sheetId);
+  clearHeld(link.sheetId);
 }
 
 /** Ends the active sheet's link: its base, job and schedule trigger go; the sheet's data stays. */

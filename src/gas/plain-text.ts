@@ -19,7 +19,8 @@ export function textColumns(layout: Layout, live: readonly ColumnSpec[]): number
   if (layout.status !== undefined) indexes.push(layout.status);
   for (const column of live) {
     const index = layout.columns.get(column.id);
-    if (index !== undefined && (column.kind === 'text' || column.kind === 'json')) indexes.push(index);
+    if (index !== undefined && (column.kind === 'text' || column.kind === 'list' || column.kind === 'json'))
+      indexes.push(index);
   }
   return indexes.sort((a, b) => a - b);
 }

@@ -4,6 +4,7 @@ import { isSyncError } from '../core/errors';
 import type { SidebarState, SyncSummary } from '../shared/types';
 import { resolveConflicts, runActiveSheetFromMenu, toastTitle } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
+import { heldChoice } from './held';
 import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
 import { askAboutMissingRows } from './review';
@@ -71,7 +72,8 @@ export function menuPull(): void {
 
 /**
  * After a menu push that held edits as a likely accident: a dialog lists them per column with a few
- * before → after examples and asks; Yes sends them ("Push anyway"), No leaves them unsent.
+ * before → after examples and asks; Yes sends them ("Push anyway"), No leaves them unsent and the
+ * sidebar keeps the choice.
  */
 function askAboutHeld(summary: SyncSummary): void {
   const held = summary.held;
@@ -85,7 +87,7 @@ function askAboutHeld(summary: SyncSummary): void {
   });
   const answer = ui.alert(
     'Push anyway?',
-    `This push was held because it looks like an accident; nothing of it was sent.\n\n${lines.join('\n\n')}\n\nYes: push anyway. No: cancel (undo the change in the sheet, or push again later).`,
+    `This push was held because it looks like an accident; nothing of it was sent.\n\n${lines.join('\n\n')}\n\nYes: push anyway. No: decide later — the sidebar keeps the choice (Push anyway, Put the service's values back, or Keep editing).`,
     ui.ButtonSet.YES_NO,
   );
   if (answer === ui.Button.YES) runActiveSheetFromMenu('push', { confirmHeld: held.key });
@@ -153,6 +155,7 @@ export function getState(): SidebarState {
     sheet: { id: sheetId, name: sheet.getName(), addOnSheet: addOnSheetReason(sheet) },
     link: linkInfo(link),
     lastSummary: link ? loadSummary(sheetId) : null,
+    held: link ? heldChoice(sheetId) : null,
     progress: link ? loadProgress(sheetId) : null,
     schedule: scheduleInfo(link),
     scheduleOptions: scheduleOptions(link ? sheetId : null),

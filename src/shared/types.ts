@@ -190,6 +190,16 @@ export interface HeldPush {
   key: string;
 }
 
+/**
+ * A held push waiting for a person's choice (kept per link until one is taken): Push anyway, Put the
+ * service's values back, or Keep editing.
+ */
+export interface HeldChoice {
+  held: HeldPush;
+  /** "Put the service's values back" is offered: the held cells were recorded (not for a very large hold). */
+  canPutBack: boolean;
+}
+
 /** Options of a push (or sync) started by a person. */
 export interface PushOptions {
   /**
@@ -284,6 +294,8 @@ export interface SidebarState {
   sheet: { id: number; name: string; addOnSheet: string | null };
   link: LinkInfo | null;
   lastSummary: SyncSummary | null;
+  /** A held push still waiting for the person's choice on this sheet, or null. */
+  held?: HeldChoice | null;
   progress: ProgressInfo | null;
   schedule: ScheduleInfo | null;
   scheduleOptions: ScheduleOptions;

@@ -7,7 +7,7 @@ import { type ConflictActions, loadConflicts } from './conflicts-panel';
 import type { Sidebar } from './context';
 import { byId, show, when } from './dom';
 import { isBusy, on, say, step } from './feedback';
-import { renderHeldPanel } from './held-panel';
+import { type HeldActions, renderHeldPanel } from './held-panel';
 import { showReviews } from './review-panel';
 import { run } from './server';
 import { renderSummary } from './summary-panel';
@@ -29,6 +29,26 @@ export function renderRunPanel(sidebar: Sidebar, current: SidebarState): void {
       `Sheet “${sheetName}” ↔ ${tableAppName} › ${tableName}. Last sync: ${lastSyncLocal ?? when(lastSyncAt, current.scheduleOptions.timeZone)}.`;
     renderSummary(current.lastSummary, selectRow);
   }
+  // A held push waits for a choice whenever the sidebar opens, until one is taken.
+  renderHeldPanel(current.link ? current.held : null, heldActions(sidebar));
+}
+
+/** What the held panel's buttons do on this page. */
+function heldActions(sidebar: Sidebar): HeldActions {
+  return {
+    // Sends exactly the held edits shown; changed since, they are held again with new examples.
+    pushAnyway: (key) =>
+      void operate(sidebar, 'Pushing…', () => run('pushActiveSheet', { confirmHeld: key })),
+    putBack: () => void operate(sidebar, 'Putting the service’s values back…', () => run('putBackHeld')),
+    keepEditing: () =>
+      void step('Keeping your edits…', 'Could not end the hold', async () => {
+        await run('keepEditingHeld');
+        await sidebar.refresh();
+        return true;
+      }).then((done) => {
+        if (done) say('The held edits stay in the sheet, not sent.');
+      }),
+  };
 }
 
 /** A run that continues in its next execution shows its numbers, and the sidebar looks again later. */
@@ -102,12 +122,6 @@ async function operate(sidebar: Sidebar, label: string, call: () => Promise<Sync
   if (!summary) return;
   await step('Loading…', 'Could not load the sidebar', sidebar.refresh);
   renderSummary(summary, selectRow);
-  renderHeldPanel(summary.held, () => {
-    // Sends exactly the held edits shown; changed since, they are held again with new examples.
-    void operate(sidebar, 'Pushing…', () =>
-      run('pushActiveSheet', { confirmHeld: summary.held?.key ?? false }),
-    );
-  });
   say('');
   await step('Reading the conflicts…', 'Could not read the conflicts', () => showConflicts(sidebar, summary));
   await step('Reading what waits for review…', 'Could not read what waits for review', () =>

@@ -38,6 +38,8 @@ export interface ServerFunctions {
   pushActiveSheet(options?: PushOptions): SyncSummary;
   syncActiveSheet(options?: PushOptions): SyncSummary;
   resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary;
+  putBackHeld(): SyncSummary;
+  keepEditingHeld(): { dismissed: boolean };
   selectSheetRow(input: { row: number }): { row: number };
   setSchedule(input: ScheduleInput): ScheduleInfo;
   clearSchedule(): { cleared: boolean };

@@ -4,9 +4,13 @@ import { describe, expect, it } from 'vitest';
 import {
   canonicalCell,
   cellDigest,
+  cellDigestFor,
+  cellRead,
   decodeCell,
   encodeCell,
+  listCellDigest,
   MAX_CELL_CHARS,
+  readDigest,
   valueDigest,
 } from '../../src/core/codec';
 import type { ColumnSpec } from '../../src/core/columns';
@@ -151,6 +155,9 @@ describe('column kinds', () => {
     expect(kindOf({ type: 'number', cSchema: { type: 'number' } })).toBe('number');
     expect(kindOf({ type: 'checkbox', cSchema: { type: 'boolean' } })).toBe('boolean');
     expect(kindOf({ type: 'multiSelect', multi: true, cSchema: { type: 'array' } })).toBe('json');
+    expect(
+      kindOf({ type: 'multiSelect', multi: true, cSchema: { type: 'array', items: { type: 'string' } } }),
+    ).toBe('list');
     expect(kindOf({ type: 'mystery' })).toBe('json');
   });
 
@@ -162,5 +169,127 @@ describe('column kinds', () => {
     ]);
     expect(live.map((c) => c.id)).toEqual(['title']);
     expect(live[0]?.maxLength).toBe(256);
+  });
+});
+
+describe('list columns (a list of texts: a multi-select)', () => {
+  const tags = column('list', { shape: 'text-list' });
+
+  it('show plain choices separated by commas', () => {
+    expect(encodeCell(['enterprise', 'smb'], 'list')).toEqual({
+      write: 'enterprise, smb',
+      read: 'enterprise, smb',
+    });
+    expect(encodeCell(['Zoë', 'naïve café'], 'list').read).toBe('Zoë, naïve café');
+    expect(cellRead(['enterprise'], 'list')).toBe('enterprise');
+  });
+
+  it('fall back to JSON for a choice with a comma, end spaces or a JSON look, and for the empty list', () => {
+    for (const value of [
+      ['a, b', 'c'],
+      [' padded'],
+      ['trailing '],
+      [''],
+      ['[x'],
+      ['{x}'],
+      ['"quoted"'],
+      ['1'],
+      ['-2.5e3'],
+      ['true'],
+      ['null'],
+      [],
+      ['ok', 7],
+      'not a list',
+      { a: 1 },
+    ]) {
+      expect(encodeCell(value, 'list').read).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('an empty cell is null and [] the empty list, as in a JSON column', () => {
+    expect(encodeCell(null, 'list')).toEqual({ write: '', read: '' });
+    expect(decodeCell('', tags, context)).toEqual({ ok: true, value: null });
+    expect(decodeCell('[]', tags, context)).toEqual({ ok: true, value: [] });
+  });
+
+  it('compare by their choices: written with commas, without spaces or as JSON, a list is the same', () => {
+    const agreed = valueDigest(['enterprise', 'smb'], 'list');
+    for (const typed of [
+      'enterprise, smb',
+      'enterprise,smb',
+      ' enterprise ,smb ',
+      '["enterprise", "smb"]',
+      '["enterprise","smb"]',
+    ]) {
+      expect(listCellDigest(typed)).toBe(agreed);
+      expect(cellDigestFor(typed, 'list')).toBe(agreed);
+    }
+    expect(listCellDigest('smb, enterprise')).not.toBe(agreed);
+    // A number or TRUE read from a list cell is the one choice it decodes to.
+    expect(listCellDigest(42)).toBe(valueDigest(['42'], 'list'));
+    expect(listCellDigest(true)).toBe(valueDigest(['TRUE'], 'list'));
+    expect(cellDigestFor('enterprise, smb', 'text')).not.toBe(agreed);
+    // Not choices: compared by the text, as before.
+    expect(listCellDigest('[1,2]')).toBe(cellDigest('[1,2]'));
+    expect(listCellDigest('')).toBe(cellDigest(''));
+  });
+
+  it('agree with the base a JSON column recorded, so a sheet linked before lists showed with commas reads no edits', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 12 }), { maxLength: 6 }), (items) => {
+        expect(valueDigest(items, 'list')).toBe(valueDigest(items, 'json'));
+        expect(listCellDigest(encodeCell(items, 'json').read)).toBe(valueDigest(items, 'list'));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('any list of texts round-trips through its cell: the same choices decode, the digest is the agreed one', () => {
+    const choice = fc.oneof(
+      fc.string({ maxLength: 12 }),
+      fc.constantFrom('a, b', ' x', 'y ', '[', '{}', '"q"', '1', 'true', 'null', '', ',', '✂'),
+    );
+    fc.assert(
+      fc.property(fc.array(choice, { maxLength: 6 }), (items) => {
+        const encoded = encodeCell(items, 'list');
+        expect(encoded.read).toBe(encoded.write);
+        expect(decodeCell(encoded.read, tags, context)).toEqual({ ok: true, value: items });
+        expect(listCellDigest(encoded.read)).toBe(valueDigest(items, 'list'));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('any string typed into a list cell decodes to choices that show and read back the same', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (typed) => {
+        const decoded = decodeCell(typed, tags, context);
+        if (!decoded.ok || decoded.value === null) return;
+        const shown = encodeCell(decoded.value, 'list').read;
+        expect(decodeCell(shown, tags, context)).toEqual(decoded);
+        expect(listCellDigest(shown)).toBe(listCellDigest(typed));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("the pull's digest of a service value is the digest its unedited cell reads as, whatever the value", () => {
+    const value = fc.oneof(fc.jsonValue(), fc.array(fc.string({ maxLength: 8 }), { maxLength: 5 }));
+    fc.assert(
+      fc.property(value, (each) => {
+        const read = cellRead(each, 'list');
+        expect(readDigest(each, read, 'list')).toBe(listCellDigest(read));
+        expect(valueDigest(each, 'list')).toBe(listCellDigest(read));
+      }),
+      { numRuns: 1000 },
+    );
+    const long = Array.from({ length: 6000 }, (_, i) => `choice${i}`);
+    expect(readDigest(long, cellRead(long, 'list'), 'list')).toBe(listCellDigest(cellRead(long, 'list')));
+  });
+
+  it('a list longer than a cell holds shows cut, the way its JSON did', () => {
+    const items = Array.from({ length: 6000 }, (_, i) => `choice${i}`);
+    expect(encodeCell(items, 'list')).toEqual(encodeCell(items, 'json'));
+    expect(encodeCell(items, 'list').truncated).toBe(true);
   });
 });

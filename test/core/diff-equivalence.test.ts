@@ -78,6 +78,16 @@ const HOSTILE: readonly unknown[] = [
   [1, 'a', null],
   JSON.parse('{"__proto__":{"x":1}}'),
   ['a', 'b'],
+  // What people type into a list column: commas with and without spaces, JSON, a mix, nothing.
+  'enterprise, smb',
+  'enterprise,smb',
+  '["enterprise", "smb"]',
+  '["enterprise","smb"]',
+  ' a , , b ',
+  '"x", y',
+  '[bad',
+  ',',
+  '[]',
 ];
 
 /**
@@ -86,7 +96,21 @@ const HOSTILE: readonly unknown[] = [
  */
 const FITTING = HOSTILE.filter((value) => !(typeof value === 'string' && value.length > 49000));
 
-const KINDS: readonly ColumnKind[] = ['text', 'number', 'boolean', 'json'];
+/** Lists of texts a list column holds: shown with commas, and the ones that fall back to JSON. */
+const LISTS: readonly unknown[] = [
+  ['enterprise', 'smb'],
+  ['enterprise'],
+  [],
+  ['a, b', 'c'],
+  [' padded', 'x'],
+  ['[not json', '{x}', '"quoted"'],
+  ['1', 'true', 'null'],
+  [''],
+  ['Zoë', 'naïve café', '🚀'],
+  ['dup', 'dup'],
+];
+
+const KINDS: readonly ColumnKind[] = ['text', 'number', 'boolean', 'list', 'json'];
 
 function makeColumns(rng: Rng): ColumnSpec[] {
   const count = 2 + rng.int(6);
@@ -110,6 +134,8 @@ function serviceValue(rng: Rng, column: ColumnSpec, row: number): unknown {
       return rng.int(5) + (rng.next() < 0.5 ? 0.25 : 0);
     case 'boolean':
       return rng.next() < 0.5;
+    case 'list':
+      return rng.pick(LISTS);
     case 'json':
       return rng.next() < 0.5 ? [`t${rng.int(3)}`] : { score: rng.int(3) };
   }

@@ -4,6 +4,8 @@ import {
   conflictStatus,
   duplicateStatus,
   errorStatus,
+  heldStatus,
+  isOutdatedWhenUnedited,
   issueKind,
   issueMessage,
   keptLocalStatus,
@@ -69,5 +71,31 @@ describe('advice after an id edit', () => {
     expect(unknown).not.toMatch(/clear the id/);
     expect(STATUS.idRestored).not.toMatch(/clear the id/);
     expect(STATUS.idRestored).toMatch(/^✎ id put back: ids are the service’s and cannot be edited/);
+  });
+});
+
+describe('isOutdatedWhenUnedited', () => {
+  it('an error, a hold or edits not pushed yet no longer hold for a line with nothing to send', () => {
+    expect(isOutdatedWhenUnedited(notPushedStatus(['amount: "abc" is not a number.']))).toBe(true);
+    expect(isOutdatedWhenUnedited(notCreatedStatus(['title: too long']))).toBe(true);
+    expect(isOutdatedWhenUnedited(duplicateStatus('r1', [2, 3]))).toBe(true);
+    expect(isOutdatedWhenUnedited(heldStatus(['status']))).toBe(true);
+    expect(isOutdatedWhenUnedited(keptLocalStatus(['amount']))).toBe(true);
+  });
+
+  it('what a run did, a conflict, a pending create and a row removed on the service stay', () => {
+    for (const status of [
+      STATUS.removed,
+      STATUS.pushed,
+      STATUS.idRestored,
+      readOnlyRestoredStatus(['lMod']),
+      conflictStatus(['amount']),
+      pendingStatus('pending:abc'),
+      '',
+      'a note of mine',
+      42,
+    ]) {
+      expect(isOutdatedWhenUnedited(status)).toBe(false);
+    }
   });
 });

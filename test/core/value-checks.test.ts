@@ -45,7 +45,11 @@ function reason(value: unknown, column: ColumnSpec): string {
 describe('schema shapes', () => {
   it('reads the shape each column type states', () => {
     expect(due).toMatchObject({ kind: 'text', shape: 'date' });
-    expect(tags).toMatchObject({ kind: 'json', shape: 'text-list' });
+    expect(tags).toMatchObject({ kind: 'list', shape: 'text-list' });
+    // A multi-select of something other than texts stays JSON.
+    expect(toColumnSpec({ id: 'n', type: 'multiSelect', multi: true, cSchema: { type: 'array' } }).kind).toBe(
+      'json',
+    );
     expect(meta).toMatchObject({ kind: 'json', shape: 'object' });
     expect(title.shape).toBeUndefined();
     expect(toColumnSpec({ id: 'x', type: 'mystery' }).shape).toBeUndefined();
@@ -105,13 +109,39 @@ describe('checkbox, list and object columns', () => {
     expect(reason('yes', active)).toBe('active: "yes" is not TRUE or FALSE.');
   });
 
-  it('multi-select: a JSON list of texts', () => {
+  it('multi-select: choices separated by commas, as typed', () => {
+    expect(decodeCell('enterprise, smb', tags, context)).toEqual({ ok: true, value: ['enterprise', 'smb'] });
+    expect(decodeCell('enterprise,smb', tags, context)).toEqual({ ok: true, value: ['enterprise', 'smb'] });
+    expect(decodeCell(' enterprise ,  smb , ', tags, context)).toEqual({
+      ok: true,
+      value: ['enterprise', 'smb'],
+    });
+    expect(decodeCell('enterprise', tags, context)).toEqual({ ok: true, value: ['enterprise'] });
+    expect(decodeCell('1, true, null', tags, context)).toEqual({ ok: true, value: ['1', 'true', 'null'] });
+    expect(decodeCell(42, tags, context)).toEqual({ ok: true, value: ['42'] });
+    expect(decodeCell('   ', tags, context)).toEqual({ ok: true, value: null });
+  });
+
+  it('multi-select: a JSON list typed by hand, [] for none', () => {
     expect(decodeCell('["a","b"]', tags, context)).toEqual({ ok: true, value: ['a', 'b'] });
-    expect(reason('[1,2]', tags)).toBe(
-      'tags: "[1,2]" is not a list of choices: write them as ["first", "second"].',
+    expect(decodeCell(' ["a, b", " c"] ', tags, context)).toEqual({ ok: true, value: ['a, b', ' c'] });
+    expect(decodeCell('[]', tags, context)).toEqual({ ok: true, value: [] });
+    expect(decodeCell('null', tags, context)).toEqual({ ok: true, value: ['null'] });
+  });
+
+  it('multi-select: what cannot be read as choices says how to write them', () => {
+    const hint =
+      'write the choices separated by commas (first, second), or as a JSON list ["first", "second"] when a choice holds a comma or quotes';
+    expect(reason('[1,2]', tags)).toBe(`tags: "[1,2]" is not a list of choices: ${hint}.`);
+    expect(reason('"a"', tags)).toBe(`tags: ""a"" is not a list of choices: ${hint}.`);
+    expect(reason('[enterprise, smb]', tags)).toBe(
+      `tags: "[enterprise, smb]" is not a valid JSON list: ${hint}.`,
     );
-    expect(reason('"a"', tags)).toContain('is not a list of choices');
-    expect(reason('a, b', tags)).toContain('is not valid JSON');
+    expect(reason('enterprise, "smb"', tags)).toBe(
+      `tags: "enterprise, "smb"" mixes choices with JSON: ${hint}.`,
+    );
+    expect(reason(', ,', tags)).toBe(`tags: ", ," names no choice: ${hint}, or leave the cell empty.`);
+    expect(reason(new Date(0), tags)).toBe(`tags: a date is not a list of choices: ${hint}.`);
   });
 
   it('object: a JSON object', () => {

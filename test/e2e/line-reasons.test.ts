@@ -96,3 +96,29 @@ describe('reasons that stay', () => {
     expect(rows.find((row) => row.id === rowIdAt(4))?.closeDate).toBe('2024-02-29');
   });
 });
+
+describe('an error outlives no fix (issue 26, point 2)', () => {
+  it('a JSON cell put back to its original value loses "not valid JSON" at the next push; nothing is sent', async () => {
+    const row = 8;
+    const original = String(world.values()[row - 1]?.[headers(world).indexOf('meta')]);
+    type(row, 'meta', '{"source": web}');
+    const refused = world.call<Summary>('pushActiveSheet');
+    expect(status(row)).toMatch(/^✖ not pushed: meta: ".*" is not valid JSON/);
+    expect(errorRows(refused)).toContain(row);
+    const before = await world.serviceRows();
+    type(row, 'meta', original);
+    const pushed = world.call<Summary>('pushActiveSheet');
+    expect(status(row)).toBe('✓ in sync');
+    expect(errorRows(pushed)).not.toContain(row);
+    expect(await world.serviceRows()).toEqual(before);
+  });
+
+  it('a list cell refused earlier ([1, 2]) and retyped as choices with commas is sent, and its reason goes', async () => {
+    const row = 6;
+    type(row, 'tags', 'enterprise, smb');
+    world.call<Summary>('pushActiveSheet');
+    expect(status(row)).toBe('✓ pushed');
+    const rows = await world.serviceRows();
+    expect(rows.find((each) => each.id === rowIdAt(row))?.tags).toEqual(['enterprise', 'smb']);
+  });
+});

@@ -43,6 +43,14 @@ function cellEquals(cell: unknown, value: unknown, type: string): boolean {
   if (value === null || value === undefined) return cell === '';
   if (type === 'multiSelect' || type === 'json') {
     if (typeof cell !== 'string') return false;
+    // A multi-select's choices may show separated by commas.
+    if (type === 'multiSelect' && !/^\s*[[{"]/.test(cell)) {
+      const choices = cell
+        .split(',')
+        .map((choice) => choice.trim())
+        .filter((choice) => choice !== '');
+      return isDeepStrictEqual(choices, value);
+    }
     try {
       return isDeepStrictEqual(JSON.parse(cell), value);
     } catch {

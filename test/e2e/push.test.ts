@@ -7,12 +7,14 @@ import {
   activeSheet,
   CRM,
   cell,
+  cellOf,
   column,
   DEALS,
   headers,
   lineOf,
   linkFreshSheet,
   mismatches,
+  pullSheet,
   pushSheet,
   requestsDuring,
   startWorld,
@@ -542,5 +544,101 @@ describe('the cost of a push', () => {
     expect(patches.every((entry) => Object.keys(JSON.parse(entry.body)).length === 3)).toBe(true);
     expect(log.filter((entry) => entry.method === 'POST')).toHaveLength(50);
     expect(log.filter((entry) => entry.method === 'GET').length).toBeLessThanOrEqual(22);
+  });
+});
+
+describe('a list column (multi-select) in the sheet', () => {
+  let rows: Array<Record<string, unknown>>;
+  beforeEach(async () => {
+    await world.emulator.admin.reset('sample');
+    await linkFreshSheet(world);
+    rows = await world.serviceRows();
+  });
+
+  it('shows choices separated by commas, [] for none; a pull of the unchanged table reports nothing', async () => {
+    for (const row of rows) {
+      const tags = row.tags as string[];
+      expect(cellOf(world, String(row.id), 'tags')).toBe(tags.length === 0 ? '[]' : tags.join(', '));
+    }
+    const log = await requestsDuring(world, () =>
+      expect(pullSheet(world)).toMatchObject({ ok: true, updated: 0, keptLocal: 0, added: 0, errors: 0 }),
+    );
+    expect(writes(log)).toEqual([]);
+  });
+
+  it('sends choices typed with commas as a list of texts, and the pull after reports nothing', async () => {
+    const [first, second] = rows.map((row) => String(row.id));
+    typeInto(world, first as string, 'tags', 'enterprise, smb');
+    typeInto(world, second as string, 'tags', 'partner');
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 2, errors: 0 }),
+    );
+    expect(writes(log).map((entry) => JSON.parse(entry.body))).toEqual([
+      { tags: ['enterprise', 'smb'] },
+      { tags: ['partner'] },
+    ]);
+    expect((await serviceRow(first as string)).tags).toEqual(['enterprise', 'smb']);
+    expect(pullSheet(world)).toMatchObject({ ok: true, updated: 0, keptLocal: 0, errors: 0 });
+    expect(cellOf(world, first as string, 'tags')).toBe('enterprise, smb');
+  });
+
+  it('the same choices written another way (no spaces, JSON) are no edit: nothing is sent', async () => {
+    const withTwo = rows.find((row) => (row.tags as string[]).length === 2) as Record<string, unknown>;
+    const tags = withTwo.tags as string[];
+    typeInto(world, String(withTwo.id), 'tags', tags.join(','));
+    const other = rows.find((row) => row !== withTwo && (row.tags as string[]).length > 0) as Record<
+      string,
+      unknown
+    >;
+    typeInto(world, String(other.id), 'tags', JSON.stringify(other.tags, null, 1));
+    const log = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 0, errors: 0 }),
+    );
+    expect(writes(log)).toEqual([]);
+    expect(pullSheet(world)).toMatchObject({ updated: 0, keptLocal: 0, conflicts: 0 });
+    // The pull shows them the service's way, without counting it as a change.
+    expect(cellOf(world, String(withTwo.id), 'tags')).toBe(tags.join(', '));
+    expect(cellOf(world, String(other.id), 'tags')).toBe((other.tags as string[]).join(', '));
+  });
+
+  it('a sheet pulled when lists showed as JSON reads no edit, and its next pull shows them with commas, reporting nothing', async () => {
+    // As a pull before this change left it: every list cell JSON text (the base agreed on that).
+    const tagsAt = column(world, 'tags');
+    for (const row of rows)
+      activeSheet(world)
+        .getRange(lineOf(world, String(row.id)), tagsAt)
+        .setValue(JSON.stringify(row.tags));
+    const pushed = await requestsDuring(world, () =>
+      expect(pushSheet(world)).toMatchObject({ updated: 0, errors: 0 }),
+    );
+    expect(writes(pushed)).toEqual([]);
+    expect(pullSheet(world)).toMatchObject({ ok: true, updated: 0, keptLocal: 0, conflicts: 0, errors: 0 });
+    for (const row of rows) {
+      const tags = row.tags as string[];
+      expect(cellOf(world, String(row.id), 'tags')).toBe(tags.length === 0 ? '[]' : tags.join(', '));
+    }
+    expect(await mismatches(world)).toEqual([]);
+  });
+
+  it('a choice holding a comma or spaces goes typed as JSON and comes back as JSON, unchanged', async () => {
+    const [typed, changed] = rows.map((row) => String(row.id));
+    typeInto(world, typed as string, 'tags', '["Smith, Jones", " padded"]');
+    expect(pushSheet(world)).toMatchObject({ updated: 1, errors: 0 });
+    expect((await serviceRow(typed as string)).tags).toEqual(['Smith, Jones', ' padded']);
+    await world.emulator.admin.editRow(CRM, DEALS, changed as string, { tags: ['Smith, Jones', ' padded'] });
+    expect(pullSheet(world)).toMatchObject({ ok: true, updated: 1, keptLocal: 0 });
+    expect(cellOf(world, changed as string, 'tags')).toBe('["Smith, Jones"," padded"]');
+    const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ updated: 0 }));
+    expect(writes(log)).toEqual([]);
+  });
+
+  it('JSON-looking choices mixed into a comma list are refused with what to write, and nothing of the line is sent', async () => {
+    const id = String(rows[0]?.id);
+    typeInto(world, id, 'tags', 'enterprise, "smb"');
+    const log = await requestsDuring(world, () => expect(pushSheet(world)).toMatchObject({ errors: 1 }));
+    expect(writes(log)).toEqual([]);
+    expect(String(cellOf(world, id, '_sync'))).toMatch(
+      /tags: "enterprise, "smb"" mixes choices with JSON: write the choices separated by commas/,
+    );
   });
 });

@@ -2,7 +2,7 @@
 // and pushes that look like accidents never become writes nobody made (built add-on, simulator, emulator).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../emulators/table-service';
-import type { SyncSummary } from '../../src/shared/types';
+import type { SidebarState, SyncSummary } from '../../src/shared/types';
 import {
   activeSheet,
   CRM,
@@ -175,6 +175,58 @@ describe('a push that looks like an accident is held', () => {
     expect(writes(sent).length).toBeGreaterThanOrEqual(current?.columns[0]?.lines ?? 1);
   });
 
+  it("the choice waits through a pull and a reopened sidebar; Put the service's values back restores the held cells but one changed since", async () => {
+    const before = await world.serviceRows();
+    const pulledTitles = world
+      .values(activeSheet(world).getName())
+      .map((row) => row[column(world, 'title') - 1]);
+    world.sim.person.sortRange(activeSheet(world).getName(), titleRange(), 'title');
+    const held = pushSheet(world).held;
+    expect(held?.columns.map((each) => each.columnId)).toEqual(['title']);
+    // A pull keeps the held edits (local work) and the choice still waits.
+    expect(pullSheet(world).ok).toBe(true);
+    const state = world.call('getState') as SidebarState;
+    expect(state.held).toEqual({ held, canPutBack: true });
+    // One held cell is changed by hand after the hold: it is the person's, left as typed.
+    const titleColumn = column(world, 'title');
+    activeSheet(world).getRange(3, titleColumn).setValue('typed after the hold');
+    const log = await requestsDuring(world, () => {
+      const summary = world.call('putBackHeld') as SyncSummary;
+      expect(summary.ok).toBe(true);
+      expect(summary.message).toMatch(
+        /^Put the service's values back into \d+ cells on \d+ lines; nothing was sent\. Left as they are: 1 cell — row 3 title \(changed since the push held it\)\./,
+      );
+    });
+    expect(writes(log)).toEqual([]);
+    const now = world.values(activeSheet(world).getName()).map((row) => row[titleColumn - 1]);
+    expect(now).toEqual(pulledTitles.map((title, i) => (i === 2 ? 'typed after the hold' : title)));
+    expect((world.call('getState') as SidebarState).held).toBeNull();
+    expect(await world.serviceRows()).toEqual(before);
+    // The one left is an ordinary edit now: it goes with the next push, unasked.
+    const sent = await requestsDuring(world, () => expect(pushSheet(world).held).toBeUndefined());
+    expect(writes(sent).map((entry) => JSON.parse(entry.body))).toEqual([{ title: 'typed after the hold' }]);
+  });
+
+  it('Keep editing ends the choice and sends nothing; Last run no longer asks; a push holds the same again', async () => {
+    world.sim.person.sortRange(activeSheet(world).getName(), titleRange(), 'title');
+    expect(pushSheet(world).held).toBeDefined();
+    const log = await requestsDuring(world, () => {
+      expect(world.call('keepEditingHeld')).toEqual({ dismissed: true });
+    });
+    expect(writes(log)).toEqual([]);
+    const state = world.call('getState') as SidebarState;
+    expect(state.held).toBeNull();
+    expect(state.lastSummary?.held).toBeUndefined();
+    expect(state.lastSummary?.message).not.toMatch(/choose Push anyway/);
+    expect(state.lastSummary?.message).toMatch(/The held edits stay in the sheet, not sent/);
+    expect(world.call('putBackHeld')).toMatchObject({
+      ok: false,
+      message: /^Nothing is held on this sheet any more/,
+    });
+    expect(pushSheet(world).held).toBeDefined();
+    expect((world.call('getState') as SidebarState).held?.canPutBack).toBe(true);
+  });
+
   it('a fill-down of 5 cells goes out unasked', async () => {
     const letter = String.fromCharCode(64 + column(world, 'status'));
     world.sim.person.fillDown(activeSheet(world).getName(), `${letter}2:${letter}7`);
@@ -207,6 +259,8 @@ describe('a push that looks like an accident is held', () => {
     const logSheet = world.values('Sync log').slice(1);
     expect(String(logSheet[logSheet.length - 1]?.[13])).toMatch(/Held, not sent: title/);
     expect(world.sim.mail.filter((mail) => /held/.test(mail.subject))).toHaveLength(1);
+    // The person who opens the sidebar next finds the choice waiting.
+    expect((world.call('getState') as SidebarState).held?.held.columns[0]?.columnId).toBe('title');
     world.call('clearSchedule');
   });
 });

@@ -1,6 +1,6 @@
 // What a line's cells say as values to send: shared by the push (what a new line creates, which cells
 // of a line are edited) and the pull (matching a line to the row its lost create made).
-import { cellDigest, type DecodeContext, decodeCell, type JsonValue } from '../codec';
+import { cellDigestFor, type DecodeContext, decodeCell, type JsonValue } from '../codec';
 import type { ColumnSpec } from '../columns';
 import type { Digest } from '../digest';
 
@@ -45,7 +45,7 @@ export function newCellValues(
     if (decoded.ok) {
       if (decoded.value === null) continue;
       result.values[column.id] = decoded.value;
-      result.digests[column.id] = cellDigest(value);
+      result.digests[column.id] = cellDigestFor(value, column.kind);
     } else {
       result.errors.push(decoded.reason);
     }

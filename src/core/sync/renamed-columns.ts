@@ -1,8 +1,8 @@
 // Renamed-column detection, shared by pull and push: a synced column whose header is gone may stand
 // under a new header; it is recognised by its cells still holding the agreed values.
 import type { BaseTable } from '../base-table';
-import { cellDigest } from '../codec';
-import type { ColumnSpec } from '../columns';
+import { cellDigestFor } from '../codec';
+import type { ColumnKind, ColumnSpec } from '../columns';
 import { ID_HEADER, type Layout, renamedColumns } from '../layout';
 import type { LineGrid } from '../line-grid';
 import { cellText } from '../lines';
@@ -16,6 +16,8 @@ export function agreedCounter(
   grid: LineGrid,
   layout: Layout,
   base: BaseTable,
+  /** Each synced column's kind (a list compares by its choices); text where not given. */
+  kinds: ReadonlyMap<string, ColumnKind> = new Map(),
 ): (columnId: string, sheetColumn: number) => [number, number] {
   const idColumn = layout.fixed.get(ID_HEADER);
   const lines: number[] = [];
@@ -30,12 +32,13 @@ export function agreedCounter(
     }
     let known = 0;
     let matching = 0;
+    const kind = kinds.get(columnId) ?? 'text';
     for (let line = 0; line < grid.length; line++) {
       const id = cellText(grid.get(line, idColumn));
       const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
       if (digest === undefined) continue;
       known++;
-      if (cellDigest(grid.get(line, sheetColumn)) === digest) matching++;
+      if (cellDigestFor(grid.get(line, sheetColumn), kind) === digest) matching++;
     }
     return [matching, known];
   };
@@ -55,6 +58,11 @@ export function findRenamedColumns(
 ): Map<string, number> {
   const anyGone = live.some((column) => !layout.columns.has(column.id) && syncedBefore.includes(column.id));
   return anyGone
-    ? renamedColumns(layout, live, syncedBefore, agreedCounter(grid, layout, base))
+    ? renamedColumns(
+        layout,
+        live,
+        syncedBefore,
+        agreedCounter(grid, layout, base, new Map(live.map((column) => [column.id, column.kind]))),
+      )
     : new Map<string, number>();
 }

@@ -15,6 +15,7 @@ import {
   decodeCell,
   type EncodedCell,
   encodeCell,
+  isCutCell,
   isDateLike,
   type JsonValue,
   readsBackAs,
@@ -91,6 +92,41 @@ export function cellDigest(value: CellValue): Digest {
   return digest(String(value), 5);
 }
 
+/**
+ * The choices a list cell names: a JSON list of texts when the text starts with [, { or ", else the
+ * comma-separated parts, trimmed, empty ones dropped (none may start like JSON). Null otherwise.
+ */
+function listChoices(text: string): string[] | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (/^[[{"]/.test(trimmed)) {
+    try {
+      const parsed: unknown = JSON.parse(trimmed);
+      return Array.isArray(parsed) && parsed.every((item) => typeof item === 'string') ? parsed : null;
+    } catch {
+      return null;
+    }
+  }
+  const items = text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+  return items.length > 0 && items.every((item) => !/^[[{"]/.test(item)) ? items : null;
+}
+
+/** A cell's digest in a column of this kind: a list cell (not cut) by the JSON text of its choices. */
+export function digestFor(value: CellValue, kind: ColumnSpec['kind']): Digest {
+  if (kind === 'list' && typeof value === 'string' && !isCutCell(value)) {
+    const choices = listChoices(value);
+    if (choices) return cellDigest(JSON.stringify(choices));
+  }
+  // A number or TRUE/FALSE in a list cell is one choice, as text.
+  if (kind === 'list' && typeof value === 'number') return cellDigest(JSON.stringify([String(value)]));
+  if (kind === 'list' && typeof value === 'boolean')
+    return cellDigest(JSON.stringify([value ? 'TRUE' : 'FALSE']));
+  return cellDigest(value);
+}
+
 export type PullOutcome = 'added' | 'unchanged' | 'updated' | 'kept-local' | 'conflict';
 
 export interface PulledRow {
@@ -138,17 +174,20 @@ export function mergePulledRow(
     const own = Object.prototype.hasOwnProperty.call(serviceRow, column.id);
     const serviceValue = own ? serviceRow[column.id] : null;
     const read = cellRead(serviceValue, column.kind);
-    const serviceDigest = cellDigest(read);
+    const serviceDigest = digestFor(read, column.kind);
     if (!local) {
       writes.set(column.id, encodeCell(serviceValue, column.kind));
       digests[column.id] = serviceDigest;
       continue;
     }
     const localValue = local(column.id);
-    const localDigest = readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+    const localDigest = readsBackAs(localValue, read) ? serviceDigest : digestFor(localValue, column.kind);
     const baseDigest = base?.digests[column.id];
     if (localDigest === serviceDigest) {
       digests[column.id] = serviceDigest;
+      // The same choices written another way show the service's way (not an update).
+      if (column.kind === 'list' && !readsBackAs(localValue === undefined ? '' : localValue, read))
+        writes.set(column.id, encodeCell(serviceValue, column.kind));
     } else if (baseDigest === undefined) {
       if (localDigest === emptyDigest) {
         writes.set(column.id, encodeCell(serviceValue, column.kind));
@@ -203,7 +242,7 @@ export function lineEdits(
     const baseDigest = base.digests[column.id];
     if (baseDigest === undefined) continue;
     const value = local(column.id);
-    const localDigest = cellDigest(value);
+    const localDigest = digestFor(value, column.kind);
     if (localDigest === baseDigest) continue;
     const decoded = decodeCell(value, column, context);
     if (decoded.ok) {
@@ -229,7 +268,7 @@ export function newLineValues(
     if (decoded.ok) {
       if (decoded.value === null) continue;
       result.values[column.id] = decoded.value;
-      result.digests[column.id] = cellDigest(value);
+      result.digests[column.id] = digestFor(value, column.kind);
     } else {
       result.errors.push(decoded.reason);
     }
@@ -339,7 +378,9 @@ export function applyServiceRows(
         state.counts.unchanged += 1;
         if (
           typeof previousStatus === 'string' &&
-          (previousStatus.startsWith('⚠') || previousStatus.startsWith('✖'))
+          (previousStatus.startsWith('⚠') ||
+            previousStatus.startsWith('✖') ||
+            outdatedWhenUnedited(previousStatus))
         ) {
           setStatus(state, currentLine, STATUS.inSync);
         }
@@ -374,7 +415,21 @@ export interface ReferencePlan {
   creates: Array<{ line: number; values: Record<string, JsonValue>; digests: Record<string, Digest> }>;
   errors: Array<{ line: number; status: string }>;
   reverted: Array<{ line: number; fields: string[] }>;
+  restated: Array<{ line: number; status: string }>;
   unchanged: number;
+}
+
+/**
+ * An earlier run's error (but "removed on the service"), hold or "local edits not pushed yet" is no
+ * longer true of a line with nothing to send.
+ */
+function outdatedWhenUnedited(status: unknown): boolean {
+  return (
+    typeof status === 'string' &&
+    ((status.startsWith('✖') && status !== STATUS.removed) ||
+      status.startsWith('⏸') ||
+      status.startsWith('✎ local edits not pushed yet:'))
+  );
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -388,8 +443,17 @@ export function planPush(
   context: DecodeContext,
 ): ReferencePlan {
   const { grid, layout, live, base, index } = state;
-  const plan: ReferencePlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const plan: ReferencePlan = {
+    updates: [],
+    creates: [],
+    errors: [],
+    reverted: [],
+    restated: [],
+    unchanged: 0,
+  };
   const idColumn = layout.fixed.get(ID_HEADER);
+  const statusOf = (line: number): unknown =>
+    layout.status === undefined ? '' : grid.get(line, layout.status);
   for (let line = 0; line < grid.length; line++) {
     const local = (columnId: string): unknown => {
       const column = layout.columns.get(columnId);
@@ -406,6 +470,8 @@ export function planPush(
         !Object.values(values.values).every((value) => value === false)
       ) {
         plan.creates.push({ line, values: values.values, digests: values.digests });
+      } else if (outdatedWhenUnedited(statusOf(line))) {
+        plan.restated.push({ line, status: '' });
       }
       continue;
     }
@@ -460,7 +526,10 @@ export function planPush(
     const deadEdits: string[] = [];
     for (const [columnId, column] of layout.deleted) {
       const digest = record.digests[columnId];
-      if (digest !== undefined && cellDigest(grid.get(line, column)) !== digest) deadEdits.push(columnId);
+      // The kind of a deleted column is not known: agreed as text or as a list's choices.
+      const value = grid.get(line, column);
+      if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
+        deadEdits.push(columnId);
     }
     const edits = lineEdits(local, record, live, context);
     const problems = [
@@ -477,6 +546,10 @@ export function planPush(
       plan.updates.push({ line, rowId, base: record, edits });
     } else {
       plan.unchanged += 1;
+      if (outdatedWhenUnedited(statusOf(line))) {
+        const status = record.conflict ? conflictStatus(Object.keys(record.conflict.theirs)) : STATUS.inSync;
+        plan.restated.push({ line, status });
+      }
     }
   }
   return plan;

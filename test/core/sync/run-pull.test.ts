@@ -204,3 +204,20 @@ describe('two id cells swapped', () => {
     expect(lineOf(world, 'r0002').title).toBe('t2');
   });
 });
+
+describe('a pull of a line with nothing changed on either side', () => {
+  it('clears a hold whose edits were undone by hand: the line is in sync', () => {
+    const world = worldWith(12);
+    pull(world);
+    const ids = Array.from({ length: 12 }, (_, i) => `r${String(i + 1).padStart(4, '0')}`);
+    // The titles shifted by one line alone: the push holds them.
+    ids.forEach((id, i) => world.sheet.type(world.sheet.lineOfId(id), 'title', `t${((i + 1) % 12) + 1}`));
+    expect(runPush(world.ports(ANN), world.links.get()).held).toBeDefined();
+    expect(String(lineOf(world, 'r0001')._sync)).toMatch(/^⏸ not pushed: title held/);
+    // Undone by hand (Edit › Undo): every title back as it was.
+    ids.forEach((id, i) => world.sheet.type(world.sheet.lineOfId(id), 'title', `t${i + 1}`));
+    const pulled = pull(world);
+    expect(lineOf(world, 'r0001')._sync).toBe(STATUS.inSync);
+    expect(pulled.progress.counts).toMatchObject({ keptLocal: 0, updated: 0 });
+  });
+});

@@ -222,6 +222,65 @@ describe('runPush over memory', () => {
     expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(15);
   });
 
+  describe('when a line shows an error from an earlier run', () => {
+    it('a value put back to what the service holds clears the error on the next push', () => {
+      const world = pulledWorld(3);
+      world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 'lots');
+      push(world);
+      expect(lineOf(world, titled('t2'))._sync).toMatch(/^✖ not pushed: amount: "lots" is not a number/);
+      world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 2);
+      const result = push(world);
+      expect(lineOf(world, titled('t2'))._sync).toBe(STATUS.inSync);
+      expect(result.tally.error).toBe(0);
+      expect(result.counts).toMatchObject({ updated: 0, errors: 0, unchanged: 3 });
+      expect(world.service.commits).toEqual([]);
+    });
+
+    it('a value corrected to another valid one is sent and the line says pushed', () => {
+      const world = pulledWorld(2);
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'amount', 'lots');
+      push(world);
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'amount', 12);
+      push(world);
+      expect(lineOf(world, titled('t1'))._sync).toBe(STATUS.pushed);
+      expect(world.service.find('r0001')?.amount).toBe(12);
+    });
+
+    it('a new line refused and then emptied loses its "not created" status, and nothing is created', () => {
+      const world = pulledWorld(1);
+      world.sheet.appendLine({ amount: 'lots' });
+      push(world);
+      const line = world.sheet.values().length - 2;
+      expect(String(world.sheet.values()[line + 1]?.[world.sheet.columnOf('_sync')])).toMatch(
+        /^✖ not created/,
+      );
+      world.sheet.type(line, 'amount', '');
+      push(world);
+      // The line is blank again (values() trims blank lines at the end): its status is gone too.
+      expect(world.sheet.values()).toHaveLength(2);
+      expect(world.service.rows).toHaveLength(1);
+    });
+
+    it('"local edits not pushed yet" left on a line whose edit was undone becomes in sync', () => {
+      const world = pulledWorld(2);
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 'mine');
+      runPull(world.ports(ANN), world.links.get());
+      expect(lineOf(world, titled('mine'))._sync).toMatch(/^✎ local edits not pushed yet/);
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 't1');
+      push(world);
+      expect(lineOf(world, titled('t1'))._sync).toBe(STATUS.inSync);
+    });
+
+    it('a removed-on-the-service mark stays: nothing to send does not bring the row back', () => {
+      const world = pulledWorld(2);
+      world.service.remove('r0002');
+      runPull(world.ports(ANN), world.links.get());
+      expect(lineOf(world, titled('t2'))._sync).toBe(STATUS.removed);
+      push(world);
+      expect(lineOf(world, titled('t2'))._sync).toBe(STATUS.removed);
+    });
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);

@@ -70,6 +70,14 @@ export function cellAgrees(cell: unknown, value: unknown): boolean {
     return typeof cell === 'string' && cell === JSON.stringify(value);
   }
   if (typeof cell !== 'string') return false;
+  // A list of texts may show as its choices separated by commas (a multi-select column).
+  if (Array.isArray(value) && !/^\s*[[{"]/.test(cell)) {
+    const choices = cell
+      .split(',')
+      .map((choice) => choice.trim())
+      .filter((choice) => choice !== '');
+    return JSON.stringify(choices) === JSON.stringify(value);
+  }
   try {
     return JSON.stringify(JSON.parse(cell)) === JSON.stringify(value);
   } catch {

@@ -11,6 +11,7 @@ import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
+import type { HeldCell } from '../push/hold';
 import { type PushListingProgress, type PushResult, runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
@@ -52,6 +53,11 @@ export interface StepOutcome {
   continuation: 'trigger' | 'manual' | null;
   /** Header warnings of the push and pull phases. */
   warnings: string[];
+  /**
+   * What this execution's push held, cell by cell (null: its push held nothing); absent when no push
+   * ran in this execution (a pull, or a sync going on with its pull).
+   */
+  heldCells?: HeldCell[] | null;
 }
 
 /**
@@ -77,7 +83,12 @@ export function runOperationStep(
     if (start.resuming?.displaced) resumeDisplaced(ports, start.resuming.displaced);
     else if (!start.otherJob) ports.jobs.clear();
   } else continuation = saveContinuation(ports, operation, options, start, step);
-  return { origin: start.origin, continuation, warnings: step.warnings };
+  return {
+    origin: start.origin,
+    continuation,
+    warnings: step.warnings,
+    ...(step.heldCells !== undefined ? { heldCells: step.heldCells } : {}),
+  };
 }
 
 /** Where an execution starts: fresh, or continuing the saved job of the same operation. */
@@ -138,6 +149,8 @@ interface RunStep {
   pushListing?: PushListingProgress | undefined;
   /** Set when the service's limit on requests stopped the run: ms until it takes more. */
   waitMs?: number;
+  /** The push phase's held cells (null: none held); absent when no push ran. */
+  heldCells?: HeldCell[] | null;
 }
 
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
@@ -203,6 +216,7 @@ function runPushPhase(
     if (nextSlotMs !== undefined)
       waitForRateLimit(ports, summary, step, Math.max(1000, nextSlotMs), pushed.requestsLeft, written);
   }
+  step.heldCells = pushed.held ? (pushed.heldCells ?? []) : null;
   const sentEarlier = step.pushCreated + step.pushUpdated;
   step.pushCreated += pushed.counts.created;
   step.pushUpdated += pushed.counts.updated;

@@ -8,6 +8,7 @@ import {
   conflictStatus,
   cutRestoredStatus,
   duplicateStatus,
+  isOutdatedWhenUnedited,
   isProblemStatus,
   keptLocalStatus,
   notPushedStatus,
@@ -300,8 +301,8 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
       break;
     case 'unchanged':
       counts.unchanged += 1;
-      // Clear stale warnings (a conflict settled by hand, a row back on the service).
-      if (isProblemStatus(statusOf(state, line))) setStatus(state, line, STATUS.inSync);
+      // Clear stale warnings (a conflict settled by hand, a row back on the service, a held edit undone).
+      if (isStaleWhenUnchanged(statusOf(state, line))) setStatus(state, line, STATUS.inSync);
       break;
   }
 }
@@ -373,4 +374,9 @@ function adoptLostCreate(
 /** Encodes an arbitrary value the way a plain-text column shows it (fixed fields, status). */
 export function asText(value: unknown): string {
   return String(encodeCell(value, 'text').write);
+}
+
+/** A status that no longer holds for a line the pull found unchanged on both sides. */
+function isStaleWhenUnchanged(status: unknown): boolean {
+  return isProblemStatus(status) || isOutdatedWhenUnedited(status);
 }

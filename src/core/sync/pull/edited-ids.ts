@@ -1,4 +1,4 @@
-import { cellDigest } from '../../codec';
+import { cellDigestFor } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import { ID_HEADER, LMOD_HEADER } from '../../layout';
 import { cellsByGet, cellText } from '../../lines';
@@ -35,7 +35,9 @@ export function restoreEditedIds(
     // The line's lMod text and cell digests are read once, then compared with every missing row.
     const lModCell = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
     const cells = grid.lineCells(line) ?? cellsByGet(grid, line, at);
-    const digests = at.map((position) => (position < 0 ? -1 : cellDigest(cells[position] ?? '')));
+    const digests = at.map((position, k) =>
+      position < 0 ? -1 : cellDigestFor(cells[position] ?? '', (live[k] as ColumnSpec).kind),
+    );
     const found: string[] = [];
     for (const id of missing) {
       const record = base.get(id);

@@ -1,8 +1,16 @@
 // A pull's merge of one service row into its line: the three-way cell rule (cell-rule.ts) applied to
 // each column makes the writes, the new base record and the row's outcome.
 import type { BaseRecord, ConflictRecord } from '../../base';
-import { cellDigest, cellRead, type EncodedCell, encodeCell, isCutRead, readsBackAs } from '../../codec';
-import type { ColumnSpec } from '../../columns';
+import {
+  cellDigestFor,
+  cellRead,
+  type EncodedCell,
+  encodeCell,
+  isCutRead,
+  readDigest,
+  readsBackAs,
+} from '../../codec';
+import type { ColumnKind, ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { type CellOutcome, COLUMN_ABSENT, factsOf, type LocalCell, mergeCell, NEW_LINE } from '../cell-rule';
 
@@ -139,9 +147,9 @@ export function mergeCells(
       ? serviceRow[columnId]
       : null;
     const read = cellRead(serviceValue, column.kind);
-    const serviceDigest = cellDigest(read);
+    const serviceDigest = readDigest(serviceValue, read, column.kind);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
-    const local = localCell(cells, at[k] as number, read, serviceDigest);
+    const local = localCell(cells, at[k] as number, read, serviceDigest, column.kind);
     // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
     const agreedBefore = cells === undefined ? undefined : baseDigest;
     // Whether the service's value is cut only matters for a cell that differs from it (skips the check
@@ -150,6 +158,15 @@ export function mergeCells(
     const fresh = freshColumns !== undefined && freshColumns[k] === true;
     const outcome = mergeCell(local, agreedBefore, serviceDigest, factsOf(cut, fresh));
     const agreed = tally.note(outcome, k, column, serviceValue, serviceDigest, agreedBefore);
+    // A list written another way (`a,b`, JSON, or as lists showed before) holds the same choices: it
+    // is shown the way the service's value shows, silently (nothing changed).
+    if (
+      outcome === 'same' &&
+      column.kind === 'list' &&
+      !readsBackAs(cellValueAt(cells, at[k] as number), read)
+    ) {
+      tally.redisplay(k, encodeCell(serviceValue, column.kind));
+    }
     if (digests === null) {
       if (agreed === baseDigest) continue;
       digests = digestsFrom(baseDigests, columns, k, { withDeleted: mayHoldDeleted });
@@ -172,13 +189,20 @@ function localCell(
   position: number,
   read: EncodedCell['read'],
   serviceDigest: Digest,
+  kind: ColumnKind,
 ): LocalCell {
   if (position < 0) return COLUMN_ABSENT;
   if (cells === undefined) return NEW_LINE;
   const value = cells[position];
   const localValue = value === undefined ? '' : value;
   // An unedited cell reads back exactly as written: no need to hash it a second time.
-  return readsBackAs(localValue, read) ? serviceDigest : cellDigest(localValue);
+  return readsBackAs(localValue, read) ? serviceDigest : cellDigestFor(localValue, kind);
+}
+
+/** The cell at a position of a line's cells ('' for a cell past its end). */
+function cellValueAt(cells: readonly unknown[] | undefined, position: number): unknown {
+  const value = cells?.[position];
+  return value === undefined ? '' : value;
 }
 
 /** What the cells of one row came to, noted column by column; lists are allocated only when used. */
@@ -238,6 +262,12 @@ class RowTally {
     this.writeAt = pushed(this.writeAt, k);
     this.writeCells = pushed(this.writeCells, encodeCell(serviceValue, column.kind));
     return serviceDigest;
+  }
+
+  /** A cell that holds the service's value written another way: shown the service's way (not counted). */
+  redisplay(k: number, cell: EncodedCell): void {
+    this.writeAt = pushed(this.writeAt, k);
+    this.writeCells = pushed(this.writeCells, cell);
   }
 
   /** The merged row, its new base record agreeing `digests`. */

@@ -2,6 +2,7 @@
 // them, and their lines say so.
 import type { HeldColumnInfo, HeldPush } from '../../../shared/types';
 import type { BaseRecord } from '../../base';
+import type { Digest } from '../../digest';
 import { sheetRowOf } from '../../lines';
 import { heldMessage, heldReasonText, heldStatus } from '../../status';
 import {
@@ -79,6 +80,30 @@ export function heldPushOf(
     })),
   }));
   return { message: heldMessage(columns, scheduled), lines: 0, columns: infos, key: toHold.key };
+}
+
+/**
+ * A held edit as a later "Put the service's values back" finds it again: by row id and column, with
+ * the digest of what the cell held when the push held it (a cell changed since is left alone).
+ */
+export interface HeldCell {
+  rowId: string;
+  columnId: string;
+  digest: Digest;
+}
+
+/** The held edits, cell by cell, before holdEdits takes them out of the plan. */
+export function heldCellsOf(session: PushSession, verdict: GuardVerdict): HeldCell[] {
+  const cells: HeldCell[] = [];
+  for (const update of session.plan.updates) {
+    const columnIds = verdict.heldCells.get(update.line);
+    if (!columnIds) continue;
+    for (const columnId of columnIds) {
+      const digest = update.edits.digests[columnId];
+      if (digest !== undefined) cells.push({ rowId: update.rowId, columnId, digest });
+    }
+  }
+  return cells;
 }
 
 /** Takes the held edits out of the plan (a line with nothing else left is not sent); returns the held lines' count. */

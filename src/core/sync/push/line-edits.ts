@@ -2,12 +2,12 @@
 // (reconcileEdits), and the base once a write was answered (baseAfterWrite).
 import type { BaseRecord, ConflictRecord } from '../../base';
 import {
-  cellDigest,
+  cellDigestFor,
   type DecodeContext,
   decodeCell,
-  encodeCell,
   isCutCell,
   type JsonValue,
+  valueDigest,
 } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
@@ -35,7 +35,7 @@ export function cellEdits(
     // A column without its (single) header holds no edits: an absent cell is not an empty one.
     if (baseDigest === undefined || (at[k] as number) < 0) continue;
     const value = cellAt(cells, at, k);
-    const localDigest = cellDigest(value);
+    const localDigest = cellDigestFor(value, column.kind);
     if (localDigest === baseDigest) continue;
     // Most lines are unedited: the result is only allocated for the first edit.
     edits ??= { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };
@@ -93,7 +93,7 @@ export function reconcileEdits(
     const serviceValue = Object.prototype.hasOwnProperty.call(serviceRow, column.id)
       ? serviceRow[column.id]
       : null;
-    const serviceDigest = cellDigest(encodeCell(serviceValue, column.kind).read);
+    const serviceDigest = valueDigest(serviceValue, column.kind);
     if (serviceDigest === base.digests[column.id]) {
       result.send[column.id] = edits.values[column.id] as JsonValue;
     } else if (serviceDigest === edits.digests[column.id]) {

@@ -2,7 +2,7 @@
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
 import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
-import { cellDigest, type DecodeContext, type JsonValue } from '../../codec';
+import { cellDigest, type DecodeContext, type JsonValue, listCellDigest } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
@@ -10,13 +10,16 @@ import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   anotherRowsLineStatus,
+  conflictStatus,
   deletedColumnEditReason,
   duplicateStatus,
   headerlessColumnsReason,
+  isOutdatedWhenUnedited,
   notCreatedStatus,
   notPushedStatus,
   pendingRecordLostStatus,
   pendingTokenOf,
+  STATUS,
   unknownRowStatus,
 } from '../../status';
 import { LModOwners, shownLMod } from '../line-identity';
@@ -45,6 +48,11 @@ export interface PushPlan {
   errors: Array<{ line: number; status: string }>;
   /** Lines whose read-only fixed-field cells were restored. */
   reverted: Array<{ line: number; fields: string[] }>;
+  /**
+   * Lines with nothing to send whose status from an earlier run (an error, a hold, edits not pushed
+   * yet) no longer holds, with the status that does.
+   */
+  restated: Array<{ line: number; status: string }>;
   unchanged: number;
 }
 
@@ -110,7 +118,7 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTabl
  */
 export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const { grid, layout, live } = state;
-  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], unchanged: 0 };
+  const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], restated: [], unchanged: 0 };
   const columns = planColumns(layout, live, state.base);
   for (let line = 0; line < grid.length; line++) {
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
@@ -157,7 +165,9 @@ function planNewLine(
   if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
   } else if (Object.keys(values.values).length === 0 || onlyUntickedCheckboxes(values.values)) {
-    // Nothing a person typed: not a row to create.
+    // Nothing a person typed: not a row to create. A line once refused ("not created: …") and since
+    // emptied says so no more.
+    if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: '' });
   } else if (headerless.length > 0 && token === null) {
     // A create sent now would lack the column whose header is gone (interleavings seed 1040): the
     // line waits. One already sent (its token named) is still looked for, never sent again.
@@ -209,7 +219,25 @@ function planSyncedLine(
     plan.updates.push({ line, rowId, base: record, edits });
   } else {
     plan.unchanged += 1;
+    const status =
+      columns.statusColumn === undefined ? '' : cellOfLine(grid, cells, line, columns.statusColumn);
+    if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: unEditedStatus(record) });
   }
+}
+
+/** A cell of a line: from its cells when loaded whole, else from the grid. */
+function cellOfLine(
+  grid: LineGrid,
+  cells: readonly unknown[] | undefined,
+  line: number,
+  column: number,
+): unknown {
+  return cells ? cells[column] : grid.get(line, column);
+}
+
+/** What holds for a line with nothing to send: in sync, unless its row is in a conflict still to settle. */
+function unEditedStatus(record: BaseRecord): string {
+  return record.conflict ? conflictStatus(Object.keys(record.conflict.theirs)) : STATUS.inSync;
 }
 
 /** Puts back read-only fixed-field cells a person changed; returns their fields, or null (most lines). */
@@ -245,7 +273,10 @@ function editedDeletedColumns(
   for (let d = 0; d < columns.deletedIds.length; d++) {
     const columnId = columns.deletedIds[d] as string;
     const digest = record.digests[columnId];
-    if (digest !== undefined && cellDigest(grid.get(line, columns.deletedColumns[d] as number)) !== digest) {
+    if (digest === undefined) continue;
+    const value = grid.get(line, columns.deletedColumns[d] as number);
+    // A deleted column's kind is no longer known: a list agreed by its choices is as good as by its text.
+    if (cellDigest(value) !== digest && listCellDigest(value) !== digest) {
       edited ??= [];
       edited.push(columnId);
     }

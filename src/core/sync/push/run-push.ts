@@ -32,7 +32,15 @@ import {
   settleCreates,
   unmarkUnsentCreates,
 } from './creates';
-import { editsToHold, heldExampleRowIds, heldPushOf, holdEdits, markHeldLines } from './hold';
+import {
+  editsToHold,
+  type HeldCell,
+  heldCellsOf,
+  heldExampleRowIds,
+  heldPushOf,
+  holdEdits,
+  markHeldLines,
+} from './hold';
 import type { CreatePlan } from './plan';
 import {
   type FixedFieldText,
@@ -90,6 +98,8 @@ export interface PushResult {
   rateLimited?: { waitMs: number; requestsLeft: number };
   /** Writes (PATCH and POST) planned but not sent, when the push stopped (time, or the service's limit). */
   requestsLeft: number;
+  /** The held edits cell by cell (with `held`), for putting the service's values back later. */
+  heldCells?: HeldCell[];
 }
 
 export interface PushOptions {
@@ -133,7 +143,7 @@ interface Push {
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
   const { push, headerWarnings } = openPush(ports, link, options.listing);
   const { session } = push;
-  const held = holdAccidents(push, options);
+  const holding = holdAccidents(push, options);
   markSettledLines(session);
   adoptLostCreatesPhase(push);
   const requests = reconcilePhase(push);
@@ -150,7 +160,7 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     issues: collectIssues({ grid: session.grid, layout: session.layout }, 200, tally),
     tally,
     headerWarnings,
-    ...(held ? { held } : {}),
+    ...(holding ? { held: holding.held, heldCells: holding.cells } : {}),
     // Saved with the job only when a lost create waits for it (the row checks need no listing).
     ...(push.unfinished && push.listingStopped ? { listing: push.listingStopped } : {}),
     ...(push.rateLimitedMs !== undefined
@@ -247,7 +257,7 @@ function fixedFieldShown(ports: SyncPorts, link: LinkRecord): FixedFieldText {
 }
 
 /** Edits that look like an accident are held (not sent) unless a person confirmed them. */
-function holdAccidents(push: Push, options: PushOptions): HeldPush | undefined {
+function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cells: HeldCell[] } | undefined {
   const toHold = editsToHold(push.session, options.confirmHeld);
   if (!toHold) return undefined;
   // The service's value now of each example row: one GET each, a handful at most.
@@ -257,8 +267,9 @@ function holdAccidents(push: Push, options: PushOptions): HeldPush | undefined {
     if (answer.ok) now.set(exampleIds[i] as string, answer.row);
   });
   const held = heldPushOf(toHold, now, options.scheduled === true);
+  const cells = heldCellsOf(push.session, toHold.verdict);
   held.lines = holdEdits(push.session, toHold.verdict);
-  return held;
+  return { held, cells };
 }
 
 /** Writes the lines' fixed fields and statuses, and the base. */

@@ -119,8 +119,8 @@ export interface PushInput {
 }
 
 /**
- * Plans the push: which lines are edits, creates, errors or unchanged (planPush). Error statuses go
- * onto their lines at once.
+ * Plans the push: which lines are edits, creates, errors or unchanged (planPush). Error statuses, and
+ * the statuses of lines whose earlier error or hold no longer holds, go onto their lines at once.
  */
 export function startPushSession(input: PushInput): PushSession {
   const { grid, layout, live, base } = input;
@@ -156,6 +156,7 @@ export function startPushSession(input: PushInput): PushSession {
     headerless,
   };
   for (const error of plan.errors) setStatus(session, error.line, error.status);
+  for (const restated of plan.restated) setStatus(session, restated.line, restated.status);
   return session;
 }
 

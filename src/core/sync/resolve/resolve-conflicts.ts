@@ -3,7 +3,7 @@
 // id, never by sheet row, so a sort since the person chose never settles another line.
 import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
-import { cellDigest, encodeCell, valueDigest } from '../../codec';
+import { cellDigestFor, encodeCell, valueDigest } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
@@ -86,7 +86,7 @@ export function resolveConflictLines(input: ResolveInput): Resolved {
         digests[columnId] = theirDigest;
       } else {
         // Too large to keep in the base: agree with the cell for now, so the next pull brings theirs.
-        digests[columnId] = cellDigest(grid.get(line, column));
+        digests[columnId] = cellDigestFor(grid.get(line, column), kind);
         resolved.pullAfter = true;
       }
     }
