@@ -113,13 +113,14 @@ export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[
   // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
   const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;
   // The sender is a fifth part, after the conflict (empty but for a pending create), and a digest of
-  // the id the sixth: an id cell changed by hand no longer matches its record (team chaos seed
-  // 20240110). Older records end with the conflict or the sender, and are read unchecked.
-  const tail = `${PART}${(record.sentBy ?? '').replace(/\t/g, ' ')}${PART}${idCheck(record.id)}`;
+  // the id and the rest of the cell the sixth: an id or record cell changed by hand no longer matches
+  // (team chaos seeds 20240110, 20240107). Older records end with the conflict or the sender.
+  const sender = `${PART}${(record.sentBy ?? '').replace(/\t/g, ' ')}`;
   const conflict = record.conflict
-    ? conflictText(record.conflict, MAX_BASE_CELL - head.length - tail.length)
+    ? conflictText(record.conflict, MAX_BASE_CELL - head.length - sender.length - PART.length - DIGEST_WIDTH)
     : '';
-  return head + conflict + tail;
+  const body = head + conflict + sender;
+  return body + PART + recordCheck(record.id, body);
 }
 
 /**
@@ -146,15 +147,21 @@ function parseJsonObject(cell: unknown): Record<string, unknown> | undefined {
   }
 }
 
-/** The digest of a record's id its cell carries, so an id cell changed by hand is seen. */
-function idCheck(id: string): string {
-  return digestText(digest(id));
+function countParts(cell: string): number {
+  let count = 0;
+  for (let at = cell.indexOf(PART); at >= 0 && count < 3; at = cell.indexOf(PART, at + 1)) count++;
+  return count;
 }
 
-function idChangedByHand(id: string): SyncError {
+/** The digest of a record's id and cell its cell ends with, so an id or record cell changed by hand is seen. */
+function recordCheck(id: string, body: string): string {
+  return digestText(digest(`${id}${PART}${body}`));
+}
+
+function changedByHand(id: string): SyncError {
   return new SyncError(
     'CONFIG',
-    `The add-on's hidden base sheet was changed by hand (an id cell now reads "${id.slice(0, 40)}"), so the run stopped there. Undo that change (Edit › Undo, or File › Version history), then run again; or unlink this sheet and link it again, and the next pull rebuilds it.`,
+    `The add-on's hidden base sheet was changed by hand (the row of "${id.slice(0, 40)}"), so the run stopped there. Undo that change (Edit › Undo, or File › Version history), then run again; or unlink this sheet and link it again, and the next pull rebuilds it.`,
   );
 }
 
@@ -166,6 +173,8 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
   const id = row[0];
   if (id === '' || id === null || id === undefined) return undefined;
   const cell = typeof row[1] === 'string' ? row[1] : '';
+  // Every record cell the add-on wrote has its lMod, digests, shown and conflict parts.
+  if (countParts(cell) < 3) throw changedByHand(String(id));
   const lModEnd = cell.indexOf(PART);
   const digestsEnd = lModEnd < 0 ? -1 : cell.indexOf(PART, lModEnd + 1);
   const shownEnd = digestsEnd < 0 ? -1 : cell.indexOf(PART, digestsEnd + 1);
@@ -193,7 +202,8 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
       const sentBy = cell.slice(conflictEnd + 1, sentByEnd < 0 ? cell.length : sentByEnd);
       if (sentBy !== '') record.sentBy = sentBy;
     }
-    if (sentByEnd >= 0 && cell.slice(sentByEnd + 1) !== idCheck(record.id)) throw idChangedByHand(record.id);
+    if (sentByEnd >= 0 && cell.slice(sentByEnd + 1) !== recordCheck(record.id, cell.slice(0, sentByEnd)))
+      throw changedByHand(record.id);
     if (
       conflict &&
       typeof conflict.lMod === 'string' &&

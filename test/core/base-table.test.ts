@@ -37,11 +37,14 @@ describe('BaseTable.takeDirtySpans', () => {
 });
 
 describe('a base record and its id cell', () => {
-  it('carries a check of its id: an id cell changed by hand stops the run; older records read as before', () => {
+  it('carries a check of its id and cell: either changed by hand stops the run; older records read as before', () => {
     const record: BaseRecord = { id: 'r7', lMod: '2025-01-01T00:00:00.000Z', digests: {} };
     const [id, cell] = encodeBaseRow(record, []) as [string, string];
     expect(decodeBaseRow([id, cell], [])).toMatchObject({ id: 'r7' });
     expect(() => decodeBaseRow(['typed by hand', cell], [])).toThrow(/hidden base sheet was changed by hand/);
+    // The record cell edited, or typed over: stopped too.
+    expect(() => decodeBaseRow([id, cell.replace('2025', '2026')], [])).toThrow(/changed by hand/);
+    expect(() => decodeBaseRow([id, '42'], [])).toThrow(/changed by hand/);
     const pending: BaseRecord = { ...record, id: 'pending:m1', sentBy: 'u-ann' };
     const [, pendingCell] = encodeBaseRow(pending, []) as [string, string];
     expect(decodeBaseRow(['pending:m1', pendingCell], [])).toMatchObject({ sentBy: 'u-ann' });

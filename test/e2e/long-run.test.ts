@@ -204,7 +204,7 @@ describe('a pull that needs several executions', () => {
   }, 60_000);
 
   it('at the trigger cap a long pull still continues (or says it cannot)', async () => {
-    const w = await bigWorld(3000, { costs: { httpLatencyMs: 90_000 } });
+    const w = await bigWorld(3000, { costs: { httpLatencyMs: 0 } });
     w.call('setSchedule', { mode: 'pull', every: 'd3' });
     for (let i = 0; i < 18; i++) {
       w.call('linkActiveSheet', { tableAppId: CRM, tableId: 'tbl_contacts', newSheet: true });
@@ -213,6 +213,9 @@ describe('a pull that needs several executions', () => {
     expect(w.sim.triggers()).toHaveLength(19);
     const bigSheet = w.sim.spreadsheet.getSheets()[0];
     w.sim.spreadsheet.setActiveSheet(bigSheet as never);
+    // The service slows down only now (linking 18 sheets at 90 s a request would not fit a run):
+    // the pull cannot finish in one execution and needs a trigger, with 19 of 20 in use.
+    w.sim._costs.httpLatencyMs = 90_000;
     const summary = summaryOf(w.sim.callFromClient('pullActiveSheet', []));
     if (summary.continuing) {
       expect(

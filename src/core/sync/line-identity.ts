@@ -21,9 +21,14 @@ export class LModOwners {
    * row's. A value no row shows (a person typed into the read-only cell) is not, and is put back.
    */
   belongsToAnotherRow(lModText: string, rowId: string): boolean {
-    if (lModText === '') return false;
+    return this.anotherRowOf(lModText, rowId) !== undefined;
+  }
+
+  /** The one other row than `rowId` that shows this lMod, if any. */
+  anotherRowOf(lModText: string, rowId: string): string | undefined {
+    if (lModText === '') return undefined;
     const owner = this.ownersByLMod().get(lModText);
-    return owner !== undefined && owner !== null && owner !== rowId;
+    return owner !== undefined && owner !== null && owner !== rowId ? owner : undefined;
   }
 
   private ownersByLMod(): Map<string, string | null> {

@@ -731,5 +731,7 @@ export class ChaosPerson {
     this.cleared.splice(0);
     this.clearedCells.clear();
     this.trueIds.clear();
+    // Linked again with its contents replaced: every row comes back as a line, deleted ones too.
+    this.deletedIds.clear();
   }
 }

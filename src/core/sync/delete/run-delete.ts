@@ -53,7 +53,7 @@ export function reviewMissingRows(ports: SyncPorts, link: LinkRecord): MissingRo
     return missingRowsReview([], base, new Map(), [], deleteSupported);
   let live: ColumnSpec[] = [];
   const found = new Map<string, ServiceRow>();
-  ports.service.listTableAndRows(
+  const listing = ports.service.listTableAndRows(
     link.tableAppId,
     link.tableId,
     (table) => {
@@ -62,15 +62,31 @@ export function reviewMissingRows(ports: SyncPorts, link: LinkRecord): MissingRo
     {
       // The rows the base knows plan the page waves without overshoot.
       expectedTotal: base.ids().length,
+      // Under a limit on requests the review waits for the service within its run's time.
+      paceSleepMs: Number.POSITIVE_INFINITY,
       onPage(rows) {
         for (const row of rows) if (typeof row.id === 'string' && base.has(row.id)) found.set(row.id, row);
       },
     },
   );
+  // A row the listing did not reach is not "gone": a review of part of the table is no review.
+  if (!listing.done) throw unfinishedReview(listing.rateLimitedMs);
   // Read again after the listing: a line pasted back meanwhile is not missing any more.
   const ids = [...missingNow(sheet, base, live, link)];
   base.ensureLoaded(ids);
   return missingRowsReview(ids, base, found, live, deleteSupported);
+}
+
+function unfinishedReview(rateLimitedMs: number | undefined): SyncError {
+  const why =
+    rateLimitedMs === undefined
+      ? 'the table could not be read in the time one run has'
+      : 'the service limits how many requests the add-on may send';
+  return new SyncError(
+    rateLimitedMs === undefined ? 'TIME' : 'RATE_LIMITED',
+    `The rows whose lines were deleted could not be reviewed yet: ${why}. Nothing was deleted or brought back; open the review again in a minute.`,
+    rateLimitedMs === undefined ? undefined : { retryAfterMs: rateLimitedMs },
+  );
 }
 
 function emptyResult(): DeleteRowsResult {

@@ -1,5 +1,6 @@
 import type { BaseRecord } from '../../base';
-import { decodeCell, type EncodedCell, encodeCell } from '../../codec';
+import { cellDigest, decodeCell, type EncodedCell, encodeCell } from '../../codec';
+
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
@@ -25,6 +26,8 @@ import {
 } from '../lost-creates';
 import { type MergedCells, type MergeOptions, mergeCells } from './merge-cells';
 import { type PendingCreates, type PullState, setStatus, statusOf } from './pull-state';
+
+const EMPTY_CELL_DIGEST = cellDigest('');
 
 /** Why the kept local edits of a line cannot be sent, as a push would say it (empty: they can). */
 export function keptEditProblems(state: PullState, line: number, columnIds: readonly string[]): string[] {
@@ -186,11 +189,32 @@ function showsAnotherRow(state: PullState, line: number, id: string): boolean {
   const lMod = cellText(state.grid.get(line, lModColumn));
   if (lMod === shownLMod(record)) return false;
   state.lModOwners ??= new LModOwners(state.base);
-  if (!state.lModOwners.belongsToAnotherRow(lMod, id)) return false;
+  const other = state.lModOwners.anotherRowOf(lMod, id);
+  // The line must also hold that row's values rather than this one's: an lMod cell left stale by a
+  // lost write may equal another row's by chance (chaos seed 20240106 under the platform's limits).
+  const otherRecord = other === undefined ? undefined : state.base.get(other);
+  if (!otherRecord || !holdsMoreOf(state, line, otherRecord, record)) return false;
   setStatus(state, line, anotherRowsLineStatus(id));
   state.counts.errors += 1;
   state.base.markSeen(id, state.pullId);
+  agreeFreshCellsEmpty(state, id);
   return true;
+}
+
+/** Whether more of the line's synced cells hold `other`'s agreed values than `own`'s. */
+function holdsMoreOf(state: PullState, line: number, other: BaseRecord, own: BaseRecord): boolean {
+  let otherCount = 0;
+  let ownCount = 0;
+  for (const column of state.live) {
+    const at = state.layout.columns.get(column.id);
+    const otherDigest = other.digests[column.id];
+    const ownDigest = own.digests[column.id];
+    if (at === undefined || otherDigest === ownDigest) continue;
+    const digest = cellDigest(state.grid.get(line, at));
+    if (digest === otherDigest) otherCount++;
+    else if (digest === ownDigest) ownCount++;
+  }
+  return otherCount > ownCount;
 }
 
 /** What every row of a batch is merged with, worked out once per batch. */
@@ -223,6 +247,23 @@ function flagDuplicate(state: PullState, id: string, lines: readonly number[]): 
   for (const line of lines) setStatus(state, line, duplicateStatus(id, sheetRows));
   state.counts.errors += 1;
   if (state.base.get(id)) state.base.markSeen(id, state.pullId);
+  agreeFreshCellsEmpty(state, id);
+}
+
+/**
+ * A row whose line this pull leaves unwritten (its id on several lines, or on a line that is not its
+ * own): the cells of the columns this pull adds stay empty there, and once the pull is done those
+ * columns are no longer fresh. Their base agrees on empty, so the empty cell is no edit (a push would
+ * send it as null: team chaos seed 20240107) and the next pull that can write the line fills it.
+ */
+function agreeFreshCellsEmpty(state: PullState, id: string): void {
+  const fresh = state.freshColumns;
+  const record = state.base.get(id);
+  if (!fresh || fresh.size === 0 || !record) return;
+  const digests = { ...record.digests };
+  for (const columnId of fresh) digests[columnId] = EMPTY_CELL_DIGEST;
+  state.base.set({ ...record, digests });
+  state.base.markSeen(id, state.pullId);
 }
 
 /**
