@@ -59,7 +59,8 @@ export function createUrlFetchPort(counter: UrlFetchCounter = { requests: 0 }): 
         const message = error instanceof Error ? error.message : String(error);
         // A dropped connection fails the whole fetchAll even with muted exceptions; none of its answers
         // can be trusted, so every request of the wave reports no answer (writes: outcome unknown).
-        if (/too many times|quota/i.test(message)) throw error;
+        // A quota or a missing scope is no lost connection: it fails the run loudly, as Apps Script says.
+        if (/too many times|quota|permission to call/i.test(message)) throw error;
         return requests.map(() => ({ status: 0, headers: {}, body: '', networkError: message }));
       }
     },

@@ -21,6 +21,7 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
   return [
     ['getState', []],
     ['saveConnection', [{ baseUrl: w.emulator.url, apiKey: w.emulator.keys.u_alice }]],
+    ['connectFromSidebar', [{ baseUrl: w.emulator.url, apiKey: w.emulator.keys.u_alice }]],
     ['getConnection', [{ refresh: true }]],
     ['listTableApps', [{ query: '' }]],
     ['listTables', [{ tableAppId: CRM }]],
@@ -29,6 +30,8 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['pullActiveSheet', []],
     ['pushActiveSheet', []],
     ['syncActiveSheet', []],
+    ['putBackHeld', []],
+    ['keepEditingHeld', []],
     ['getConflicts', []],
     ['resolveConflicts', [{ keep: 'theirs' }]],
     ['selectSheetRow', [{ row: 2 }]],
@@ -119,6 +122,17 @@ describe('scopes of the built manifest', () => {
           'removeLinesOfRemovedRows',
           w.sim.callFromClient('removeLinesOfRemovedRows', [{ rowIds: [removed] }]),
         );
+        continue;
+      }
+      if (fn === 'putBackHeld' || fn === 'keepEditingHeld') {
+        // A push held as a likely accident (the titles of 12 lines reversed alone), then the choice.
+        const sheet = w.sim.spreadsheet.getActiveSheet();
+        const titleAt = (w.values()[0] as string[]).indexOf('title') + 1;
+        const titles = sheet.getRange(2, titleAt, 12, 1).getValues();
+        sheet.getRange(2, titleAt, 12, 1).setValues([...titles].reverse());
+        record('pushActiveSheet', w.sim.callFromClient('pushActiveSheet', []));
+        record(fn, w.sim.callFromClient(fn, args));
+        if (fn === 'keepEditingHeld') sheet.getRange(2, titleAt, 12, 1).setValues(titles);
         continue;
       }
       if (fn === 'setSchedule') {
