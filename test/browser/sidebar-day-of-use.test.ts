@@ -20,8 +20,8 @@ usePageSession({ viewport: { width: 300, height: PANE_HEIGHT } }, (session) => {
 
 const aliceKey = (): string => h.keys[SAMPLE.users.alice] as string;
 
-async function connectAndLink(): Promise<void> {
-  await connect(page, aliceKey(), h.emulator.url);
+async function connectAndLink(key = aliceKey()): Promise<void> {
+  await connect(page, key, h.emulator.url);
   await findTables(page, SAMPLE.apps.crm);
   await linkTable(page, 'Deals');
   await expect.poll(() => page.locator('#sync').isVisible()).toBe(true);
@@ -96,8 +96,10 @@ describe('a run that left something undone', () => {
 
 describe('a run that failed', () => {
   it('says what to do first, the HTTP details on a line of their own', async () => {
-    await connectAndLink();
-    await h.emulator.admin.expireToken(aliceKey());
+    // A key of its own, expired here: the tests after this one keep alice's.
+    const key = await h.emulator.admin.issueToken(SAMPLE.users.alice, { ttlSeconds: 7_777 });
+    await connectAndLink(key);
+    await h.emulator.admin.expireToken(key);
     const message = await operate(page, 'Pull');
     expect(message).toMatch(/^Your API key is not valid .* Details: HTTP 401 /);
     const text = page.locator('#summary-text');
