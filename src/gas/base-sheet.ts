@@ -13,6 +13,7 @@ import {
   parseBaseColumnIds,
 } from '../core/base';
 import { BaseTable } from '../core/base-table';
+import { SyncError } from '../core/errors';
 import { columnLetters } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import type { SheetReadOptions } from '../core/sync/ports';
@@ -35,6 +36,8 @@ const WHOLE: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen:
  */
 export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): BaseTable {
   const sheet = baseSheetOf(link, false);
+  // Gone after a sync: without it every difference would look like a change on both sides.
+  if (!sheet && link.lastSyncAt) throw baseSheetDeleted(link.baseSheetName);
   if (sheet && options.eagerUpTo > 0) return readWholeBase(sheet, link.baseSheetName, options.withSeen);
   const lastRow = sheet ? sheet.getLastRow() : 0;
   if (!sheet || lastRow === 0) return new BaseTable([], []);
@@ -59,6 +62,13 @@ export function readBase(link: LinkRecord, options: SheetReadOptions = WHOLE): B
   const loader = (first: number, n: number): unknown[][] =>
     sheet.getRange(sheetRowOf(first), 1, n, BASE_HEADER_WIDTH).getValues() as unknown[][];
   return new BaseTable(rows, columnIds, { loader });
+}
+
+function baseSheetDeleted(name: string): SyncError {
+  return new SyncError(
+    'CONFIG',
+    `The add-on's hidden sheet "${name}", which remembers what this sheet and the service last agreed on, was deleted, so nothing was sent or written: without it your edits cannot be told from changes made on the service. Undo the deletion (Edit › Undo, or File › Version history) and run again; or unlink this sheet and link it again, and settle the differences the next pull shows as conflicts.`,
+  );
 }
 
 /** The id cells of the record rows (every row after the first). */

@@ -41,7 +41,8 @@ export interface ExpectedSettings {
 export class Team {
   readonly expected: ExpectedSettings = { linked: true, schedule: null, fixedFields: [], showEmails: false };
   /** The hidden base sheet as it was before a person touched it (undone after one run), if touched. */
-  touchedBase: { name: string; before: unknown[][]; after: unknown[][] } | null = null;
+  /** `after` null: the person deleted it. */
+  touchedBase: { name: string; before: unknown[][]; after: unknown[][] | null } | null = null;
 
   constructor(
     readonly members: readonly Member[],
@@ -131,9 +132,9 @@ export async function queueCreateAnswer(chaos: Chaos): Promise<void> {
 
 /**
  * A person unhides the link's hidden base sheet and touches it: sorts it with its header row, edits a
- * cell, or deletes it. One run follows (it must stop with a message, or rebuild what was deleted, never
- * send or add a line under a wrong id); then the person undoes a sort or an edit that the run left as
- * the person made it (Edit › Undo), as the run's message asks.
+ * cell, or deletes it. One run follows (it must stop with a message, never send or add a line under a
+ * wrong id); then the person undoes the change that the run left as the person made it (Edit › Undo),
+ * as the run's message asks.
  */
 export function touchBaseSheet(chaos: Chaos): void {
   const { r, sim, figures, team } = chaos;
@@ -159,10 +160,11 @@ export function touchBaseSheet(chaos: Chaos): void {
     `a person ${kind === 'delete' ? 'deletes' : kind === 'sort' ? 'sorts (with its header)' : 'edits a cell of'} the hidden base sheet`,
   );
   figures.baseTouched++;
-  team.touchedBase =
-    kind === 'delete'
-      ? null
-      : { name, before: values, after: base.getRange(1, 1, rows, columns).getValues() as unknown[][] };
+  team.touchedBase = {
+    name,
+    before: values,
+    after: kind === 'delete' ? null : (base.getRange(1, 1, rows, columns).getValues() as unknown[][]),
+  };
 }
 
 /** Undoes a touch of the base sheet that the runs since left as the person made it (Edit › Undo). */
@@ -171,7 +173,24 @@ export function undoBaseTouch(chaos: Chaos): void {
   const touched = team.touchedBase;
   team.touchedBase = null;
   if (!touched) return;
-  const base = sim.spreadsheet.getSheetByName(touched.name);
+  const found = sim.spreadsheet.getSheetByName(touched.name);
+  if (!touched.after) {
+    // Deleted: the run after it stopped and asked to undo the deletion; the person does.
+    if (found) {
+      trace(chaos, 'the deleted hidden base sheet was made again by a run: not undone');
+      return;
+    }
+    const restored = sim.spreadsheet.insertSheet(touched.name);
+    restored
+      .getRange(1, 1, touched.before.length, (touched.before[0] ?? []).length)
+      .setValues(touched.before);
+    restored.hideSheet();
+    // Inserting a sheet activates it; Undo leaves the person on the linked sheet.
+    sim.spreadsheet.setActiveSheet(chaos.sheet as never);
+    trace(chaos, 'the person undoes the deletion of the hidden base sheet');
+    return;
+  }
+  const base = found;
   if (!base) return;
   const rows = touched.before.length;
   const columns = (touched.before[0] ?? []).length;
