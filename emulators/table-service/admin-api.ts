@@ -3,6 +3,7 @@
 
 import type { TableEmulator } from './emulator.js';
 import { type Answer, decodeUtf8, errorAnswer } from './http-util.js';
+import { POLL_MODES, type PollMode } from './poll.js';
 import { StoreError } from './store.js';
 import type {
   ColumnType,
@@ -39,6 +40,7 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/faults': (emu) => ({ faults: emu.faults.config, queue: emu.faults.queue }),
   '/keys': async (emu) => ({ keys: await emu.keys(), users: emu.users() }),
   '/list-shape': (emu) => ({ shape: emu.listShape }),
+  '/poll': (emu) => ({ mode: emu.pollMode }),
 };
 
 const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<unknown> | unknown> = {
@@ -141,6 +143,13 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     }
     emu.listShape = body.shape as ListShape;
     return { shape: emu.listShape };
+  },
+  '/poll': (emu, body) => {
+    if (!POLL_MODES.includes(body.mode as PollMode)) {
+      throw new StoreError(400, 'invalid_request', `"mode" must be one of ${POLL_MODES.join(', ')}.`);
+    }
+    emu.pollMode = body.mode as PollMode;
+    return { mode: emu.pollMode };
   },
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));

@@ -6,6 +6,7 @@ import { TokenIssuer } from './auth.js';
 import { validateBody } from './columns.js';
 import { FaultInjector } from './faults.js';
 import { generateMembers, seedTable } from './generate.js';
+import type { PollMode } from './poll.js';
 import { createRng, type Rng } from './rng.js';
 import { dataSet } from './sample-data.js';
 import { cloneJson, Store, StoreError } from './store.js';
@@ -79,6 +80,8 @@ export class TableEmulator {
   readonly faults: FaultInjector;
   readonly dataRng: Rng;
   listShape: ListShape;
+  /** How the poll for row updates is served (poll.ts). */
+  pollMode: PollMode;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -104,6 +107,7 @@ export class TableEmulator {
     this.tokens = new TokenIssuer(secret);
     this.store = new Store(state, this.dataRng);
     this.listShape = options.listShape ?? 'object';
+    this.pollMode = options.poll ?? 'on';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);

@@ -1,5 +1,7 @@
 // Shared types of the table service emulator: its data (the state), faults, queued answers, log and options.
 
+import type { PollMode } from './poll.js';
+
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -180,6 +182,8 @@ export interface EmulatorOptions {
   tokenTtlSeconds?: number;
   /** Rows listing shape; default 'object'. */
   listShape?: ListShape;
+  /** The poll for row updates: 'on' (default), 'off' (404), 'ignore-since' (answers the full listing). */
+  poll?: PollMode;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */
