@@ -12,6 +12,14 @@ import {
 } from './connection';
 import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, refused } from './errors';
 import type { HttpMethod, HttpPort, HttpRequest } from './http-port';
+import {
+  pageIgnoresSince,
+  type PollMemory,
+  type PollOutcome,
+  pollKnownMissing,
+  pollMissing,
+  sinceMs,
+} from './poll';
 import { backoffDelay, DEFAULT_RETRY, type RetryPolicy, retryVerdict, seededRandom } from './retry';
 import {
   type ListPage,
@@ -61,6 +69,8 @@ export interface ClientOptions {
   deadline?: () => number;
   /** Seed of the backoff jitter (deterministic). Default 1. */
   seed?: number;
+  /** What this connection remembers of the poll for row updates (see {@link TableClient.pollMemory}). */
+  poll?: PollMemory;
 }
 
 /** Query of the people search. */
@@ -245,6 +255,7 @@ export class TableClient {
   private readonly random: () => number;
   private readonly deadline: (() => number) | undefined;
   private knownPrefix: ApiPrefix | undefined;
+  private knownPoll: PollMemory | undefined;
 
   /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
   constructor(port: HttpPort, connection: Connection, options: ClientOptions = {}) {
@@ -257,6 +268,15 @@ export class TableClient {
     this.policy = { ...DEFAULT_RETRY, ...(options.retry ?? {}) };
     this.random = seededRandom(options.seed ?? 1);
     this.deadline = options.deadline;
+    if (options.poll) this.knownPoll = { ...options.poll };
+  }
+
+  /**
+   * What this connection knows of the poll for row updates: whether it worked and when that was found;
+   * undefined before it was tried. Store it with the connection, as the prefix, and pass it back.
+   */
+  get pollMemory(): PollMemory | undefined {
+    return this.knownPoll ? { ...this.knownPoll } : undefined;
   }
 
   /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
@@ -429,6 +449,46 @@ export class TableClient {
     return rows;
   }
 
+  /**
+   * The rows changed since `since` (ISO 8601 UTC with ms, the service's own time): the poll
+   * `GET …/rows/updates?since=&offset=&limit=`, paged as {@link listAllRows} pages (one page in the
+   * first wave unless `firstWave` says more: an unchanged table costs one request). The poll is
+   * checked, not trusted: an answer of 404, 405, 400 or 501, one that is not a listing, or a page with
+   * a row older than `since` (a service ignoring it) says the poll is missing: `{ supported: false }`,
+   * remembered (see {@link pollMemory}) and not asked again for a day. Pages delivered to `onPage`
+   * before such a page are the caller's to drop. Other failures throw as a listing's do.
+   */
+  rowsChangedSince(
+    appId: string,
+    tableId: string,
+    since: string,
+    options: ListAllOptions = {},
+  ): PollOutcome<ListAllResult> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    const from = sinceMs(since);
+    const now = this.port.now();
+    if (pollKnownMissing(this.knownPoll, now)) return { supported: false };
+    const ignored = new Error('the poll ignores since');
+    const { onPage } = options;
+    try {
+      const listing = this.pageThrough((offset) => this.pollExchange(appId, tableId, since, offset), {
+        firstWave: 1,
+        ...options,
+        onPage: (rows, offset) => {
+          if (pageIgnoresSince(rows, from)) throw ignored;
+          return onPage?.(rows, offset);
+        },
+      });
+      if (!this.knownPoll?.supported) this.knownPoll = { supported: true, checkedAt: now };
+      return { supported: true, listing };
+    } catch (error) {
+      if (error !== ignored && !pollMissing(error)) throw error;
+      this.knownPoll = { supported: false, checkedAt: now };
+      return { supported: false };
+    }
+  }
+
   /** Updates the named columns of a row (`PATCH …/rows/<r>`); answers the whole row. Retried freely. */
   updateRow(appId: string, tableId: string, rowId: string, patch: RowValues): Row {
     return this.call(this.updateExchange(appId, tableId, rowId, patch));
@@ -540,6 +600,22 @@ export class TableClient {
       segments,
       ids: { appId, tableId },
       query: { offset, limit },
+      read: readRowPage,
+    });
+  }
+
+  private pollExchange(
+    appId: string,
+    tableId: string,
+    since: string,
+    offset: number,
+  ): Exchange<ListPage<Row>> {
+    return this.exchangeOf({
+      method: 'get',
+      target: 'rows',
+      segments: ['tableApps', appId, 'tables', tableId, 'rows', 'updates'],
+      ids: { appId, tableId },
+      query: { since, offset, limit: PAGE_LIMIT },
       read: readRowPage,
     });
   }
