@@ -464,6 +464,52 @@ export class TableClient {
     since: string,
     options: ListAllOptions = {},
   ): PollOutcome<ListAllResult> {
+    return this.pollThrough(appId, tableId, since, options);
+  }
+
+  /**
+   * The table's schema with the rows changed since `since` ({@link rowsChangedSince}): the schema read
+   * rides in the poll's first wave (one round). `onTable` runs before the first page is delivered, and
+   * only once that page passed its check. When the poll is missing, `table` is the schema read with it
+   * if `onTable` has not had it (the caller lists the whole table without reading it again); a failed
+   * schema read throws, whatever the poll answered.
+   */
+  tableAndRowsChangedSince(
+    appId: string,
+    tableId: string,
+    since: string,
+    onTable: (table: Table) => void,
+    options: ListAllOptions = {},
+  ): { supported: true; listing: ListAllResult } | { supported: false; table?: Table } {
+    let table: Table | undefined;
+    let told = false;
+    const lead: Lead = {
+      exchange: this.tableExchange(appId, tableId),
+      accept: (value) => {
+        table = value as Table;
+      },
+    };
+    const tell = (): void => {
+      if (told || table === undefined) return;
+      told = true;
+      onTable(table);
+    };
+    const polled = this.pollThrough(appId, tableId, since, options, lead, tell);
+    if (polled.supported) {
+      tell();
+      return polled;
+    }
+    return told || table === undefined ? { supported: false } : { supported: false, table };
+  }
+
+  private pollThrough(
+    appId: string,
+    tableId: string,
+    since: string,
+    options: ListAllOptions,
+    lead?: Lead,
+    beforeFirstPage?: () => void,
+  ): PollOutcome<ListAllResult> {
     checkId(appId, 'table app id');
     checkId(tableId, 'table id');
     const from = sinceMs(since);
@@ -471,19 +517,33 @@ export class TableClient {
     if (pollKnownMissing(this.knownPoll, now)) return { supported: false };
     const ignored = new Error('the poll ignores since');
     const { onPage } = options;
+    // A failed schema read riding along (answered first) is the run's failure, never the poll's.
+    let schemaRead = lead === undefined;
+    const riding: Lead | undefined = lead && {
+      exchange: lead.exchange,
+      accept: (value) => {
+        schemaRead = true;
+        lead.accept(value);
+      },
+    };
     try {
-      const listing = this.pageThrough((offset) => this.pollExchange(appId, tableId, since, offset), {
-        firstWave: 1,
-        ...options,
-        onPage: (rows, offset) => {
-          if (pageIgnoresSince(rows, from)) throw ignored;
-          return onPage?.(rows, offset);
+      const listing = this.pageThrough(
+        (offset) => this.pollExchange(appId, tableId, since, offset),
+        {
+          firstWave: 1,
+          ...options,
+          onPage: (rows, offset) => {
+            if (pageIgnoresSince(rows, from)) throw ignored;
+            beforeFirstPage?.();
+            return onPage?.(rows, offset);
+          },
         },
-      });
+        riding,
+      );
       if (!this.knownPoll?.supported) this.knownPoll = { supported: true, checkedAt: now };
       return { supported: true, listing };
     } catch (error) {
-      if (error !== ignored && !pollMissing(error)) throw error;
+      if (!schemaRead || (error !== ignored && !pollMissing(error))) throw error;
       this.knownPoll = { supported: false, checkedAt: now };
       return { supported: false };
     }

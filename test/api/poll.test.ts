@@ -158,3 +158,65 @@ describe('TableClient.rowsChangedSince', () => {
     });
   });
 });
+
+const TABLE = '/api/public/tableApps/A1/tables/T1';
+const SCHEMA = json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', name: 'Title', type: 'text' }] });
+
+describe('TableClient.tableAndRowsChangedSince', () => {
+  function pollWithSchema(client: TableClient) {
+    const events: string[] = [];
+    const outcome = client.tableAndRowsChangedSince(
+      'A1',
+      'T1',
+      SINCE,
+      (table) => events.push(`table ${table.id}`),
+      { onPage: (page) => events.push(`page ${page.length}`) },
+    );
+    return { outcome, events };
+  }
+
+  it("reads the schema in the poll's first wave: one round, the schema before the first page", () => {
+    const port = new FakePort()
+      .on('get', TABLE, SCHEMA)
+      .on('get', UPDATES, json(200, { rows: [changed(1, 1)], hasMore: false }));
+    const { outcome, events } = pollWithSchema(clientOf(port));
+    expect(outcome.supported).toBe(true);
+    expect(events).toEqual(['table T1', 'page 1']);
+    expect(port.waves).toEqual([2]);
+  });
+
+  it('when the poll is missing, hands back the schema it read (unused), so the listing need not read it again', () => {
+    const port = new FakePort()
+      .on('get', TABLE, SCHEMA)
+      .on('get', UPDATES, json(404, { error: { code: 'not_found', message: 'No route.' } }));
+    const { outcome, events } = pollWithSchema(clientOf(port));
+    expect(events).toEqual([]);
+    expect(outcome.supported).toBe(false);
+    expect(!outcome.supported && outcome.table?.id).toBe('T1');
+  });
+
+  it('when the service ignores since, the schema is not told either (nothing merged from that answer)', () => {
+    const port = new FakePort()
+      .on('get', TABLE, SCHEMA)
+      .on('get', UPDATES, json(200, { rows: [changed(1, -30)], hasMore: false }));
+    const { outcome, events } = pollWithSchema(clientOf(port));
+    expect(events).toEqual([]);
+    expect(!outcome.supported && outcome.table?.id).toBe('T1');
+  });
+
+  it('a failed schema read throws, and says nothing about the poll (a table gone is no missing poll)', () => {
+    const port = new FakePort()
+      .on('get', TABLE, json(404, { error: { code: 'not_found', message: 'No table T1.' } }))
+      .on('get', UPDATES, json(404, { error: { code: 'not_found', message: 'No table T1.' } }));
+    const client = clientOf(port);
+    expect(() => pollWithSchema(client)).toThrow(SyncError);
+    expect(client.pollMemory).toBeUndefined();
+  });
+
+  it('known missing: sends nothing and hands back no schema', () => {
+    const port = new FakePort();
+    const client = clientOf(port, { supported: false, checkedAt: port.clock });
+    expect(pollWithSchema(client).outcome).toEqual({ supported: false });
+    expect(port.requests).toEqual([]);
+  });
+});
