@@ -1,6 +1,12 @@
 // The Apps Script entry: every export becomes a top-level function of dist/Code.js (menus,
 // triggers and google.script.run call these names). Logic lives in src/gas, src/api and src/core.
-export { pullActiveSheet, pushActiveSheet, resolveConflicts, syncActiveSheet } from './gas/actions';
+export {
+  pullActiveSheet,
+  pullEverything,
+  pushActiveSheet,
+  resolveConflicts,
+  syncActiveSheet,
+} from './gas/actions';
 export { getConflicts } from './gas/conflicts';
 export { connectFromSidebar } from './gas/connect-answer';
 export { disconnect, getConnection, saveConnection } from './gas/connection';
@@ -12,6 +18,7 @@ export {
   getState,
   menuHelp,
   menuPull,
+  menuPullEverything,
   menuPush,
   menuResolveTheirs,
   menuSync,
