@@ -29,7 +29,7 @@ async function firstRowIds(w: World): Promise<string[]> {
 
 describe('a pull reads only what changed, where the service has the poll', () => {
   it('a scheduled pull by poll merges a change and a new row, marks nothing removed; "Pull everything" does', async () => {
-    const w = await startWorld();
+    const w = await startWorld({ emulator: { poll: 'on' } });
     world = w;
     w.connect();
     w.linkAndPull();
@@ -62,7 +62,7 @@ describe('a pull reads only what changed, where the service has the poll', () =>
   });
 
   it('the menu has "Pull everything", and it lists the whole table', async () => {
-    const w = await startWorld();
+    const w = await startWorld({ emulator: { poll: 'on' } });
     world = w;
     w.connect();
     w.linkAndPull();

@@ -130,6 +130,18 @@ describe('runPull by poll over memory', () => {
     expect(world.links.get().fullListingAt).toBe(world.links.get().lastSyncAt);
   });
 
+  it("a pull that adds a column lists the whole table: every line takes the column's values", () => {
+    const world = pulledWorld(4);
+    world.service.columns.push({ id: 'note', name: 'Note', type: 'text' });
+    // A column added on the service holds values on rows whose lMod did not move.
+    for (const row of world.service.rows) row.note = `note of ${row.id}`;
+    pull(world);
+    expect(rowReads(world)[0]).toContain('/rows/updates?');
+    expect(rowReads(world).some((r) => r.includes('/rows?'))).toBe(true);
+    for (const row of world.service.rows) expect(lineOf(world, row.id).note).toBe(`note of ${row.id}`);
+    expect(world.links.get().freshColumns).toBeUndefined();
+  });
+
   it('lists the whole table again a day after the last whole listing (the script clock)', () => {
     const world = pulledWorld(4);
     world.service.remove('r0004');

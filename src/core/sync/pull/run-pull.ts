@@ -126,7 +126,11 @@ export function runPull(
   const since = resume ? undefined : pollSinceFor(link, ports.run.now(), options.everything === true);
   let listing: { done: boolean; nextOffset: number; rowCount: number } | undefined;
   try {
-    if (since !== undefined) listing = pollChanges(pull, since, setUp, onPage, shouldStop);
+    if (since !== undefined) {
+      // Columns this pull adds (back) take the service's value on every line: only a whole listing has them.
+      const addsColumns = (): boolean => (prepared?.state.freshColumns?.size ?? 0) > 0;
+      listing = pollChanges(pull, since, setUp, onPage, shouldStop, addsColumns);
+    }
     if (listing === undefined) {
       // Rows a poll delivered before it gave way are merged first: the listing brings them again.
       if (since !== undefined) flushChunk();
@@ -177,8 +181,9 @@ export function runPull(
 /**
  * Reads the rows changed since `since` with the schema, into the pull's chunks. Undefined when the
  * whole table is to be listed instead: the poll is missing (the schema read with it, if any, was set
- * up), or more rows changed than a poll takes (POLL_MAX_ROWS) while time is left (the listing that
- * follows merges them again, unchanged). A poll stopped by time is the pull's unfinished listing.
+ * up), the pull adds columns (every line takes their values), or more rows changed than a poll takes
+ * (POLL_MAX_ROWS) while time is left (the listing that follows merges them again, unchanged). A poll
+ * stopped by time is the pull's unfinished listing.
  */
 function pollChanges(
   pull: Pull,
@@ -186,6 +191,7 @@ function pollChanges(
   setUp: (table: ServiceTable) => void,
   onPage: (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number) => void,
   shouldStop: () => boolean,
+  needsWholeListing: () => boolean,
 ): { done: boolean; nextOffset: number; rowCount: number } | undefined {
   const { ports, link, run } = pull;
   pull.polled = true;
@@ -197,7 +203,7 @@ function pollChanges(
       return tooMany || shouldStop();
     },
   });
-  if (outcome.supported && (outcome.listing.done || !tooMany)) return outcome.listing;
+  if (outcome.supported && !needsWholeListing() && (outcome.listing.done || !tooMany)) return outcome.listing;
   pull.polled = false;
   if (!outcome.supported && outcome.table) setUp(outcome.table);
   run.deliveredTo = 0;
