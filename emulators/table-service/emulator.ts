@@ -6,7 +6,7 @@ import { TokenIssuer } from './auth.js';
 import { validateBody } from './columns.js';
 import { FaultInjector } from './faults.js';
 import { generateMembers, seedTable } from './generate.js';
-import type { PollMode } from './poll.js';
+import { type PollMode, parseSince } from './poll.js';
 import { createRng, type Rng } from './rng.js';
 import { dataSet } from './sample-data.js';
 import { cloneJson, Store, StoreError } from './store.js';
@@ -178,6 +178,8 @@ export class TableEmulator {
   seedTable(opts: SeedTableOptions): TableData {
     if (!Number.isInteger(opts.rows) || opts.rows < 0)
       throw new StoreError(400, 'invalid_request', 'rows must be an integer >= 0.');
+    if (opts.modifiedAt !== undefined && parseSince(String(opts.modifiedAt)) === undefined)
+      throw new StoreError(400, 'invalid_request', 'modifiedAt must be an ISO 8601 UTC time with ms.');
     const table = seedTable(this.store, this.dataRng, opts);
     this.persist();
     return table;

@@ -210,6 +210,11 @@ export interface SeedTableOptions {
   hostile?: boolean;
   /** Creating user; default the first user of the app's account. */
   asUserId?: string;
+  /**
+   * The last row's `cOn` and `lMod` (ms ISO UTC; default: every row now), the rows before it a minute
+   * apart: a table changed over time, for a poll that should find only the rows changed since.
+   */
+  modifiedAt?: string;
 }
 
 /** A column to add through the admin route. */

@@ -182,6 +182,22 @@ describe('runPull by poll over memory', () => {
     });
   });
 
+  it('a poll that brings more than a tenth of the table gives way to the whole listing, in the same run', () => {
+    const world = pulledWorld(1000);
+    for (const row of world.service.rows) world.service.update(row.id, { title: `${row.title}!` }, BOB.id);
+    world.service.remove('r0500');
+    const result = pull(world);
+    expect(result.finished).toBe(true);
+    const reads = rowReads(world);
+    expect(reads[0]).toContain('/rows/updates?');
+    // Waves of 1, 2 and 4 pages: 700 rows, past the 100 (a tenth) and the 500 at least a poll takes.
+    expect(reads.filter((r) => r.includes('/rows/updates?'))).toHaveLength(7);
+    expect(reads.filter((r) => r.includes('/rows?')).length).toBeGreaterThanOrEqual(10);
+    for (const row of world.service.rows) expect(lineOf(world, row.id).title).toBe(row.title);
+    expect(lineOf(world, 'r0500')._sync).toBe(STATUS.removed);
+    expect(world.links.get().fullListingAt).toBe(world.links.get().lastSyncAt);
+  });
+
   it('a poll cut short by time is taken up by a whole listing in the next execution', () => {
     const world = pulledWorld(150);
     for (const row of world.service.rows) world.service.update(row.id, { title: `${row.title}!` }, BOB.id);

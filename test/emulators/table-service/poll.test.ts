@@ -110,6 +110,32 @@ describe('when the poll is served (the default)', () => {
   });
 });
 
+describe('a table seeded as changed over time (seed-table modifiedAt)', () => {
+  it('gives the last row modifiedAt and the rows before it a minute apart, so a poll finds only the newest', async () => {
+    await svc.admin.seedTable({
+      appId: 'ta_crm',
+      tableId: 'tbl_aged',
+      rows: 30,
+      columns: 3,
+      modifiedAt: '2025-01-31T10:00:00.000Z',
+    });
+    const path = '/api/public/tableApps/ta_crm/tables/tbl_aged/rows';
+    const listed = (
+      (await call(svc.url, 'GET', `${path}?limit=100`, { key: alice })).json as { rows: RowJson[] }
+    ).rows;
+    expect(listed.at(-1)?.lMod).toBe('2025-01-31T10:00:00.000Z');
+    expect(listed[0]?.lMod).toBe('2025-01-31T09:31:00.000Z');
+    expect(listed[0]?.cOn).toBe(listed[0]?.lMod);
+    const polled = await call(svc.url, 'GET', `${path}/updates?since=2025-01-31T09:55:00.000Z`, {
+      key: alice,
+    });
+    expect((polled.json as { rows: RowJson[] }).rows.map((row) => row.lMod)).toHaveLength(6);
+    await expect(
+      svc.admin.seedTable({ appId: 'ta_crm', tableId: 'tbl_aged', rows: 1, modifiedAt: 'yesterday' }),
+    ).rejects.toThrow(/400/);
+  });
+});
+
 describe('when the emulator is started without the poll', () => {
   it('answers 404 (no route), and says so on the admin route', async () => {
     const off = await createTableService({ poll: 'off' });

@@ -19,6 +19,19 @@ export const FULL_LISTING_EVERY_MS = 24 * 60 * 60 * 1000;
  */
 export const POLL_MAX_ROWS = 5000;
 
+/** A poll of a table this small always goes on to its end (a few pages cost less than a listing). */
+export const POLL_MIN_ROWS = 500;
+
+/**
+ * Rows after which a poll gives way to the whole listing: a tenth of the table (its rows known from the
+ * last pull), at least POLL_MIN_ROWS, at most POLL_MAX_ROWS. A poll that brings many rows (a bulk
+ * edit, or a table whose rows all share the newest lMod, all inside the overlap) would cost about as
+ * much as the listing, which follows anyway; past a tenth, the pages already read are the waste.
+ */
+export function pollRowsAtMost(knownRows: number): number {
+  return Math.min(POLL_MAX_ROWS, Math.max(POLL_MIN_ROWS, Math.ceil(knownRows / 10)));
+}
+
 /**
  * The `since` of a pull that reads only what changed, or undefined when it lists the whole table:
  * on "Pull everything", before any pull finished with a cursor, a day after the last full listing

@@ -33,7 +33,7 @@ import {
 import { putBackEditedIds } from './edited-ids';
 import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
 import { findPendingCreates } from './pending-creates';
-import { cursorAfter, newestLMod, POLL_MAX_ROWS, pollSinceFor } from './poll';
+import { cursorAfter, newestLMod, pollRowsAtMost, pollSinceFor } from './poll';
 import type { PullState } from './pull-state';
 import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
 import {
@@ -182,7 +182,7 @@ export function runPull(
  * Reads the rows changed since `since` with the schema, into the pull's chunks. Undefined when the
  * whole table is to be listed instead: the poll is missing (the schema read with it, if any, was set
  * up), the pull adds columns (every line takes their values), or more rows changed than a poll takes
- * (POLL_MAX_ROWS) while time is left (the listing that follows merges them again, unchanged). A poll
+ * (pollRowsAtMost) while time is left (the listing that follows merges them again, unchanged). A poll
  * stopped by time is the pull's unfinished listing.
  */
 function pollChanges(
@@ -199,7 +199,7 @@ function pollChanges(
   const outcome = ports.service.tableAndRowsChangedSince(link.tableAppId, link.tableId, since, setUp, {
     onPage,
     shouldStop: () => {
-      tooMany = run.deliveredTo >= POLL_MAX_ROWS;
+      tooMany = run.deliveredTo >= pollRowsAtMost(run.known);
       return tooMany || shouldStop();
     },
   });

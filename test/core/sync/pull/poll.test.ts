@@ -8,6 +8,7 @@ import {
   FULL_LISTING_EVERY_MS,
   newestLMod,
   POLL_OVERLAP_MS,
+  pollRowsAtMost,
   pollSinceFor,
 } from '../../../../src/core/sync/pull/poll';
 import { newLink } from '../../../memory/memory-ports';
@@ -49,6 +50,14 @@ describe('pollSinceFor', () => {
 
   it('lists the whole table while columns a pull added are still being filled', () => {
     expect(pollSinceFor(linked({ ...polling, freshColumns: ['amount'] }), NOW, false)).toBeUndefined();
+  });
+});
+
+describe('pollRowsAtMost', () => {
+  it('a tenth of the table, at least 500, at most 5,000 rows', () => {
+    expect(pollRowsAtMost(0)).toBe(500);
+    expect(pollRowsAtMost(10_000)).toBe(1000);
+    expect(pollRowsAtMost(1_000_000)).toBe(5000);
   });
 });
 
