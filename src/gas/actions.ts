@@ -238,7 +238,8 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
     return summary;
   }
   if (keep === 'theirs' && pullAfter) {
-    const pulled = runOperation('pull', link, { scheduled: false });
+    // The rows it must bring in may not have changed since the last pull: a poll would not name them.
+    const pulled = runOperation('pull', link, { scheduled: false, everything: true });
     pulled.operation = 'resolve';
     pulled.message = resolvedMessage(keep, summary.updated, pulled.message);
     return pulled;

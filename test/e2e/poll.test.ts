@@ -101,3 +101,38 @@ describe('a service without the poll', () => {
     expect(next).toContain('listing');
   });
 });
+
+describe('pulls that must reach every line list the whole table, even where the poll is served', () => {
+  it('the first pull after the link options change (every line shows the new fixed field)', async () => {
+    const w = await startWorld({ emulator: { poll: 'on' } });
+    world = w;
+    w.connect();
+    w.linkAndPull();
+    w.call('setLinkOptions', { fixedFields: ['createdBy'] });
+    await w.emulator.admin.clearLog();
+    expect(w.call<SyncSummary>('pullActiveSheet').ok).toBe(true);
+    expect(rowReads(await w.emulator.admin.requestLog())).not.toContain('poll');
+    for (const row of await w.serviceRows())
+      expect(cellOf(w, String(row.id), 'createdBy')).toBe(row.createdBy);
+    await w.emulator.admin.clearLog();
+    w.call<SyncSummary>('pullActiveSheet');
+    expect(rowReads(await w.emulator.admin.requestLog())).toEqual(['poll']);
+  });
+
+  it('the pull after "Take theirs" of a value too large to keep in the base', async () => {
+    const w = await startWorld({ emulator: { poll: 'on' } });
+    world = w;
+    w.connect();
+    w.linkAndPull();
+    const [rowId] = await firstRowIds(w);
+    typeInto(w, rowId as string, 'notes', 'mine');
+    const theirs = 'x'.repeat(49_000);
+    await w.emulator.admin.editRow(CRM, DEALS, rowId as string, { notes: theirs }, 'u_bob');
+    w.call<SyncSummary>('pullActiveSheet');
+    await w.emulator.admin.clearLog();
+    const resolved = w.call<SyncSummary>('resolveConflicts', { keep: 'theirs' });
+    expect(resolved.ok).toBe(true);
+    expect(rowReads(await w.emulator.admin.requestLog())).toContain('listing');
+    expect(cellOf(w, rowId as string, 'notes')).toBe(theirs);
+  });
+});
