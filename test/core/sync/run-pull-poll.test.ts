@@ -105,6 +105,17 @@ describe('runPull by poll over memory', () => {
     expect(lineOf(polled, 'r0007')).toMatchObject({ title: 'new', amount: 9 });
   });
 
+  it('counts the rows it did not bring as unchanged, as a whole listing does (a line already marked removed aside)', () => {
+    const polled = pulledWorld(6);
+    const listed = pulledWorld(6, 'off');
+    const results = [polled, listed].map((world) => {
+      world.service.update('r0005', { title: 'five' }, BOB.id);
+      return pull(world).progress.counts;
+    });
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0]).toMatchObject({ updated: 1, unchanged: 5 });
+  });
+
   it('adopts a create whose answer was lost, from the poll, never adding its row twice', () => {
     const world = pulledWorld(3);
     world.sheet.appendLine({ title: 'new', amount: 7 });

@@ -35,7 +35,14 @@ import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResul
 import { findPendingCreates } from './pending-creates';
 import { cursorAfter, newestLMod, pollRowsAtMost, pollSinceFor } from './poll';
 import type { PullState } from './pull-state';
-import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
+import {
+  MAX_REMOVED_CHECKS,
+  markedRemoved,
+  rowsToConfirmRemoved,
+  settleRemovedRows,
+  stillOnService,
+  unseenRowIds,
+} from './removed-rows';
 import {
   asksLastRowAtSchema,
   displayWithEmails,
@@ -170,7 +177,12 @@ export function runPull(
     return unfinishedResult(prepared, progress);
   }
   // The poll reports no deletions: only a whole listing marks rows removed on the service.
-  if (pull.polled) return finishPull(pull, prepared, !!resume);
+  if (pull.polled) {
+    // The rows it did not bring are unchanged on the service since the cursor: counted as a listing would.
+    const { state } = prepared;
+    state.counts.unchanged += unseenRowIds(state).filter((id) => !markedRemoved(state, id)).length;
+    return finishPull(pull, prepared, !!resume);
+  }
   const stillThere = confirmRemoved(pull, rowsToConfirmRemoved(prepared.state, listing));
   // After the last wait (the listing's or the reads by id): marking loads the lines it marks.
   sheet.relocateBeforeLoading(prepared.state.grid, prepared.state.layout);
