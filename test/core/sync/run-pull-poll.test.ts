@@ -3,7 +3,7 @@
 // is listed on "Pull everything", a day after the last whole listing, after a pull that did not
 // finish, and wherever the poll is missing or ignores since.
 import { describe, expect, it } from 'vitest';
-import { isConflictStatus, STATUS } from '../../../src/core/status';
+import { isConflictStatus, keptLocalStatus, STATUS } from '../../../src/core/status';
 import { runPull } from '../../../src/core/sync/pull/run-pull';
 import { runPush } from '../../../src/core/sync/push/run-push';
 import { ANN, BOB, MemoryWorld } from '../../memory/memory-ports';
@@ -89,19 +89,15 @@ describe('runPull by poll over memory', () => {
     }
     expect(rowReads(polled).every((r) => r.includes('/rows/updates?'))).toBe(true);
     expect(rowReads(listed).some((r) => r.includes('/rows?'))).toBe(true);
-    // One difference, by design: a line edited here whose row the service did not change is not in
-    // the poll, so its status still says what the last run did (the edit itself stays, as it does in
-    // a whole listing; the next push sends it).
-    const statusOf4 = (world: MemoryWorld) => world.sheet.lineOfId('r0004');
-    const withoutStatus4 = (world: MemoryWorld) =>
-      world.sheet.values().map((cells, i) => (i === statusOf4(world) + 1 ? cells.slice(0, -1) : cells));
-    expect(withoutStatus4(polled)).toEqual(withoutStatus4(listed));
+    // r0004 was edited here and not on the service: the poll did not bring it, its line says the
+    // same as the listing's ("local edits not pushed yet").
+    expect(polled.sheet.values()).toEqual(listed.sheet.values());
     expect(polled.base.records().ids().sort()).toEqual(listed.base.records().ids().sort());
     for (const id of polled.base.records().ids())
       expect(polled.base.records().get(id), id).toEqual(listed.base.records().get(id));
     expect(lineOf(polled, 'r0001')).toMatchObject({ title: 'mine1', amount: 100 });
     expect(isConflictStatus(lineOf(polled, 'r0002')._sync)).toBe(true);
-    expect(lineOf(polled, 'r0004').amount).toBe(44);
+    expect(lineOf(polled, 'r0004')).toMatchObject({ amount: 44, _sync: keptLocalStatus(['amount']) });
     expect(lineOf(polled, 'r0007')).toMatchObject({ title: 'new', amount: 9 });
   });
 
@@ -114,6 +110,20 @@ describe('runPull by poll over memory', () => {
     });
     expect(results[0]).toEqual(results[1]);
     expect(results[0]).toMatchObject({ updated: 1, unchanged: 5 });
+  });
+
+  it('counts and words a line edited here, whose row the poll did not bring, as a whole listing does', () => {
+    const polled = pulledWorld(6);
+    const listed = pulledWorld(6, 'off');
+    const results = [polled, listed].map((world) => {
+      world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 'mine');
+      world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 'not a number');
+      return pull(world).progress.counts;
+    });
+    expect(rowReads(polled).every((r) => r.includes('/rows/updates?'))).toBe(true);
+    expect(results[0]).toEqual(results[1]);
+    expect(results[0]).toMatchObject({ keptLocal: 1, errors: 1, unchanged: 4 });
+    expect(polled.sheet.values()).toEqual(listed.sheet.values());
   });
 
   it('adopts a create whose answer was lost, from the poll, never adding its row twice', () => {

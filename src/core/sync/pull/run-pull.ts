@@ -35,14 +35,7 @@ import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResul
 import { findPendingCreates } from './pending-creates';
 import { cursorAfter, newestLMod, pollRowsAtMost, pollSinceFor } from './poll';
 import type { PullState } from './pull-state';
-import {
-  MAX_REMOVED_CHECKS,
-  markedRemoved,
-  rowsToConfirmRemoved,
-  settleRemovedRows,
-  stillOnService,
-  unseenRowIds,
-} from './removed-rows';
+import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
 import {
   asksLastRowAtSchema,
   displayWithEmails,
@@ -55,6 +48,7 @@ import {
   showsMemberEmails,
   startProgress,
 } from './start';
+import { settleUnpolledLines } from './unpolled-lines';
 import { settleUnwrittenRows } from './unwritten';
 
 /** One pull's ports and what it has read so far. */
@@ -178,9 +172,9 @@ export function runPull(
   }
   // The poll reports no deletions: only a whole listing marks rows removed on the service.
   if (pull.polled) {
-    // The rows it did not bring are unchanged on the service since the cursor: counted as a listing would.
-    const { state } = prepared;
-    state.counts.unchanged += unseenRowIds(state).filter((id) => !markedRemoved(state, id)).length;
+    // The rows it did not bring are unchanged on the service since the cursor: their lines are
+    // counted and worded as a whole listing would (local edits kept, or unchanged).
+    settleUnpolledLines(prepared.state);
     return finishPull(pull, prepared, !!resume);
   }
   const stillThere = confirmRemoved(pull, rowsToConfirmRemoved(prepared.state, listing));
