@@ -125,13 +125,14 @@ async function main(options: BenchOptions): Promise<void> {
       throw new Error(`The emulator has faults on: ${JSON.stringify(faults)}`);
     const apiKey = emulator.keys.u_alice;
     if (!apiKey) throw new Error('The emulator gave no key for u_alice');
-    const seed = async (tableId: string, rows: number): Promise<void> => {
+    const seed = async (tableId: string, rows: number, modifiedAt?: string): Promise<void> => {
       await emulator.admin.seedTable({
         appId: BENCH_APP,
         tableId,
         rows,
         columns: options.columns,
         hostile: true,
+        ...(modifiedAt ? { modifiedAt } : {}),
       });
     };
     const specs: ScenarioSpec[] = [];
@@ -168,6 +169,12 @@ async function main(options: BenchOptions): Promise<void> {
     // The steady state of a schedule: the table pulled before, 1% of its rows changed since.
     for (const rows of options.sizes.filter((size) => size === 10_000)) {
       specs.push(spec(`re-pull ${label(rows)}`, 'repull', 'ours', benchTableId(rows), rows));
+      // The same through the poll, and a look at it unchanged: a table of its own whose rows were
+      // last changed a day ago (the cursor is the newest lMod, the poll asks from 10 minutes before).
+      const polled = `${benchTableId(rows)}_poll`;
+      await seed(polled, rows, new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString());
+      specs.push(spec(`check ${label(rows)} (poll)`, 'check', 'ours', polled, rows));
+      specs.push(spec(`re-pull ${label(rows)} (poll)`, 'repull-poll', 'ours', polled, rows));
     }
     for (const edits of options.pushEdits) {
       for (const impl of ['ours', 'naive'] as const) {

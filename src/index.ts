@@ -3,6 +3,7 @@
 export {
   keepEditingHeld,
   pullActiveSheet,
+  pullEverything,
   pushActiveSheet,
   putBackHeld,
   resolveConflicts,
@@ -32,6 +33,7 @@ export {
   getState,
   menuHelp,
   menuPull,
+  menuPullEverything,
   menuPush,
   menuResolveTheirs,
   menuSync,

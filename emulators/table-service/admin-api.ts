@@ -3,6 +3,7 @@
 
 import type { TableEmulator } from './emulator.js';
 import { type Answer, decodeUtf8, errorAnswer } from './http-util.js';
+import { POLL_MODES, type PollMode } from './poll.js';
 import { StoreError } from './store.js';
 import type {
   ColumnType,
@@ -43,6 +44,7 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/serves-delete': (emu) => ({ serves: emu.servesDelete }),
   '/platform': (emu) => platformView(emu),
   '/clock': (emu) => ({ nowMs: emu.clock.now(), manual: emu.clock.manual }),
+  '/poll': (emu) => ({ mode: emu.pollMode }),
 };
 
 function platformView(emu: TableEmulator): unknown {
@@ -157,6 +159,13 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     }
     emu.servesDelete = body.serves;
     return { serves: emu.servesDelete };
+  },
+  '/poll': (emu, body) => {
+    if (!POLL_MODES.includes(body.mode as PollMode)) {
+      throw new StoreError(400, 'invalid_request', `"mode" must be one of ${POLL_MODES.join(', ')}.`);
+    }
+    emu.pollMode = body.mode as PollMode;
+    return { mode: emu.pollMode };
   },
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));

@@ -1,6 +1,7 @@
 // AdminClient: typed async calls to the emulator's loopback admin route, for tests, the demo and benchmarks.
 
 import { request } from 'node:http';
+import type { PollMode } from './poll.js';
 import type {
   Column,
   DataSetName,
@@ -203,6 +204,11 @@ export class AdminClient {
   /** Whether DELETE of a row is served (false: answered 405, as a service without it). */
   async setServesDelete(serves: boolean): Promise<void> {
     await this.call('POST', '/serves-delete', { serves });
+  }
+
+  /** How the poll for row updates is served: 'on', 'off' (404) or 'ignore-since' (the full listing). */
+  async setPollMode(mode: PollMode): Promise<void> {
+    await this.call('POST', '/poll', { mode });
   }
 
   /** Adds `count` generated members to an account (every 7th 'invited'). */

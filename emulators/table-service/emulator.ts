@@ -7,6 +7,7 @@ import { validateBody } from './columns.js';
 import { FaultInjector } from './faults.js';
 import { generateMembers, seedTable } from './generate.js';
 import { PlatformLimiter, platformMode } from './platform.js';
+import { type PollMode, parseSince } from './poll.js';
 import { createRng, type Rng } from './rng.js';
 import { dataSet } from './sample-data.js';
 import { cloneJson, Store, StoreError } from './store.js';
@@ -124,6 +125,8 @@ export class TableEmulator {
   readonly tableAppSearch: boolean;
   /** Whether DELETE of a row is served (405 when not). */
   servesDelete: boolean;
+  /** How the poll for row updates is served (poll.ts). */
+  pollMode: PollMode;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -152,6 +155,7 @@ export class TableEmulator {
     this.listShape = options.listShape ?? 'object';
     this.tableAppSearch = options.tableAppSearch ?? true;
     this.servesDelete = options.servesDelete ?? true;
+    this.pollMode = options.poll ?? 'on';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);
@@ -236,6 +240,8 @@ export class TableEmulator {
   seedTable(opts: SeedTableOptions): TableData {
     if (!Number.isInteger(opts.rows) || opts.rows < 0)
       throw new StoreError(400, 'invalid_request', 'rows must be an integer >= 0.');
+    if (opts.modifiedAt !== undefined && parseSince(String(opts.modifiedAt)) === undefined)
+      throw new StoreError(400, 'invalid_request', 'modifiedAt must be an ISO 8601 UTC time with ms.');
     const table = seedTable(this.store, this.dataRng, opts);
     this.persist();
     return table;

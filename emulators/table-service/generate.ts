@@ -256,6 +256,7 @@ export function seedTable(store: Store, rng: Rng, options: SeedTableOptions): Ta
     columns: generatedColumns(Math.max(1, options.columns ?? 7)),
   });
   const hostile = options.hostile ?? true;
+  const modifiedAt = options.modifiedAt === undefined ? undefined : Date.parse(options.modifiedAt);
   let k = 0;
   for (let i = 0; i < options.rows; i++) {
     const values: Record<string, JsonValue> = {};
@@ -273,7 +274,12 @@ export function seedTable(store: Store, rng: Rng, options: SeedTableOptions): Ta
       });
     }
     if (isHostile) k++;
-    store.createRow(table, values, userId);
+    const row = store.createRow(table, values, userId);
+    if (modifiedAt !== undefined) {
+      // A minute apart, the last row at `modifiedAt`.
+      row.cOn = new Date(modifiedAt - (options.rows - 1 - i) * 60_000).toISOString();
+      row.lMod = row.cOn;
+    }
   }
   return table;
 }

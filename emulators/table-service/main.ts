@@ -1,6 +1,7 @@
 // The CLI behind `npm run emulator`: starts the emulator with sample data and prints the URL, prefixes, a key and ids.
 
 import { parseArgs } from 'node:util';
+import type { PollMode } from './poll.js';
 import { SAMPLE } from './sample-data.js';
 import { createTableService } from './server.js';
 import type { DataSetName, ListShape } from './types.js';
@@ -12,6 +13,7 @@ const { values } = parseArgs({
     data: { type: 'string', default: 'sample' },
     'data-file': { type: 'string' },
     'list-shape': { type: 'string', default: 'object' },
+    poll: { type: 'string', default: 'on' },
     seed: { type: 'string', default: '1' },
     secret: { type: 'string' },
     latency: { type: 'string' },
@@ -25,7 +27,7 @@ const { values } = parseArgs({
 if (values.help) {
   process.stdout.write(
     'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
-      '                          [--list-shape object|array] [--seed 1] [--secret S] [--latency ms]\n' +
+      '                          [--list-shape object|array] [--poll on|off|ignore-since] [--seed 1] [--secret S] [--latency ms]\n' +
       '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n' +
       '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n' +
       '                          [--platform]   (platform error bodies; 60 requests a minute, 1,800 an hour)\n',
@@ -39,6 +41,7 @@ const service = await createTableService({
   data: values.data as DataSetName,
   listShape: values['list-shape'] as ListShape,
   servesDelete: !values['no-delete'],
+  poll: values.poll as PollMode,
   seed: Number(values.seed),
   tableAppSearch: !values['without-app-search'],
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),

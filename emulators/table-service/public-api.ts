@@ -5,6 +5,7 @@
 import { SINGLE_ROW_FIELDS, validateBody } from './columns.js';
 import type { TableEmulator } from './emulator.js';
 import { type Answer, decodeUtf8, errorAnswer } from './http-util.js';
+import { parseSince, rowsChangedSince } from './poll.js';
 import { StoreError } from './store.js';
 import type { JsonValue, Row, TableAppData, TableData, User } from './types.js';
 
@@ -28,7 +29,7 @@ export interface PublicAnswer extends Answer {
   isWrite: boolean;
 }
 
-type RouteName = 'me' | 'people' | 'apps' | 'app' | 'table' | 'row' | 'rows';
+type RouteName = 'me' | 'people' | 'apps' | 'app' | 'table' | 'row' | 'rows' | 'updates';
 
 interface Route {
   name: RouteName;
@@ -38,9 +39,15 @@ interface Route {
 
 /**
  * `appSearch` false: the emulator plays a service without the search of table apps (404, as any
- * unknown route); `servesDelete` false: one without deleting rows (405).
+ * unknown route); `servesDelete` false: one without deleting rows (405); `poll` false: one without the
+ * poll (`…/rows/updates` is no route: 404).
  */
-function matchRoute(segments: string[], appSearch: boolean, servesDelete: boolean): Route | undefined {
+function matchRoute(
+  segments: string[],
+  appSearch: boolean,
+  servesDelete: boolean,
+  poll = true,
+): Route | undefined {
   const [a, b, c, d, e, f] = segments;
   const n = segments.length;
   if (n === 2 && a === 'user' && b === 'me') return { name: 'me', allow: ['GET'], params: [] };
@@ -52,6 +59,8 @@ function matchRoute(segments: string[], appSearch: boolean, servesDelete: boolea
   if (n === 4) return { name: 'table', allow: ['GET'], params: [b, d] };
   if (e !== 'rows') return undefined;
   if (n === 5) return { name: 'rows', allow: ['GET', 'POST'], params: [b, d] };
+  if (n === 6 && f === 'updates')
+    return poll ? { name: 'updates', allow: ['GET'], params: [b, d] } : undefined;
   if (n === 6 && f !== undefined) {
     const allow = servesDelete ? ['GET', 'PATCH', 'DELETE'] : ['GET', 'PATCH'];
     return { name: 'row', allow, params: [b, d, f] };
@@ -64,6 +73,7 @@ function allowedQuery(route: RouteName, method: string): string[] {
   if (route === 'people') return ['emailId', 'offset', 'limit'];
   if (route === 'apps') return ['q', 'offset', 'limit'];
   if (route === 'rows' && method === 'GET') return ['offset', 'limit'];
+  if (route === 'updates') return ['since', 'offset', 'limit'];
   return [];
 }
 
@@ -196,7 +206,7 @@ export async function handlePublic(emu: TableEmulator, req: PublicRequest): Prom
     }
     const route = segments.some((s) => s === '')
       ? undefined
-      : matchRoute(segments, emu.tableAppSearch, emu.servesDelete);
+      : matchRoute(segments, emu.tableAppSearch, emu.servesDelete, emu.pollMode !== 'off');
     if (!route) fail(404, 'not_found', `No route ${req.path}.`);
     if (!route.allow.includes(req.method)) {
       fail(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, {
@@ -280,6 +290,7 @@ async function operate(
     const rows = page.rows.map((r) => rowView(table, r));
     return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };
   }
+  if (route.name === 'updates') return pollAnswer(emu, table, query);
   if (route.name === 'rows') {
     const values = validated(table, readJsonBody(req));
     const row = store.createRow(table, values, user.id);
@@ -305,6 +316,28 @@ async function operate(
   markCommitted();
   emu.persist();
   return { status: 200, body: rowView(table, row) };
+}
+
+/** The poll: rows with `lMod` ≥ `since` (required), in the listing's shape; or, ignoring `since`, the listing. */
+function pollAnswer(emu: TableEmulator, table: TableData, query: Map<string, string>): Answer {
+  const { offset, limit } = paging(query);
+  const raw = query.get('since');
+  let page: { rows: Row[]; hasMore: boolean };
+  if (emu.pollMode === 'ignore-since') {
+    page = emu.store.listRows(table, offset, limit);
+  } else {
+    if (raw === undefined) fail(400, 'invalid_query', '"since" is required: an ISO 8601 UTC time with ms.');
+    const since = parseSince(raw);
+    if (since === undefined)
+      fail(
+        400,
+        'invalid_query',
+        `"since" must be an ISO 8601 UTC time with ms (2025-01-31T09:30:00.000Z); got "${raw}".`,
+      );
+    page = rowsChangedSince(table, since, offset, limit);
+  }
+  const rows = page.rows.map((r) => rowView(table, r));
+  return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };
 }
 
 function validated(table: TableData, body: unknown): Record<string, JsonValue> {

@@ -1,5 +1,7 @@
 // Shared types of the table service emulator: its data (the state), faults, queued answers, log and options.
 
+import type { PollMode } from './poll.js';
+
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -207,6 +209,8 @@ export interface EmulatorOptions {
    * does not allow deleting (the add-on's fallback: bringing lines back only).
    */
   servesDelete?: boolean;
+  /** The poll for row updates: 'on' (default), 'off' (404), 'ignore-since' (answers the full listing). */
+  poll?: PollMode;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */
@@ -235,6 +239,11 @@ export interface SeedTableOptions {
   hostile?: boolean;
   /** Creating user; default the first user of the app's account. */
   asUserId?: string;
+  /**
+   * The last row's `cOn` and `lMod` (ms ISO UTC; default: every row now), the rows before it a minute
+   * apart: a table changed over time, for a poll that should find only the rows changed since.
+   */
+  modifiedAt?: string;
 }
 
 /** A column to add through the admin route. */

@@ -14,6 +14,14 @@ import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, 
 import type { HttpMethod, HttpPort, HttpRequest, HttpResponse } from './http-port';
 import { Pacer } from './pace';
 import {
+  type PollMemory,
+  type PollOutcome,
+  pageIgnoresSince,
+  pollKnownMissing,
+  pollMissing,
+  sinceMs,
+} from './poll';
+import {
   backoffDelay,
   DEFAULT_RETRY,
   isPlatformRateLimit,
@@ -109,6 +117,8 @@ export interface ClientOptions {
    * and a hook called after every answered round (to keep the state). Default: a pacer of its own.
    */
   pace?: { pacer: Pacer; maxSleepMs?: number; onChange?: () => void };
+  /** What this connection remembers of the poll for row updates (see {@link TableClient.pollMemory}). */
+  poll?: PollMemory;
 }
 
 /** Query of the people search. */
@@ -319,6 +329,7 @@ export class TableClient {
   private readonly onPaceChange: (() => void) | undefined;
   private knownPrefix: ApiPrefix | undefined;
   private sentCount = 0;
+  private knownPoll: PollMemory | undefined;
 
   /** Checks the connection (throws `SyncError('CONFIG')`); sends nothing. */
   constructor(port: HttpPort, connection: Connection, options: ClientOptions = {}) {
@@ -335,6 +346,7 @@ export class TableClient {
     this.pacer = options.pace?.pacer ?? new Pacer();
     this.maxPaceSleepMs = options.pace?.maxSleepMs ?? this.policy.maxRetryAfterMs;
     this.onPaceChange = options.pace?.onChange;
+    if (options.poll) this.knownPoll = { ...options.poll };
   }
 
   /**
@@ -348,6 +360,14 @@ export class TableClient {
   /** Requests this client sent so far, refused ones and retries included. */
   requestsSent(): number {
     return this.sentCount;
+  }
+
+  /**
+   * What this connection knows of the poll for row updates: whether it worked and when that was found;
+   * undefined before it was tried. Store it with the connection, as the prefix, and pass it back.
+   */
+  get pollMemory(): PollMemory | undefined {
+    return this.knownPoll ? { ...this.knownPoll } : undefined;
   }
 
   /** The prefix in use: pinned, or detected by the first request; undefined before detection. Store it. */
@@ -578,6 +598,106 @@ export class TableClient {
     return rows;
   }
 
+  /**
+   * The rows changed since `since` (ISO 8601 UTC with ms, the service's own time): the poll
+   * `GET …/rows/updates?since=&offset=&limit=`, paged as {@link listAllRows} pages (one page in the
+   * first wave unless `firstWave` says more: an unchanged table costs one request). The poll is
+   * checked, not trusted: an answer of 404, 405, 400 or 501, one that is not a listing, or a page with
+   * a row older than `since` (a service ignoring it) says the poll is missing: `{ supported: false }`,
+   * remembered (see {@link pollMemory}) and not asked again for a day. Pages delivered to `onPage`
+   * before such a page are the caller's to drop. Other failures throw as a listing's do.
+   */
+  rowsChangedSince(
+    appId: string,
+    tableId: string,
+    since: string,
+    options: ListAllOptions = {},
+  ): PollOutcome<ListAllResult> {
+    return this.pollThrough(appId, tableId, since, options);
+  }
+
+  /**
+   * The table's schema with the rows changed since `since` ({@link rowsChangedSince}): the schema read
+   * rides in the poll's first wave (one round). `onTable` runs before the first page is delivered, and
+   * only once that page passed its check. When the poll is missing, `table` is the schema read with it
+   * if `onTable` has not had it (the caller lists the whole table without reading it again); a failed
+   * schema read throws, whatever the poll answered.
+   */
+  tableAndRowsChangedSince(
+    appId: string,
+    tableId: string,
+    since: string,
+    onTable: (table: Table) => void,
+    options: ListAllOptions = {},
+  ): { supported: true; listing: ListAllResult } | { supported: false; table?: Table } {
+    let table: Table | undefined;
+    let told = false;
+    const lead: Lead = {
+      exchange: this.tableExchange(appId, tableId),
+      accept: (value) => {
+        table = value as Table;
+      },
+    };
+    const tell = (): void => {
+      if (told || table === undefined) return;
+      told = true;
+      onTable(table);
+    };
+    const polled = this.pollThrough(appId, tableId, since, options, lead, tell);
+    if (polled.supported) {
+      tell();
+      return polled;
+    }
+    return told || table === undefined ? { supported: false } : { supported: false, table };
+  }
+
+  private pollThrough(
+    appId: string,
+    tableId: string,
+    since: string,
+    options: ListAllOptions,
+    lead?: Lead,
+    beforeFirstPage?: () => void,
+  ): PollOutcome<ListAllResult> {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    const from = sinceMs(since);
+    const now = this.port.now();
+    if (pollKnownMissing(this.knownPoll, now)) return { supported: false };
+    const ignored = new Error('the poll ignores since');
+    const { onPage } = options;
+    // A failed schema read riding along (answered first) is the run's failure, never the poll's.
+    let schemaRead = lead === undefined;
+    const riding: Lead | undefined = lead && {
+      exchange: lead.exchange,
+      accept: (value) => {
+        schemaRead = true;
+        lead.accept(value);
+      },
+    };
+    try {
+      const listing = this.pageThrough(
+        (offset) => this.pollExchange(appId, tableId, since, offset),
+        {
+          firstWave: 1,
+          ...options,
+          onPage: (rows, offset) => {
+            if (pageIgnoresSince(rows, from)) throw ignored;
+            beforeFirstPage?.();
+            return onPage?.(rows, offset);
+          },
+        },
+        riding,
+      );
+      if (!this.knownPoll?.supported) this.knownPoll = { supported: true, checkedAt: now };
+      return { supported: true, listing };
+    } catch (error) {
+      if (!schemaRead || (error !== ignored && !pollMissing(error))) throw error;
+      this.knownPoll = { supported: false, checkedAt: now };
+      return { supported: false };
+    }
+  }
+
   /** Updates the named columns of a row (`PATCH …/rows/<r>`); answers the whole row. Retried freely. */
   updateRow(appId: string, tableId: string, rowId: string, patch: RowValues): Row {
     return this.call(this.updateExchange(appId, tableId, rowId, patch));
@@ -742,6 +862,22 @@ export class TableClient {
       segments,
       ids: { appId, tableId },
       query: { offset, limit },
+      read: readRowPage,
+    });
+  }
+
+  private pollExchange(
+    appId: string,
+    tableId: string,
+    since: string,
+    offset: number,
+  ): Exchange<ListPage<Row>> {
+    return this.exchangeOf({
+      method: 'get',
+      target: 'rows',
+      segments: ['tableApps', appId, 'tables', tableId, 'rows', 'updates'],
+      ids: { appId, tableId },
+      query: { since, offset, limit: PAGE_LIMIT },
       read: readRowPage,
     });
   }

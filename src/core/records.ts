@@ -28,6 +28,13 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
    * a review offers only bringing lines back (then deleting is tried again).
    */
   deleteUnsupportedAt?: string;
+  /**
+   * The largest lMod a finished pull has seen of this table (the service's own time): the next pull
+   * asks the poll for the rows changed since it, less an overlap (`pull/poll.ts`).
+   */
+  pollCursor?: string;
+  /** When (ISO) the last pull that listed the whole table finished: the poll is used for a day after it. */
+  fullListingAt?: string;
 }
 
 export interface StoredSchedule

@@ -21,6 +21,7 @@ import {
   Deadline,
   newContext,
   type OperationContext,
+  rememberPoll,
   requireLink,
   WORK_BUDGET_MS,
   withDocumentLock,
@@ -58,6 +59,8 @@ export interface RunOptions {
   beforeLog?: (summary: SyncSummary) => void;
   /** Send edits held as a likely accident ("Push anyway"); never for scheduled runs. */
   confirmHeld?: boolean | string;
+  /** "Pull everything": list the whole table, never only what changed. */
+  everything?: boolean;
 }
 
 /**
@@ -77,14 +80,22 @@ export function runOperation(
   let headerWarnings: string[] = [];
   try {
     withDocumentLock(() => {
-      context = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-      const step = runOperationStep(operationPortsOf(context, link), link, operation, {
-        scheduled: options.scheduled,
-        job: options.job ?? null,
-        confirmHeld: options.confirmHeld ?? false,
-        startedAt: started,
-        summary,
-      });
+      const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
+      context = running;
+      let step: ReturnType<typeof runOperationStep>;
+      try {
+        step = runOperationStep(operationPortsOf(running, link), link, operation, {
+          scheduled: options.scheduled,
+          job: options.job ?? null,
+          confirmHeld: options.confirmHeld ?? false,
+          startedAt: started,
+          summary,
+          everything: options.everything === true,
+        });
+      } finally {
+        // What the run found of the poll stands whatever else happened.
+        rememberPoll(running);
+      }
       origin = step.origin;
       continuation = step.continuation;
       headerWarnings = step.warnings;
@@ -167,12 +178,13 @@ export function toastTitle(summary: SyncSummary): string {
 /** Runs an operation on the active sheet from the add-on's menu: its result shows as a toast. */
 export function runActiveSheetFromMenu(
   operation: 'pull' | 'push' | 'sync',
-  options: PushOptions = {},
+  options: PushOptions & { everything?: boolean } = {},
 ): SyncSummary {
   return runOperation(operation, activeLink(), {
     scheduled: false,
     toast: true,
     confirmHeld: options.confirmHeld ?? false,
+    ...(options.everything ? { everything: true } : {}),
   });
 }
 
@@ -182,6 +194,15 @@ function activeLink(): LinkRecord {
 
 export function pullActiveSheet(): SyncSummary {
   return runOperation('pull', activeLink(), { scheduled: false });
+}
+
+/**
+ * "Pull everything": lists the whole table, whatever the poll says changed, so rows removed on the
+ * service are marked and every line is checked against its row (a pull otherwise reads only the
+ * rows changed since the last one, where the service allows it).
+ */
+export function pullEverything(): SyncSummary {
+  return runOperation('pull', activeLink(), { scheduled: false, everything: true });
 }
 
 /**
@@ -231,7 +252,8 @@ export function resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'the
     return summary;
   }
   if (keep === 'theirs' && pullAfter) {
-    const pulled = runOperation('pull', link, { scheduled: false });
+    // The rows it must bring in may not have changed since the last pull: a poll would not name them.
+    const pulled = runOperation('pull', link, { scheduled: false, everything: true });
     pulled.operation = 'resolve';
     pulled.message = resolvedMessage(keep, summary.updated, pulled.message);
     return pulled;

@@ -238,6 +238,8 @@ export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
   const link = updateLink(activeSheetId(), (stored) => {
     if (chosen) stored.fixedFields = [ID_HEADER, LMOD_HEADER, ...chosen];
     if (typeof input?.showEmails === 'boolean') stored.showEmails = input.showEmails;
+    // Every line shows the options from the next pull: a whole listing, not only the rows changed.
+    delete stored.fullListingAt;
   });
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
   return toInfo(link);

@@ -5,15 +5,19 @@ import type { HttpPort } from '../api/http-port';
 import { SyncError } from '../core/errors';
 import { startingProgress } from '../core/progress';
 import type { Operation, ProgressInfo } from '../shared/types';
+
 import { paceFor } from './service-pace';
+
 import {
   type LinkRecord,
   loadConnection,
   loadLink,
   operationMemory,
   type StoredConnection,
+  saveConnectionRecord,
   saveProgress,
 } from './stores';
+
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
 
 /** Work stops between batches once this much of the execution has passed (the limit is 6 min). */
@@ -81,6 +85,9 @@ export function clientFor(connection: StoredConnection, port: HttpPort, deadline
     pace: paceFor(connection.info.baseUrl),
   };
   if (deadline) options.deadline = () => deadline.left();
+  const poll = connection.info.poll;
+  const checkedAt = poll ? Date.parse(poll.checkedAt) : Number.NaN;
+  if (poll && Number.isFinite(checkedAt)) options.poll = { supported: poll.supported === true, checkedAt };
   return new TableClient(
     port,
     {
@@ -110,6 +117,29 @@ export function newContext(
     sheetId,
     progress: startingProgress(operation, new Date().toISOString()),
   };
+}
+
+/**
+ * Keeps what the run's client learnt of the poll for row updates with the connection, as the prefix
+ * is kept: the next runs neither probe it again nor (found missing) ask it for a day. Written only
+ * when it changed, and only onto the same connection (a reconnect meanwhile starts over).
+ */
+export function rememberPoll(context: OperationContext): void {
+  const learnt = context.client.pollMemory;
+  if (!learnt) return;
+  const checkedAt = new Date(learnt.checkedAt).toISOString();
+  const known = context.connection.info.poll;
+  if (known && known.supported === learnt.supported && known.checkedAt === checkedAt) return;
+  const latest = loadConnection();
+  const { info, apiKey } = context.connection;
+  if (!latest || latest.apiKey !== apiKey || latest.info.baseUrl !== info.baseUrl) return;
+  const remembered = { supported: learnt.supported, checkedAt };
+  try {
+    saveConnectionRecord({ ...latest, info: { ...latest.info, poll: remembered } });
+    context.connection.info.poll = remembered;
+  } catch {
+    // A full property store costs a probe next time, never the run.
+  }
 }
 
 /** Saves the run's progress for the sidebar, with the time left in this execution. */

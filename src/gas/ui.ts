@@ -27,6 +27,7 @@ export function onOpen(event?: OpenEvent): void {
     menu
       .addSeparator()
       .addItem('Pull', 'menuPull')
+      .addItem('Pull everything', 'menuPullEverything')
       .addItem('Push', 'menuPush')
       .addItem('Sync (push, then pull)', 'menuSync')
       .addItem('Resolve conflicts…', 'showSidebar')
@@ -68,6 +69,11 @@ function fromMenu(run: () => SyncSummary): void {
 
 export function menuPull(): void {
   fromMenu(() => runActiveSheetFromMenu('pull'));
+}
+
+/** "Pull everything": the whole table listed, rows removed on the service marked. */
+export function menuPullEverything(): void {
+  fromMenu(() => runActiveSheetFromMenu('pull', { everything: true }));
 }
 
 /**

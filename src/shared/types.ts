@@ -12,6 +12,8 @@ export interface ConnectionInfo {
   orgId: string;
   /** ISO time the profile was last read from the service. */
   checkedAt: string;
+  /** What the add-on found of the service's poll for row updates, and when (kept like the prefix). */
+  poll?: { supported: boolean; checkedAt: string };
   /** Returned by saveConnection in a bound script (never stored): see KeySafety.warning. */
   keySafetyWarning?: string | null;
 }

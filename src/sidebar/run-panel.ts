@@ -70,6 +70,7 @@ function renderContinuing(sidebar: Sidebar, current: SidebarState): void {
 
 export function wireRunPanel(sidebar: Sidebar): void {
   on('pull', 'click', () => operate(sidebar, 'Pulling…', () => run('pullActiveSheet')));
+  on('pull-everything', 'click', () => operate(sidebar, 'Pulling everything…', () => run('pullEverything')));
   on('push', 'click', () => operate(sidebar, 'Pushing…', () => run('pushActiveSheet')));
   on('sync-both', 'click', () => operate(sidebar, 'Syncing…', () => run('syncActiveSheet')));
   on('keep-mine', 'click', () => resolve(sidebar, 'mine'));

@@ -35,6 +35,7 @@ export interface ServerFunctions {
   linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal;
   unlinkActiveSheet(): { unlinked: boolean };
   pullActiveSheet(): SyncSummary;
+  pullEverything(): SyncSummary;
   pushActiveSheet(options?: PushOptions): SyncSummary;
   syncActiveSheet(options?: PushOptions): SyncSummary;
   resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary;

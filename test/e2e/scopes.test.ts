@@ -28,6 +28,7 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['linkActiveSheet', [{ tableAppId: CRM, tableId: DEALS }]],
     ['setLinkOptions', [{ fixedFields: ['createdBy'], showEmails: true }]],
     ['pullActiveSheet', []],
+    ['pullEverything', []],
     ['pushActiveSheet', []],
     ['syncActiveSheet', []],
     ['putBackHeld', []],

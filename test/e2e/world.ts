@@ -39,7 +39,9 @@ export const DEALS = 'tbl_deals';
 export async function startWorld(
   options: { emulator?: StartOptions; simulator?: SimulatorOptions } = {},
 ): Promise<World> {
-  const emulator = await startEmulator(options.emulator ?? {});
+  // Without the poll unless a test asks for it: the tests written before it state what a pull that
+  // lists the whole table does (test/e2e/poll.test.ts runs the poll).
+  const emulator = await startEmulator({ poll: 'off', ...(options.emulator ?? {}) });
   const sim = createSimulator({ spreadsheetName: 'Sync test', ...(options.simulator ?? {}) });
   const run: World['run'] = (fn, args = [], runOptions = {}) => sim.run(fn, args, runOptions);
   const call = <T>(fn: string, ...args: unknown[]): T => {

@@ -3,6 +3,7 @@
 // store. Every port method first calls the world's hook, through which a scripted person acts
 // between any two port calls.
 import { TableClient } from '../../src/api/client';
+import type { PollMemory } from '../../src/api/poll';
 import { startingProgress } from '../../src/core/progress';
 import type { LinkRecord } from '../../src/core/records';
 import type { LinkStorePort, RunPort, SyncPorts, TableServicePort } from '../../src/core/sync/ports';
@@ -45,6 +46,7 @@ const SERVICE_METHODS = [
   'listTableAndRows',
   'tableAndFirstRows',
   'listAllRows',
+  'tableAndRowsChangedSince',
   'rowsByIds',
   'updateRows',
   'createRows',
@@ -124,6 +126,8 @@ export class MemoryWorld {
   calls: string[] = [];
   /** Whether the linked sheet exists (a person may delete it). */
   sheetExists = true;
+  /** What the connection remembers of the poll, carried from run to run as the add-on stores it. */
+  pollMemory: PollMemory | undefined;
 
   constructor(options: { service?: MemoryService; cells?: unknown[][]; link?: LinkRecord } = {}) {
     this.service = options.service ?? new MemoryService(COLUMNS, [ANN, BOB]);
@@ -158,7 +162,10 @@ export class MemoryWorld {
         },
       }),
       { baseUrl: BASE_URL, apiKey: user.key, prefix: '/api/public' },
-      { deadline: () => this.clock.deadline - this.clock.now() },
+      {
+        deadline: () => this.clock.deadline - this.clock.now(),
+        ...(this.pollMemory ? { poll: this.pollMemory } : {}),
+      },
     );
     const service = {} as Record<string, unknown>;
     for (const method of SERVICE_METHODS) {
@@ -167,7 +174,11 @@ export class MemoryWorld {
         before(`service.${method}`);
         // A network call is a wait: the person may act meanwhile.
         this.waits.count += 1;
-        return call(...args);
+        try {
+          return call(...args);
+        } finally {
+          this.pollMemory = client.pollMemory;
+        }
       };
     }
     let progress: ProgressInfo = startingProgress('sync', '');

@@ -57,6 +57,13 @@ export class MemoryService {
   readonly users: MemoryUser[];
   /** The service's clock (ms); every request moves it on by one. */
   clock = Date.parse('2025-01-01T00:00:00.000Z');
+  /**
+   * The poll for row updates (`GET …/rows/updates?since=`): served (`'on'`, rows with lMod ≥ since in
+   * lMod-then-id order), missing (`'off'`: 404), or ignoring `since` (the full listing). Off by
+   * default: the core tests written before the poll state what a whole listing does (rows removed on
+   * the service marked at the next pull); the poll's own tests switch it on.
+   */
+  poll: 'on' | 'off' | 'ignore-since' = 'off';
   /** Every request answered, in order (method and path). */
   readonly requests: string[] = [];
   /** Writes committed (a created row's id, or a patched row's id). */
@@ -178,6 +185,8 @@ export class MemoryService {
       const page = this.rows.slice(offset, offset + limit).map((row) => ({ ...row }));
       return json(200, { rows: page, hasMore: offset + limit < this.rows.length }, at);
     }
+    if (rowId === 'updates' && segments.length === 6 && request.method === 'get' && this.poll !== 'off')
+      return this.pollAnswer(url, at);
     if (rowId === undefined && request.method === 'post')
       return this.write('post', undefined, request, user, at);
     if (rowId !== undefined && request.method === 'get') {
@@ -195,6 +204,27 @@ export class MemoryService {
       return json(200, { ...row }, at);
     }
     return json(405, { error: { code: 'method_not_allowed', message: 'No such method.' } }, at);
+  }
+
+  /** The poll: a page of the rows changed since `since` (or, ignoring it, of the listing). */
+  private pollAnswer(url: URL, at: string): HttpResponse {
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Number(url.searchParams.get('limit') ?? 100);
+    const since = Date.parse(url.searchParams.get('since') ?? '');
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1 || limit > 100)
+      return json(400, { error: { code: 'bad_request', message: 'Bad offset or limit.' } }, at);
+    if (!Number.isFinite(since) && this.poll === 'on')
+      return json(400, { error: { code: 'bad_request', message: 'Bad since.' } }, at);
+    const changed =
+      this.poll === 'ignore-since'
+        ? this.rows
+        : this.rows
+            .filter((row) => Date.parse(row.lMod) >= since)
+            .sort(
+              (a, b) => Date.parse(a.lMod) - Date.parse(b.lMod) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            );
+    const page = changed.slice(offset, offset + limit).map((row) => ({ ...row }));
+    return json(200, { rows: page, hasMore: offset + limit < changed.length }, at);
   }
 
   private write(

@@ -159,6 +159,19 @@ export interface TableServicePort {
     options?: Pick<ListingOptions, 'expectedTotal' | 'onPage'>,
   ): { table: ServiceTable; firstWave: Listing | null };
   listAllRows(appId: string, tableId: string, options?: ListingOptions): Listing;
+  /**
+   * The schema with the rows changed since `since` (the poll, checked not trusted; the client's
+   * tableAndRowsChangedSince). `onTable` runs before the first page is delivered. `supported: false`
+   * when the service has no usable poll; `table` is then the schema read with it, if `onTable` has
+   * not had it.
+   */
+  tableAndRowsChangedSince(
+    appId: string,
+    tableId: string,
+    since: string,
+    onTable: (table: ServiceTable) => void,
+    options?: ListingOptions,
+  ): { supported: true; listing: Listing } | { supported: false; table?: ServiceTable };
   rowsByIds(
     appId: string,
     tableId: string,

@@ -44,6 +44,8 @@ export interface StepOptions {
   startedAt: number;
   /** Filled in with the counts and issues of what this execution did. */
   summary: SyncSummary;
+  /** "Pull everything": the pull lists the whole table, never only what changed. */
+  everything?: boolean;
 }
 
 /** What the execution did besides its counts. */
@@ -72,7 +74,7 @@ export function runOperationStep(
 ): StepOutcome {
   const { summary } = options;
   const start = runStartOf(ports, operation, options);
-  const step = runPhases(ports, link, operation, start, summary);
+  const step = runPhases(ports, link, operation, start, summary, options.everything === true);
   // The counts say what "Lines to check" lists: every line whose status shows a problem.
   if (step.tally) applyTally(summary, step.tally);
   if (start.resuming) ports.continuations.delete(start.resuming.triggerId);
@@ -160,6 +162,7 @@ function runPhases(
   operation: SyncOperation,
   start: RunStart,
   summary: SyncSummary,
+  everything: boolean,
 ): RunStep {
   const step: RunStep = {
     phase: start.phase,
@@ -177,7 +180,7 @@ function runPhases(
   }
   summary.created = step.pushCreated;
   summary.updated = step.pushUpdated;
-  if (step.finished && step.phase === 'pull') runPullPhase(ports, link, operation, summary, step);
+  if (step.finished && step.phase === 'pull') runPullPhase(ports, link, operation, summary, step, everything);
   return step;
 }
 
@@ -262,10 +265,11 @@ function runPullPhase(
   operation: SyncOperation,
   summary: SyncSummary,
   step: RunStep,
+  everything: boolean,
 ): void {
   let pulled: ReturnType<typeof runPull>;
   try {
-    pulled = runPull(ports, link, step.pullProgress);
+    pulled = runPull(ports, link, step.pullProgress, { everything });
   } catch (error) {
     // Stopped by the service's limit on requests before a page arrived: it goes on after the wait.
     if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;

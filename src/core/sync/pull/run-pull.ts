@@ -33,6 +33,7 @@ import {
 import { putBackEditedIds } from './edited-ids';
 import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
 import { findPendingCreates } from './pending-creates';
+import { cursorAfter, newestLMod, pollRowsAtMost, pollSinceFor } from './poll';
 import type { PullState } from './pull-state';
 import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
 import {
@@ -47,6 +48,7 @@ import {
   showsMemberEmails,
   startProgress,
 } from './start';
+import { settleUnpolledLines } from './unpolled-lines';
 import { settleUnwrittenRows } from './unwritten';
 
 /** One pull's ports and what it has read so far. */
@@ -56,6 +58,16 @@ interface Pull {
   sheet: LinkedSheetPort;
   progress: PullProgress;
   run: PullRun;
+  /** The largest lMod among the rows this execution received (ms; -Infinity before any). */
+  newest: number;
+  /** Whether the rows came from the poll (changed since the cursor) rather than the whole listing. */
+  polled: boolean;
+}
+
+/** How a pull reads the table. */
+export interface PullOptions {
+  /** "Pull everything": list the whole table, never only what changed. */
+  everything?: boolean;
 }
 
 /**
@@ -66,7 +78,12 @@ interface Pull {
  * cost of writing what is pending would not fit the time left, and returns the offset to resume from.
  * A failed or empty listing never clears anything: lines only change by row id.
  */
-export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgress): PullResult {
+export function runPull(
+  ports: SyncPorts,
+  link: LinkRecord,
+  resume?: PullProgress,
+  options: PullOptions = {},
+): PullResult {
   ports.run.report({ phase: 'reading the table schema' });
   const sheet = ports.openSheet();
   const reading = readingFor(resume);
@@ -77,7 +94,7 @@ export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgres
   const lastRowAtWait = ports.run.waitsSoFar();
   const progress = startProgress(resume, () => `p${ports.run.uniqueId()}`);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);
-  const pull: Pull = { ports, link, sheet, progress, run };
+  const pull: Pull = { ports, link, sheet, progress, run, newest: Number.NEGATIVE_INFINITY, polled: false };
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
   const setUp = (table: ServiceTable): void => {
@@ -96,44 +113,107 @@ export function runPull(ports: SyncPorts, link: LinkRecord, resume?: PullProgres
   const flushChunk = (): void => {
     if (prepared) writeChunk(pull, prepared.state);
   };
-  let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number };
+  const onPage = (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number): void => {
+    pull.newest = newestLMod(pull.newest, page);
+    if (receivePage(run, page, offset)) flushChunk();
+    ports.run.report(fetchProgress(run));
+  };
+  const shouldStop = (): boolean => {
+    measureChunk(pull);
+    return shouldStopListing(run, ports.run.timeLeft());
+  };
+  // A continuation lists the whole table (it resumes an offset of the listing); a fresh pull reads
+  // only what changed where the link has a cursor and the service a poll (pull/poll.ts).
+  const since = resume ? undefined : pollSinceFor(link, ports.run.now(), options.everything === true);
+  let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number } | undefined;
   try {
-    listing = ports.service.listTableAndRows(link.tableAppId, link.tableId, setUp, {
-      startOffset: progress.nextOffset,
-      // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
-      ...(run.known > 0 ? { expectedTotal: run.known } : {}),
-      onPage(page, offset) {
-        if (receivePage(run, page, offset)) flushChunk();
-        ports.run.report(fetchProgress(run));
-      },
-      shouldStop: () => {
-        measureChunk(pull);
-        return shouldStopListing(run, ports.run.timeLeft());
-      },
-      probe: { at: () => run.probeAt, found: (offset, count) => probeFound(run, offset, count) },
-    });
-    run.listingDone = listing.done;
+    if (since !== undefined) {
+      // Columns this pull adds (back) take the service's value on every line: only a whole listing has them.
+      const addsColumns = (): boolean => (prepared?.state.freshColumns?.size ?? 0) > 0;
+      listing = pollChanges(pull, since, setUp, onPage, shouldStop, addsColumns);
+    }
+    if (listing === undefined) {
+      // Rows a poll delivered before it gave way are merged first: the listing brings them again.
+      if (since !== undefined) flushChunk();
+      const full = {
+        startOffset: progress.nextOffset,
+        // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
+        ...(run.known > 0 ? { expectedTotal: run.known } : {}),
+        onPage,
+        shouldStop,
+        probe: {
+          at: () => run.probeAt,
+          found: (offset: number, count: number) => probeFound(run, offset, count),
+        },
+      };
+      // The schema may have come with a poll found missing: it is not read again.
+      listing = prepared
+        ? ports.service.listAllRows(link.tableAppId, link.tableId, full)
+        : ports.service.listTableAndRows(link.tableAppId, link.tableId, setUp, full);
+      run.listingDone = listing.done;
+    }
   } catch (error) {
     const failure = asSyncError(error);
     if (failure.code !== 'QUOTA' || !prepared) throw error;
-    // Keep what arrived: the next run resumes after the last page written.
+    // Keep what arrived: the next run resumes after the last page written (a poll's offsets are not
+    // the listing's: it lists from the start).
     flushChunk();
     ports.base.writeSeen(base);
-    progress.nextOffset = run.deliveredTo;
+    progress.nextOffset = pull.polled ? 0 : run.deliveredTo;
     return unfinishedResult(prepared, progress, failure);
   }
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
   flushChunk();
-  progress.nextOffset = listing.nextOffset;
+  // A poll that did not finish is taken up by a whole listing from the start.
+  progress.nextOffset = pull.polled ? 0 : listing.nextOffset;
   if (!listing.done) {
     ports.base.writeSeen(base);
     return unfinishedResult(prepared, progress, undefined, listing.rateLimitedMs);
+  }
+  // The poll reports no deletions: only a whole listing marks rows removed on the service.
+  if (pull.polled) {
+    // The rows it did not bring are unchanged on the service since the cursor: their lines are
+    // counted and worded as a whole listing would (local edits kept, or unchanged).
+    settleUnpolledLines(prepared.state);
+    return finishPull(pull, prepared, !!resume);
   }
   const stillThere = confirmRemoved(pull, rowsToConfirmRemoved(prepared.state, listing));
   // After the last wait (the listing's or the reads by id): marking loads the lines it marks.
   sheet.relocateBeforeLoading(prepared.state.grid, prepared.state.layout);
   settleRemovedRows(prepared.state, listing, stillThere);
-  return finishPull(pull, prepared);
+  return finishPull(pull, prepared, !!resume);
+}
+
+/**
+ * Reads the rows changed since `since` with the schema, into the pull's chunks. Undefined when the
+ * whole table is to be listed instead: the poll is missing (the schema read with it, if any, was set
+ * up), the pull adds columns (every line takes their values), or more rows changed than a poll takes
+ * (pollRowsAtMost) while time is left (the listing that follows merges them again, unchanged). A poll
+ * stopped by time is the pull's unfinished listing.
+ */
+function pollChanges(
+  pull: Pull,
+  since: string,
+  setUp: (table: ServiceTable) => void,
+  onPage: (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number) => void,
+  shouldStop: () => boolean,
+  needsWholeListing: () => boolean,
+): { done: boolean; nextOffset: number; rowCount: number } | undefined {
+  const { ports, link, run } = pull;
+  pull.polled = true;
+  let tooMany = false;
+  const outcome = ports.service.tableAndRowsChangedSince(link.tableAppId, link.tableId, since, setUp, {
+    onPage,
+    shouldStop: () => {
+      tooMany = run.deliveredTo >= pollRowsAtMost(run.known);
+      return tooMany || shouldStop();
+    },
+  });
+  if (outcome.supported && !needsWholeListing() && (outcome.listing.done || !tooMany)) return outcome.listing;
+  pull.polled = false;
+  if (!outcome.supported && outcome.table) setUp(outcome.table);
+  run.deliveredTo = 0;
+  return undefined;
 }
 
 /** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
@@ -239,21 +319,28 @@ function confirmRemoved(pull: Pull, ids: readonly string[]): Set<string> {
 }
 
 /** After a complete listing: marks removed rows, writes the rest, and records the link as synced. */
-function finishPull(pull: Pull, prepared: PreparedPull): PullResult {
-  const { ports, link, sheet, progress } = pull;
+function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullResult {
+  const { ports, link, sheet, progress, polled } = pull;
   const { state, deletedIds } = prepared;
   sheet.writeLines(state.grid, state.layout, state.live, 'synced');
   ports.base.write(state.base);
-  // Every added column is filled now.
-  delete link.freshColumns;
+  // Every added column is filled now; after a poll only the lines it brought are: the columns stay
+  // recorded, and the next pull lists the whole table to fill them.
+  const keepFresh = polled && (state.freshColumns?.size ?? 0) > 0;
+  if (!keepFresh) delete link.freshColumns;
   const deleted = deletedColumnIdsAfter(link.deletedColumnIds, deletedIds);
   if (deleted) link.deletedColumnIds = deleted;
   link.lastSyncAt = new Date(ports.run.now()).toISOString();
+  const cursor = cursorAfter(link.pollCursor, pull.newest, resumed);
+  if (cursor) link.pollCursor = cursor;
+  if (!polled) link.fullListingAt = link.lastSyncAt;
   // Only the pull's own fields: options, a schedule or an unlink made while it ran stand.
   ports.links.update((stored) => {
-    delete stored.freshColumns;
+    if (!keepFresh) delete stored.freshColumns;
     stored.deletedColumnIds = link.deletedColumnIds;
     stored.lastSyncAt = link.lastSyncAt;
+    if (cursor) stored.pollCursor = cursor;
+    if (!polled) stored.fullListingAt = link.fullListingAt as string;
   });
   return finishedResult(prepared, progress);
 }
