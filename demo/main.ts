@@ -25,10 +25,31 @@ const REFUSED: Record<string, string> = {
   EACCES: 'is not allowed for this user',
 };
 
-const port = portFromArgs(process.argv.slice(2));
+/**
+ * How the service plays: `--platform` as the larger platform it seems to share its API with (its
+ * error bodies; 60 requests a minute and 1,800 an hour, refused with 429 and no Retry-After),
+ * `--no-delete` without deleting rows, `--without-app-search` without the search of table apps.
+ */
+function serviceFromArgs(argv: readonly string[]) {
+  return {
+    ...(argv.includes('--platform') ? { platform: true as const } : {}),
+    ...(argv.includes('--no-delete') ? { servesDelete: false } : {}),
+    ...(argv.includes('--without-app-search') ? { tableAppSearch: false } : {}),
+  };
+}
+
+const argv = process.argv.slice(2);
+const port = portFromArgs(argv);
+const service = serviceFromArgs(argv);
 let harness: Harness;
 try {
-  harness = await startHarness({ port, portFallback: true, prefillBaseUrl: true, realTime: true });
+  harness = await startHarness({
+    port,
+    portFallback: true,
+    prefillBaseUrl: true,
+    realTime: true,
+    emulator: service,
+  });
 } catch (error) {
   const message = error instanceof ListenError ? `cannot listen (${error.code})` : String(error);
   console.error(`The playground could not start: ${message}`);
@@ -50,6 +71,15 @@ console.log(
     `  Service (emulator):   ${harness.emulator.url}  (pre-filled in the sidebar)`,
     `  API key of ${alice ? `${alice.firstName} ${alice.lastName}` : 'alice'}: ${harness.keys[SAMPLE.users.alice]}`,
     `  Table app id:         ${SAMPLE.apps.crm}  (tables ${SAMPLE.tables.deals}, ${SAMPLE.tables.contacts})`,
+    ...(service.platform
+      ? ['  The service limits requests: 60 a minute and 1,800 an hour per key (429, no Retry-After).']
+      : []),
+    ...(service.servesDelete === false
+      ? ['  The service does not allow deleting rows through its API.']
+      : []),
+    ...(service.tableAppSearch === false
+      ? ['  The service does not list table apps: paste a link or id.']
+      : []),
     '',
     'Connect, link the Deals table, Pull, edit a cell in the grid, Push.',
     'Extensions › Table App Sync has the add-on menu; the simulated clock follows real time, and',

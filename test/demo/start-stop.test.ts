@@ -108,6 +108,28 @@ describe('npm run demo', () => {
     expect(err).not.toMatch(/^\s+at /m);
   });
 
+  it('plays a service that limits requests with --platform, as the README says', async () => {
+    const demo = await started(
+      spawnDemo(process.execPath, [
+        '--import',
+        TSX,
+        'demo/main.ts',
+        '--port',
+        '0',
+        '--platform',
+        '--no-delete',
+      ]),
+    );
+    expect(demo.output()).toContain('The service limits requests: 60 a minute and 1,800 an hour per key');
+    expect(demo.output()).toContain('The service does not allow deleting rows through its API.');
+    const platform = (await (await fetch(`${demo.serviceUrl}/__admin/platform`)).json()) as {
+      platform: unknown;
+    };
+    expect(platform.platform).not.toBeNull();
+    demo.child.kill('SIGTERM');
+    expect(await exited(demo.child)).toEqual({ code: 0, signal: null });
+  });
+
   it.each([
     'SIGTERM',
     'SIGINT',
