@@ -22,10 +22,23 @@ function snapshot(world: World): string {
   });
   return JSON.stringify({
     sheets,
-    user: world.sim.properties('user'),
+    user: withoutLearned(world.sim.properties('user')),
     document: omitVolatile(world.sim.properties('document')),
     script: world.sim.properties('script'),
   });
+}
+
+/**
+ * What the client learns of the service by asking, kept per person: its pace of requests (the rolling
+ * windows count every request, refused ones too) and whether it has the poll. Not data a run may not
+ * change; the key and the connection itself must stay.
+ */
+function withoutLearned(properties: Record<string, string>): Record<string, unknown> {
+  const { servicePace: _pace, ...rest } = properties;
+  const connection = rest['tas.connection'];
+  if (connection === undefined) return rest;
+  const { poll: _poll, ...stored } = JSON.parse(connection) as Record<string, unknown>;
+  return { ...rest, 'tas.connection': stored };
 }
 
 /** The last-run summary is expected to change on a failed pull; links and jobs must not. */
