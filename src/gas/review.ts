@@ -122,7 +122,8 @@ export function bringBackMissingRows(input: { rowIds: string[] }): SyncSummary {
   const rowIds = rowIdsOf(input);
   const link = activeLink();
   const released = withDocumentLock(() => releaseMissingRows(portsFor(link), link, rowIds));
-  const pulled = runOperation('pull', link, { scheduled: false });
+  // A whole listing: rows unchanged since the last pull are not in a poll's answer.
+  const pulled = runOperation('pull', link, { scheduled: false, everything: true });
   const what = released === 1 ? '1 row' : `${released} rows`;
   pulled.message = `Bringing back ${what}: ${pulled.message}`;
   return pulled;

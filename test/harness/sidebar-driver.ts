@@ -60,7 +60,7 @@ export async function linkTable(
  */
 export async function operate(
   scope: SidebarScope,
-  button: 'Pull' | 'Push' | 'Sync' | 'Keep mine' | 'Take theirs',
+  button: 'Pull' | 'Pull everything' | 'Push' | 'Sync' | 'Keep mine' | 'Take theirs',
   row?: number,
 ): Promise<string> {
   const resolving = button === 'Keep mine' || button === 'Take theirs';

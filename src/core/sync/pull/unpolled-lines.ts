@@ -4,6 +4,7 @@
 // why a push could not send them), or is unchanged. The poll reaches the same words without the rows.
 
 import { keptLocalStatus, notPushedStatus } from '../../status';
+import { isPendingToken } from '../lost-creates';
 import { cellEdits } from '../push/line-edits';
 import { type PullState, setStatus } from './pull-state';
 import { markedRemoved, unseenRowIds } from './removed-rows';
@@ -16,6 +17,12 @@ import { markedRemoved, unseenRowIds } from './removed-rows';
  */
 export function settleUnpolledLines(state: PullState): void {
   const { counts, layout, live } = state;
+  // Rows whose lines were deleted from the sheet wait for review whether or not the poll brought them
+  // (those it brought were counted as it merged them).
+  for (const id of state.base.ids()) {
+    if (isPendingToken(id) || state.index.lineById.has(id) || state.index.duplicates.has(id)) continue;
+    if (state.base.seenOf(id) !== state.pullId) counts.awaitingReview += 1;
+  }
   const at = live.map((column) => layout.columns.get(column.id) ?? -1);
   for (const id of unseenRowIds(state)) {
     if (markedRemoved(state, id)) continue;
