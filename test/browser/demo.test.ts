@@ -97,9 +97,9 @@ describe('npm run demo', () => {
       // The script waits; the page answers and says what runs.
       await expect
         .poll(() => page.locator('#busy').textContent(), { timeout: 15_000 })
-        .toMatch(/^The add-on is running saveConnection…/);
+        .toMatch(/^The add-on is running connectFromSidebar…/);
       const grid = await page.evaluate(() => fetch('/grid').then((response) => response.json()));
-      expect(grid).toMatchObject({ busy: 'The add-on is running saveConnection' });
+      expect(grid).toMatchObject({ busy: 'The add-on is running connectFromSidebar' });
       // A second page opens meanwhile (its sidebar waits for the run to end).
       const second = await browser.newPage();
       await second.goto(`${demo.printed.pageUrl}/`, { waitUntil: 'domcontentloaded' });

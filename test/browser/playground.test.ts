@@ -201,7 +201,7 @@ describe('the playground', () => {
     await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.url);
     expect(await errorText(sidebar)).toMatch(
       new RegExp(
-        `No table service answered at ${h.url.replace(/[.]/g, '\\.')} .*the address you open the service at`,
+        `No table service answered at ${h.url.replace(/[.]/g, '\\.')}\\b.*the address you open the service at`,
       ),
     );
     expect(await errorText(sidebar)).not.toContain(h.keys[SAMPLE.users.alice] as string);

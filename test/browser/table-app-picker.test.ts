@@ -148,7 +148,7 @@ describe('when the service lists table apps', () => {
     await connect(page, aliceKey(), h.emulator.url);
     expect(await listedApps(page)).toEqual([]);
     expect(await page.locator('#app-note').textContent()).toBe(
-      'Could not list your table apps. The service refused access to the list of your table apps (403): check that the API key belongs to the right account. The service said: "This key may not list apps." You can paste a table app’s link or id below.',
+      'Could not list your table apps. The service refused access to the list of your table apps: check that the API key belongs to the right account. Details: HTTP 403 Forbidden; the service said "This key may not list apps.". You can paste a table app’s link or id below.',
     );
     expect(await page.locator('#app-note').getAttribute('class')).toContain('warning');
     expect(await page.locator('#app-id').isVisible()).toBe(true);
