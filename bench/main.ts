@@ -9,8 +9,8 @@ import { type CostModel, type CostProfileName, sheetCallKind } from '../emulator
 import { startEmulator } from '../emulators/table-service';
 import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
 import type { DiffFigures } from './diff-micro';
-import { formatRateLimited, type RateLimitedPushFigures } from './rate-limited-push';
 import { type BenchOptions, costsOf, parseOptions } from './options';
+import { formatRateLimited, type RateLimitedPushFigures } from './rate-limited-push';
 import {
   evaluateTargets,
   formatNaive,

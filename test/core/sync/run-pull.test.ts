@@ -211,11 +211,12 @@ describe('a pull of a line with nothing changed on either side', () => {
     pull(world);
     const ids = Array.from({ length: 12 }, (_, i) => `r${String(i + 1).padStart(4, '0')}`);
     // The titles shifted by one line alone: the push holds them.
-    ids.forEach((id, i) => world.sheet.type(world.sheet.lineOfId(id), 'title', `t${((i + 1) % 12) + 1}`));
+    for (const [i, id] of ids.entries())
+      world.sheet.type(world.sheet.lineOfId(id), 'title', `t${((i + 1) % 12) + 1}`);
     expect(runPush(world.ports(ANN), world.links.get()).held).toBeDefined();
     expect(String(lineOf(world, 'r0001')._sync)).toMatch(/^⏸ not pushed: title held/);
     // Undone by hand (Edit › Undo): every title back as it was.
-    ids.forEach((id, i) => world.sheet.type(world.sheet.lineOfId(id), 'title', `t${i + 1}`));
+    for (const [i, id] of ids.entries()) world.sheet.type(world.sheet.lineOfId(id), 'title', `t${i + 1}`);
     const pulled = pull(world);
     expect(lineOf(world, 'r0001')._sync).toBe(STATUS.inSync);
     expect(pulled.progress.counts).toMatchObject({ keptLocal: 0, updated: 0 });

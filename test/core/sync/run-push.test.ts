@@ -213,7 +213,7 @@ describe('runPush over memory', () => {
     const titleAt = world.sheet.columnOf('title');
     const titles = Array.from({ length: 30 }, (_, line) => String(world.sheet.sheet.get(line + 1, titleAt)));
     titles.sort();
-    titles.forEach((title, line) => world.sheet.sheet.set(line + 1, titleAt, title));
+    for (const [line, title] of titles.entries()) world.sheet.sheet.set(line + 1, titleAt, title);
     const result = push(world);
     expect(result.held?.columns.map((column) => column.columnId)).toEqual(['title']);
     expect(world.service.commits).toEqual([]);
