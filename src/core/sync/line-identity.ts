@@ -35,9 +35,15 @@ export class LModOwners {
     if (this.owners) return this.owners;
     const owners = new Map<string, string | null>();
     for (const record of this.base.all()) {
-      const lMod = shownLMod(record);
-      // Rows sharing an lMod (written in one batch) say nothing about which a line is: none owns it.
-      owners.set(lMod, owners.has(lMod) ? null : record.id);
+      // A line may show any lMod its row had since the last agreement: the one shown then, the agreed
+      // one, or the service's of a conflict (a pull writes it onto the line; a push that meets the
+      // conflict again keeps the agreed one: team chaos seed 20240121).
+      for (const lMod of new Set([shownLMod(record), record.lMod, record.conflict?.lMod])) {
+        if (lMod === undefined || lMod === '') continue;
+        // Rows sharing an lMod (written in one batch) say nothing about which a line is: none owns it.
+        const owner = owners.get(lMod);
+        owners.set(lMod, owner === undefined || owner === record.id ? record.id : null);
+      }
     }
     this.owners = owners;
     return owners;

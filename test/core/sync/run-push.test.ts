@@ -281,6 +281,22 @@ describe('runPush over memory', () => {
     });
   });
 
+  it('two id cells swapped on a line in conflict that a later push met again: nothing is sent', () => {
+    const world = pulledWorld(6);
+    world.service.update('r0002', { amount: 20 }, BOB.id);
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'amount', 200);
+    // A pull marks the conflict (the line shows the service's lMod), then a push meets it again.
+    runPull(world.ports(ANN), world.links.get());
+    push(world, BOB);
+    const a = world.sheet.lineOfId('r0002');
+    const b = world.sheet.lineOfId('r0005');
+    world.sheet.type(a, 'id', 'r0005');
+    world.sheet.type(b, 'id', 'r0002');
+    const before = world.service.commits.length;
+    push(world);
+    expect(world.service.commits.slice(before)).toEqual([]);
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);
