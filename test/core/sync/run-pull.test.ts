@@ -222,3 +222,18 @@ describe('a pull of a line with nothing changed on either side', () => {
     expect(pulled.progress.counts).toMatchObject({ keptLocal: 0, updated: 0 });
   });
 });
+
+describe('a column the pull adds back while a row awaits review', () => {
+  it('is no edit on that row when its line comes back: nothing is sent for it', () => {
+    const world = worldWith(3);
+    pull(world);
+    world.sheet.deleteLine(world.sheet.lineOfId('r0002'));
+    world.sheet.renameHeader('amount', '');
+    pull(world);
+    // The line pasted back, from before the column came back (its new amount cell is empty).
+    world.sheet.appendLine({ id: 'r0002', title: 't2' });
+    const commits = world.service.commits.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.commits.slice(commits)).toEqual([]);
+  });
+});

@@ -153,6 +153,8 @@ export function applyServiceRows(
       // back), never added back by a pull meanwhile. Its base stays as agreed.
       state.counts.awaitingReview += 1;
       base.markSeen(id, state.pullId);
+      // Should its line come back (its id put back), the columns this pull adds are empty there.
+      agreeFreshCellsEmpty(state, id);
       continue;
     }
     const adopted = line === undefined ? adoptIfLostCreate(state, row, id) : undefined;
@@ -251,8 +253,8 @@ function flagDuplicate(state: PullState, id: string, lines: readonly number[]): 
 }
 
 /**
- * A row whose line this pull leaves unwritten (its id on several lines, or on a line that is not its
- * own): the cells of the columns this pull adds stay empty there, and once the pull is done those
+ * A row whose line this pull leaves unwritten (its id on several lines, on a line that is not its own,
+ * or on none, awaiting review): the cells of the columns this pull adds stay empty there, and once the pull is done those
  * columns are no longer fresh. Their base agrees on empty, so the empty cell is no edit (a push would
  * send it as null: team chaos seed 20240107) and the next pull that can write the line fills it.
  */
