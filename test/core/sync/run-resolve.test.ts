@@ -76,4 +76,16 @@ describe('runResolve over memory', () => {
     expect(titleOf(world, 'r0002')).toBe('t2');
     expect(titleOf(world, 'r0003')).toBe('theirs-r0003');
   });
+
+  it('leaves a line in conflict alone when its id cell was swapped with another line: no value lands on another row', () => {
+    const world = conflicted();
+    const one = world.sheet.lineOfId('r0001');
+    const two = world.sheet.lineOfId('r0002');
+    world.sheet.type(one, 'id', 'r0002');
+    world.sheet.type(two, 'id', 'r0001');
+    runResolve(world.ports(ANN), world.links.get(), 'theirs', null);
+    // r0001's line now shows r0002's id, and r0002's line r0001's: neither took theirs-r0001.
+    expect(world.sheet.values().flat()).not.toContain('theirs-r0001');
+    expect(titleOf(world, 'r0003')).toBe('theirs-r0003');
+  });
 });

@@ -7,10 +7,11 @@ import { cellDigestFor, encodeCell, valueDigest } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
-import type { Layout } from '../../layout';
+import { type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
-import type { LineIndex } from '../../lines';
+import { cellText, type LineIndex } from '../../lines';
 import { STATUS } from '../../status';
+import { LModOwners, shownLMod } from '../line-identity';
 
 export type KeepChoice = 'mine' | 'theirs';
 
@@ -63,12 +64,20 @@ export function resolveConflictLines(input: ResolveInput): Resolved {
   const { grid, layout, base, keep, rowIds } = input;
   const kinds = new Map(input.live.map((column) => [column.id, column.kind]));
   const resolved: Resolved = { lines: 0, pullAfter: false };
+  const lModColumn = layout.fixed.get(LMOD_HEADER);
+  const owners = new LModOwners(base);
   for (const [rowId, line] of input.index.lineById) {
     if (rowIds && !rowIds.has(rowId)) continue;
     // An id on two lines (a copied line): neither is known to be the row, so neither is settled.
     if (input.index.duplicates.has(rowId)) continue;
     const record = base.get(rowId);
     if (!record?.conflict) continue;
+    // A line showing another row's lMod (id cells sorted or swapped) is not this row's: the service's
+    // values would land on another row's line (team chaos seed 20240149).
+    if (lModColumn !== undefined) {
+      const lMod = cellText(grid.get(line, lModColumn));
+      if (lMod !== shownLMod(record) && owners.belongsToAnotherRow(lMod, rowId)) continue;
+    }
     const conflict = record.conflict;
     // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
     const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
