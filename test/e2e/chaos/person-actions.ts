@@ -396,7 +396,9 @@ export class ChaosPerson {
     if (current.length < 2) return;
     const line = this.r.pick(current);
     this.act(`person deletes ${line.title} (row ${line.row})`, () => this.sheet.deleteRow(line.row));
-    if (line.id) this.deletedIds.add(line.id);
+    // The row the line was (its id cell may show another row's after an id sort or swap).
+    const id = this.trueIds.get(line.title) ?? line.id;
+    if (id) this.deletedIds.add(id);
     this.forgetLine(line.title);
   }
 
