@@ -88,4 +88,15 @@ describe('runResolve over memory', () => {
     expect(world.sheet.values().flat()).not.toContain('theirs-r0001');
     expect(titleOf(world, 'r0003')).toBe('theirs-r0003');
   });
+
+  it('keeps a conflict whose column has no header in the sheet until the header is back', () => {
+    const world = conflicted();
+    world.sheet.renameHeader('title', 'My title');
+    runResolve(world.ports(ANN), world.links.get(), 'theirs', null);
+    world.sheet.renameHeader('My title', 'title');
+    expect(isConflictStatus(statusOf(world, 'r0001'))).toBe(true);
+    expect(titleOf(world, 'r0001')).toBe('mine-r0001');
+    runResolve(world.ports(ANN), world.links.get(), 'theirs', null);
+    expect(titleOf(world, 'r0001')).toBe('theirs-r0001');
+  });
 });

@@ -82,6 +82,9 @@ export function resolveConflictLines(input: ResolveInput): Resolved {
     // A dictionary without a prototype: a column id such as "__proto__" stays an ordinary key.
     const digests: Record<string, Digest> = Object.assign(Object.create(null), record.digests);
     const columnIds = new Set([...Object.keys(conflict.theirs), ...Object.keys(conflict.digests ?? {})]);
+    // A conflicting column of the table whose header is not in the sheet (renamed, cleared) cannot be
+    // settled: the line keeps its conflict until the header is back (team chaos seed 20240168).
+    if ([...columnIds].some((columnId) => kinds.has(columnId) && !layout.columns.has(columnId))) continue;
     for (const columnId of columnIds) {
       const kind = kinds.get(columnId);
       const column = layout.columns.get(columnId);
