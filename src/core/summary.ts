@@ -1,6 +1,6 @@
 // The words of a run's summary: what a pull, push, sync or resolve did, in one sentence built from
 // its counts, as the sidebar's "Last run", the menu's toast and the Sync log show it.
-import type { SyncSummary } from '../shared/types';
+import type { Operation, SyncSummary } from '../shared/types';
 
 /** How a run that did not finish goes on: by a one-shot trigger, or by the person (or next run). */
 export type Continuation = 'trigger' | 'manual' | null;
@@ -234,4 +234,25 @@ export function membersMessage(result: {
   return result.emailId && result.members === 0
     ? `No member of your account has the e-mail ${result.emailId}.`
     : `Members: ${result.added} added, ${result.updated} updated, ${result.unchanged} unchanged.`;
+}
+
+/** A run's summary before it did anything (counts at zero, ok). */
+export function emptySummary(operation: Operation): SyncSummary {
+  return {
+    operation,
+    ok: true,
+    message: '',
+    added: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    keptLocal: 0,
+    conflicts: 0,
+    errors: 0,
+    removedOnService: 0,
+    seconds: 0,
+    requests: 0,
+    continuing: false,
+    issues: [],
+  };
 }

@@ -4,6 +4,7 @@ import { asSyncError, SyncError } from '../core/errors';
 import { MAX_RECORDED_HELD_CELLS } from '../core/held-record';
 import {
   type Continuation,
+  emptySummary,
   resolvedMessage,
   runHeadline,
   runMessage,
@@ -13,7 +14,7 @@ import { applyTally, runOperationStep } from '../core/sync/operation/run-operati
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
-import type { Operation, ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
+import type { ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { clearHeld, loadHeld, recordHeld } from './held';
 import { endLink } from './link';
@@ -29,26 +30,6 @@ import {
 import { appendRunLog } from './run-log';
 import { type JobRecord, type LinkRecord, loadLink, loadSummary, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
-
-export function emptySummary(operation: Operation): SyncSummary {
-  return {
-    operation,
-    ok: true,
-    message: '',
-    added: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    keptLocal: 0,
-    conflicts: 0,
-    errors: 0,
-    removedOnService: 0,
-    seconds: 0,
-    requests: 0,
-    continuing: false,
-    issues: [],
-  };
-}
 
 export interface RunOptions {
   scheduled: boolean;

@@ -1,9 +1,9 @@
 // Scheduled sync: one handler serves every schedule and every continuation; failures are logged,
 // mailed once per streak, and pause the schedule after 10 in a row.
 import { SyncError } from '../core/errors';
-import { headedMessage, schedulePausedMessage } from '../core/summary';
+import { emptySummary, headedMessage, schedulePausedMessage } from '../core/summary';
 import type { ScheduleInfo, ScheduleInput, SyncSummary } from '../shared/types';
-import { emptySummary, runOperation } from './actions';
+import { runOperation } from './actions';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { keySafety } from './key-safety';
 import { endLink } from './link';

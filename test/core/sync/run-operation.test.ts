@@ -1,31 +1,11 @@
 // runOperationStep over the in-memory ports: how a push that cannot finish in one execution goes on.
 import { describe, expect, it } from 'vitest';
 import type { JobRecord } from '../../../src/core/records';
+import { emptySummary } from '../../../src/core/summary';
 import { type OperationPorts, runOperationStep } from '../../../src/core/sync/operation/run-operation';
 import { runPull } from '../../../src/core/sync/pull/run-pull';
 import { runPush } from '../../../src/core/sync/push/run-push';
-import type { SyncSummary } from '../../../src/shared/types';
 import { ANN, BOB, MemoryWorld } from '../../memory/memory-ports';
-
-function summaryOf(): SyncSummary {
-  return {
-    operation: 'push',
-    ok: true,
-    message: '',
-    added: 0,
-    created: 0,
-    updated: 0,
-    unchanged: 0,
-    keptLocal: 0,
-    conflicts: 0,
-    errors: 0,
-    removedOnService: 0,
-    seconds: 0,
-    requests: 0,
-    continuing: false,
-    issues: [],
-  };
-}
 
 /** The operation's ports over a world: one stored job, continuation triggers counted. */
 function operationPorts(
@@ -70,7 +50,7 @@ describe('a push whose listing does not fit one execution', () => {
       job: null,
       confirmHeld: false,
       startedAt: world.clock.ms,
-      summary: summaryOf(),
+      summary: emptySummary('push'),
     });
     expect(first.continuation).toBe('trigger');
     expect(store.job?.pushListing?.candidates.map((candidate) => candidate.row.id)).toEqual(['r0021']);
@@ -86,7 +66,7 @@ describe('a push whose listing does not fit one execution', () => {
         job: store.job,
         confirmHeld: false,
         startedAt: world.clock.ms,
-        summary: summaryOf(),
+        summary: emptySummary('push'),
       });
       executions++;
     }
