@@ -1,16 +1,17 @@
 // "Put the service's values back" after a held push: the cells the push held get the service's value
 // again, found by row id and column right before writing; a cell changed since the hold is left and said.
+
 import type { LineIssue } from '../../../shared/types';
 import type { BaseTable } from '../../base-table';
 import { cellDigestFor, encodeCell, valueDigest } from '../../codec';
-import { type ColumnSpec, knownDeletedColumnIds, liveColumns } from '../../columns';
+import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { SyncError } from '../../errors';
-import { readLayout } from '../../layout';
-import { cellsByGet, indexLines, sheetRowOf } from '../../lines';
+import { cellsByGet, sheetRowOf } from '../../lines';
 import type { LinkRecord } from '../../records';
 import { keptLocalStatus, notPushedStatus, putBackStatus } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';
+import { readLinkedLines } from '../linked-lines';
 import type { ServiceRow, SyncPorts } from '../ports';
 import type { HeldCell } from './hold';
 import { cellEdits } from './line-edits';
@@ -44,13 +45,7 @@ export interface PutBackResult {
  * left with no edits says the service's values are back; one with other edits says they wait.
  */
 export function runPutBack(ports: SyncPorts, link: LinkRecord, held: readonly HeldCell[]): PutBackResult {
-  const table = ports.service.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
-  const sheet = ports.openSheet();
-  const { headers, grid } = sheet.readLines();
-  const base = ports.base.read();
-  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
-  const index = indexLines(grid, layout);
+  const { sheet, live, grid, base, layout, index } = readLinkedLines(ports, link);
   const columns = new Map(live.map((column) => [column.id, column]));
   const left: LeftCell[] = [];
   const leave = (cell: HeldCell, line: number | undefined, why: string): void => {

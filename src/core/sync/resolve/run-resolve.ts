@@ -1,14 +1,15 @@
 // Conflicts, start to end: the lines in conflict in detail for a person to decide, and settling the
 // chosen ones (keep mine, or take theirs). The sequence over the ports; the rules are ../resolve.ts.
+
 import type { ConflictLine, LineIssue } from '../../../shared/types';
 import { type DecodeContext, encodeCell, isDateLike } from '../../codec';
-import { knownDeletedColumnIds, liveColumns, titleColumnOf } from '../../columns';
-import { readLayout } from '../../layout';
-import { indexLines, sheetRowOf } from '../../lines';
+import { titleColumnOf } from '../../columns';
+import { sheetRowOf } from '../../lines';
 import type { Member } from '../../members';
 import type { LinkRecord } from '../../records';
 import { isConflictStatus } from '../../status';
 import { collectIssues, emptyTally, type IssueTally } from '../issues';
+import { readLinkedLines } from '../linked-lines';
 import type { SyncPorts } from '../ports';
 import { type KeepChoice, resolveConflictLines } from './resolve-conflicts';
 
@@ -35,13 +36,7 @@ export function runResolve(
   keep: KeepChoice,
   rowIds: ReadonlySet<string> | null,
 ): ResolveResult {
-  const table = ports.service.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
-  const sheet = ports.openSheet();
-  const { headers, grid } = sheet.readLines();
-  const base = ports.base.read();
-  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
-  const index = indexLines(grid, layout);
+  const { sheet, live, grid, base, layout, index } = readLinkedLines(ports, link);
   const resolved = resolveConflictLines({ grid, layout, live, base, index, keep, rowIds });
   sheet.writeLines(grid, layout, live, 'synced');
   ports.base.write(base);
@@ -57,13 +52,7 @@ export function runResolve(
  * list does not show stays as their id.
  */
 export function conflictDetails(ports: SyncPorts, link: LinkRecord): ConflictLine[] {
-  const sheet = ports.openSheet();
-  const { headers, grid } = sheet.readLines();
-  const table = ports.service.table(link.tableAppId, link.tableId);
-  const live = liveColumns(table.columns);
-  const base = ports.base.read();
-  const layout = readLayout(headers, live, knownDeletedColumnIds(link, table.columns, live, base.columnIds));
-  const index = indexLines(grid, layout);
+  const { sheet, live, grid, base, layout, index } = readLinkedLines(ports, link);
   const dates = sheet.decodeContext();
   const titleColumn = titleColumnOf(live);
   const titleAt = titleColumn === undefined ? undefined : layout.columns.get(titleColumn.id);
