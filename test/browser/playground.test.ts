@@ -75,10 +75,15 @@ describe('the playground', () => {
     await expect.poll(() => alert.isVisible()).toBe(true);
     expect(await page.locator('#alert-title').textContent()).toMatch(/checks (passed|failed)/);
     await page.screenshot({ path: artifact('playground-self-check.png') });
+    // The page tells the server the alert was seen; the reload waits for that answer, as a person's
+    // reload a second later would (reloading before it reached the server showed the alert again).
+    const seen = page.waitForResponse((response) => response.url().endsWith('/alerts/seen'));
     await page.getByRole('button', { name: 'OK' }).click();
+    await seen;
     await expect.poll(() => alert.isVisible()).toBe(false);
-    // Closed alerts stay closed when the page refreshes.
+    // Closed alerts stay closed when the page refreshes: checked once the page has drawn the server's state.
     await page.reload();
+    await page.locator('#grid[data-sheet]').waitFor();
     await idle(page.frameLocator('#sidebar'));
     expect(await alert.isVisible()).toBe(false);
   });
