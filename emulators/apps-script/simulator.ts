@@ -77,6 +77,8 @@ export interface SimulatorOptions {
   allowedFetchHosts?: string[];
   /** Real parallelism cap of fetchAll. Default 32. */
   fetchConcurrency?: number;
+  /** Sends a fetchAll's requests one at a time in this order (see UrlFetchConfig.dispatchOrder). */
+  fetchDispatchOrder?: (count: number) => number[];
   /** Per-request timeout of real HTTP. Default 60,000 ms (§4, UNCONFIRMED). */
   fetchTimeoutMs?: number;
   /**
@@ -517,6 +519,7 @@ export class AppsScriptSimulator {
         timeoutMs: options.fetchTimeoutMs ?? 60_000,
         deadlineMs: options.fetchDeadlineMs ?? options.fetchTimeoutMs ?? 60_000,
         quota: this.urlQuota,
+        ...(options.fetchDispatchOrder ? { dispatchOrder: options.fetchDispatchOrder } : {}),
         onBeforeFetch: (requests, fetchAll) => {
           options.onBeforeFetch?.(requests);
           this.person._reach(fetchAll ? 'fetchAll' : 'fetch', { requests });

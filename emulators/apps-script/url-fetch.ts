@@ -34,6 +34,12 @@ export interface UrlFetchConfig {
   quota: DailyCounterLike;
   /** Called before each fetch (`fetchAll` false) or fetchAll is sent: the execution waits here. */
   onBeforeFetch?: (requests: FetchRequestInfo[], fetchAll: boolean) => void;
+  /**
+   * When set, a fetchAll's requests are sent one at a time in the order this returns (a permutation
+   * of 0..n-1): the server then sees a chosen arrival order instead of the network's, so a seeded
+   * test replays exactly, and still meets every order the platform's parallel requests may arrive in.
+   */
+  dispatchOrder?: (count: number) => number[];
 }
 
 export class HTTPResponseImpl
@@ -188,16 +194,24 @@ export class UrlFetchAppService extends GasObject {
       prepared.map((p) => p.info),
       fetchAll,
     );
-    const answers = sendSync(
-      prepared.map((p) => p.wire),
-      this._cfg.concurrency,
-      this._cfg.allowedHosts,
-    );
+    const answers = this._dispatch(prepared.map((p) => p.wire));
     // Charged by the cost model: a fetchAll runs its requests in parallel rounds (§4; costs.ts).
     this._rt.chargeHttp(prepared.length, fetchAll);
     // A request that never answered held the execution until the platform gave up on it (§4).
     if (answers.some((a) => !a.ok && a.code === 'TIMEOUT')) this._rt.spend(this._cfg.deadlineMs);
     return answers.map((a, i) => this._toResponse(a, prepared[i] as Prepared));
+  }
+
+  private _dispatch(wires: WireRequest[]): WireResponse[] {
+    const order = this._cfg.dispatchOrder?.(wires.length);
+    if (!order) return sendSync(wires, this._cfg.concurrency, this._cfg.allowedHosts);
+    if (order.length !== wires.length || [...order].sort((a, b) => a - b).some((v, i) => v !== i))
+      throw new Error(`dispatchOrder must return a permutation of 0..${wires.length - 1}`);
+    const answers: WireResponse[] = new Array(wires.length);
+    for (const at of order) {
+      answers[at] = sendSync([wires[at] as WireRequest], 1, this._cfg.allowedHosts)[0] as WireResponse;
+    }
+    return answers;
   }
 
   private _toResponse(a: WireResponse, p: Prepared): HTTPResponseImpl {

@@ -111,6 +111,15 @@ export class EmulatorClock {
   }
 }
 
+/** The store's clock: the machine's, or a counter that moves 1 ms a read (see `countedStamps`). */
+function countedClock(counted: { startMs: number } | undefined): () => number {
+  if (!counted) return Date.now;
+  if (!Number.isFinite(counted.startMs))
+    throw new RangeError('countedStamps.startMs must be a number of ms.');
+  let next = counted.startMs;
+  return () => next++;
+}
+
 /** One emulator instance. */
 export class TableEmulator {
   readonly store: Store;
@@ -151,7 +160,7 @@ export class TableEmulator {
       state = typeof initial === 'string' ? dataSet(initial) : checkState(initial);
     }
     this.tokens = new TokenIssuer(secret);
-    this.store = new Store(state, this.dataRng);
+    this.store = new Store(state, this.dataRng, countedClock(options.countedStamps));
     this.listShape = options.listShape ?? 'object';
     this.tableAppSearch = options.tableAppSearch ?? true;
     this.servesDelete = options.servesDelete ?? true;

@@ -224,6 +224,12 @@ export interface EmulatorOptions {
    * instead of sleeping until the window frees a slot.
    */
   clock?: () => number;
+  /**
+   * Stamps rows' `lMod` and tables' `lastModified` from a counter instead of the machine's clock: the
+   * first stamp is `startMs`, each later one 1 ms on. Two rows then never share an `lMod` by the luck of
+   * the millisecond, and a seeded run replays exactly (the chaos suite).
+   */
+  countedStamps?: { startMs: number };
 }
 
 /** Options of the row/column generator behind admin seedTable. */

@@ -50,7 +50,7 @@ describe(`chaos${SHARED ? ' with the shared-sheet actions' : ''}${PLATFORM ? ' u
     console.log(`${figuresTable(figures)}\n\nThe team: ${teamLine(figures)}.`);
     for (const failure of [...failures, ...duplicated, ...unintended]) {
       console.log(
-        `seed ${failure.seed} failed; replay: CHAOS_SEED=${failure.seed} CHAOS_SCENARIOS=1${SHARED ? '' : ' CHAOS_SHARED=0'}${PLATFORM ? ' CHAOS_PLATFORM=1' : ''} npx vitest run test/e2e/chaos.test.ts\n  ${failure.violations.slice(0, 12).join('\n  ')}`,
+        `seed ${failure.seed} failed; replay: CHAOS_SEED=${failure.seed} CHAOS_SCENARIOS=1${process.env.CHAOS_ORDER ? ` CHAOS_ORDER=${process.env.CHAOS_ORDER}` : ''}${SHARED ? '' : ' CHAOS_SHARED=0'}${PLATFORM ? ' CHAOS_PLATFORM=1' : ''} npx vitest run test/e2e/chaos.test.ts\n  ${failure.violations.slice(0, 12).join('\n  ')}`,
       );
     }
   });

@@ -6,7 +6,7 @@ import {
   type ExecutionResult,
 } from '../../../emulators/apps-script';
 import type { JsonValue, RunningEmulator } from '../../../emulators/table-service';
-import type { Rng } from '../../../emulators/table-service/rng';
+import { createRng, type Rng } from '../../../emulators/table-service/rng';
 import { followSimulatedClock } from '../../../emulators/table-service/simulated-clock';
 import type { Figures } from './figures';
 import { ChaosPerson } from './person-actions';
@@ -61,6 +61,18 @@ export async function serviceTable(admin: Admin) {
   return (await admin.state()).apps.find((a) => a.id === APP)?.tables.find((t) => t.id === TABLE);
 }
 
+/** A fetchAll's arrival order drawn from `r`: any of the orders the platform's parallel requests may take. */
+function seededOrder(r: Rng): (count: number) => number[] {
+  return (count) => {
+    const order = Array.from({ length: count }, (_, i) => i);
+    for (let i = count - 1; i > 0; i--) {
+      const j = r.int(i + 1);
+      [order[i], order[j]] = [order[j] as number, order[i] as number];
+    }
+    return order;
+  };
+}
+
 /** Connects, links and pulls the deals table, then draws the decision and makes the person. */
 export async function setUpScenario(
   seed: number,
@@ -75,6 +87,9 @@ export async function setUpScenario(
     costs: { httpLatencyMs: 120, sheetCallMs: 4, sheetCellMs: 0 },
     countRealTime: false,
     startTime: Date.UTC(2025, 0, 6, 9, 0, 0),
+    // The requests of a fetchAll reach the emulator one at a time in a seeded order, so the emulator's
+    // fault draws follow the seed and a failing scenario replays exactly (CHAOS_ORDER varies the order).
+    fetchDispatchOrder: seededOrder(createRng(seed * 31 + Number(process.env.CHAOS_ORDER ?? 0))),
     ...(options.platform
       ? {
           onBeforeFetch: followSimulatedClock(

@@ -6,6 +6,7 @@ import { createSimulator, type SimulatorOptions } from '../../../emulators/apps-
 const SERVER = `
 const http = require('node:http');
 const waiting = {};
+let arrivals = 0;
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://x');
   const parts = url.pathname.split('/');
@@ -24,6 +25,7 @@ const server = http.createServer((req, res) => {
     }
     if (parts[1] === 'delay') { setTimeout(() => { res.writeHead(200); res.end('slept ' + parts[2]); }, Number(parts[2])); return; }
     if (parts[1] === 'echo') { res.writeHead(200, { 'Content-Type': 'application/json' }); res.end(JSON.stringify({ method: req.method, headers: req.headers, body: body, path: req.url })); return; }
+    if (parts[1] === 'arrival') { arrivals++; res.writeHead(200); res.end(parts[2] + '@' + arrivals); return; }
     if (parts[1] === 'headers') { res.writeHead(200, [['X-Custom-Header', 'Yes'], ['Set-Cookie', 'a=1'], ['Set-Cookie', 'b=2']]); res.end('ok'); return; }
     if (parts[1] === 'redirect') { res.writeHead(302, { Location: '/echo' }); res.end(); return; }
     if (parts[1] === 'drop') { req.socket.destroy(); return; }
@@ -194,6 +196,32 @@ describe('UrlFetchApp.fetchAll', () => {
     expect(res.ok).toBe(true);
     expect(res.value).toEqual([1, 2, 3, 4, 5].map(() => [200, 'together']));
     expect(res.stats).toMatchObject({ httpRequests: 5, fetchAllCalls: 1 });
+  });
+  it('sends one at a time in a chosen order when dispatchOrder is set, answering in input order', () => {
+    const orders: number[] = [];
+    const sim = make({
+      fetchDispatchOrder: (count) => {
+        orders.push(count);
+        return [2, 0, 1];
+      },
+    });
+    const first = sim.run('all', [['a', 'b', 'c'].map((name) => `${base}/arrival/${name}`)]).value as [
+      number,
+      string,
+    ][];
+    const arrival = (text: string) => Number(text.split('@')[1]);
+    const [a, b, c] = first.map(([, text]) => arrival(text));
+    expect(first.map(([, text]) => text.split('@')[0])).toEqual(['a', 'b', 'c']);
+    // c arrived first, then a, then b.
+    expect([(a as number) - (c as number), (b as number) - (c as number)]).toEqual([1, 2]);
+    expect(orders).toEqual([3]);
+    expect(
+      (
+        make({ fetchDispatchOrder: () => [0, 0] }).run('all', [[`${base}/echo`, `${base}/echo`]]).value as {
+          error: string;
+        }
+      ).error,
+    ).toMatch(/permutation/);
   });
   it('charges one modelled latency per wave', () => {
     const sim = make({ countRealTime: false, costs: { httpLatencyMs: 300 } });

@@ -316,3 +316,26 @@ describe('the people search', () => {
     expect((r.json as People).hasMore).toBe(true);
   });
 });
+
+describe('counted stamps', () => {
+  it('stamps lMod from a counter 1 ms a change, so a seeded run replays the same times', async () => {
+    const start = Date.UTC(2025, 0, 6, 8, 0, 0);
+    const counted = await createTableService({ countedStamps: { startMs: start } });
+    try {
+      const key = counted.keys.u_alice as string;
+      const first = (
+        await call(counted.url, 'POST', `/api/public${DEALS}/rows`, { key, body: { title: 'A' } })
+      ).json as RowJson;
+      const second = (
+        await call(counted.url, 'POST', `/api/public${DEALS}/rows`, { key, body: { title: 'B' } })
+      ).json as RowJson;
+      const firstMs = Date.parse(first.lMod);
+      // Far from the machine's clock, and one stamp apart (a create stamps the row and its table).
+      expect(firstMs - start).toBeLessThan(100);
+      expect(Date.parse(second.lMod) - firstMs).toBe(2);
+      await expect(createTableService({ countedStamps: { startMs: Number.NaN } })).rejects.toThrow(/startMs/);
+    } finally {
+      await counted.close();
+    }
+  });
+});
