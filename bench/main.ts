@@ -136,6 +136,8 @@ async function main(options: BenchOptions): Promise<void> {
       });
     };
     const specs: ScenarioSpec[] = [];
+    // --only: the scenarios named, and only their tables seeded.
+    const wanted = (name: string): boolean => options.only === undefined || name.includes(options.only);
     const spec = (
       name: string,
       kind: ScenarioSpec['kind'],
@@ -159,7 +161,8 @@ async function main(options: BenchOptions): Promise<void> {
       costs: costsOf(options, profile),
     });
     for (const rows of allSizes.filter((size) => size <= SEED_TABLE_MAX_ROWS)) {
-      await seed(benchTableId(rows), rows);
+      if (wanted(`pull ${label(rows)}`) || (rows === 10_000 && wanted(`re-pull ${label(rows)}`)))
+        await seed(benchTableId(rows), rows);
     }
     for (const rows of options.sizes) {
       specs.push(spec(`pull ${label(rows)}`, 'pull', 'ours', benchTableId(rows), rows));
@@ -172,14 +175,15 @@ async function main(options: BenchOptions): Promise<void> {
       // The same through the poll, and a look at it unchanged: a table of its own whose rows were
       // last changed a day ago (the cursor is the newest lMod, the poll asks from 10 minutes before).
       const polled = `${benchTableId(rows)}_poll`;
-      await seed(polled, rows, new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString());
+      if (wanted(`check ${label(rows)} (poll)`) || wanted(`re-pull ${label(rows)} (poll)`))
+        await seed(polled, rows, new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString());
       specs.push(spec(`check ${label(rows)} (poll)`, 'check', 'ours', polled, rows));
       specs.push(spec(`re-pull ${label(rows)} (poll)`, 'repull-poll', 'ours', polled, rows));
     }
     for (const edits of options.pushEdits) {
       for (const impl of ['ours', 'naive'] as const) {
         const tableId = `tbl_push_${edits}_${impl}`;
-        await seed(tableId, options.pushRows);
+        if (wanted(`push ${edits}+${options.pushNew}`)) await seed(tableId, options.pushRows);
         specs.push(
           spec(
             `push ${edits}+${options.pushNew}`,
@@ -203,7 +207,7 @@ async function main(options: BenchOptions): Promise<void> {
     }
 
     const results: ScenarioResult[] = [];
-    for (const each of specs) {
+    for (const each of specs.filter((one) => wanted(one.name))) {
       const t = performance.now();
       log(`  ${each.impl.padEnd(5)} ${each.name}...`);
       const result = await child<ScenarioResult>('scenario.ts', [JSON.stringify(each)]);
@@ -212,20 +216,22 @@ async function main(options: BenchOptions): Promise<void> {
         `        ${result.ok ? 'ok' : `FAILED (${result.failure})`} in ${((performance.now() - t) / 1000).toFixed(0)} s real`,
       );
     }
-    log(`  diff micro-benchmark ${options.diffRows} x ${options.columns}...`);
-    const diff = await child<DiffFigures>('diff-micro.ts', [
-      String(options.diffRows),
-      String(options.columns),
-    ]);
+    const everything = options.only === undefined;
+    if (everything) log(`  diff micro-benchmark ${options.diffRows} x ${options.columns}...`);
+    const diff = everything
+      ? await child<DiffFigures>('diff-micro.ts', [String(options.diffRows), String(options.columns)])
+      : undefined;
 
     const rateLimitedEdits = options.quick ? 200 : 1000;
-    log(`  push of ${rateLimitedEdits} edits under the platform's limits (bound, add-on)...`);
-    const rateLimited = await child<RateLimitedPushFigures[]>('rate-limited-push.ts', [
-      '--edits',
-      String(rateLimitedEdits),
-      '--profile',
-      options.profile,
-    ]);
+    if (everything) log(`  push of ${rateLimitedEdits} edits under the platform's limits (bound, add-on)...`);
+    const rateLimited = everything
+      ? await child<RateLimitedPushFigures[]>('rate-limited-push.ts', [
+          '--edits',
+          String(rateLimitedEdits),
+          '--profile',
+          options.profile,
+        ])
+      : [];
 
     const ours = results.filter((r) => r.spec.impl === 'ours');
     const naive = results.filter((r) => r.spec.impl === 'naive');

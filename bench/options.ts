@@ -1,5 +1,8 @@
 // Command-line flags of `npm run bench`: the cost profile, a flag per model figure, and the scenarios.
 
+import os from 'node:os';
+import path from 'node:path';
+
 import {
   COST_PROFILE_NAMES,
   COST_PROFILES,
@@ -36,6 +39,11 @@ export interface BenchOptions {
   /** Where results.json goes. */
   out: string;
   quick: boolean;
+  /**
+   * Runs only the scenarios whose name contains this text (and none of the micro-benchmark and
+   * rate-limited push): a quick look at one figure. Undefined: every scenario.
+   */
+  only?: string;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -93,7 +101,8 @@ const USAGE = `npm run bench -- [flags]
   --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
   --out FILE             results file (default bench/results.json)
-  --quick                small sizes, ~1 minute`;
+  --quick                small sizes, ~1 minute
+  --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k")`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')
@@ -194,6 +203,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--out':
         options.out = value() ?? options.out;
         break;
+      case '--only': {
+        const text = value();
+        if (!text) throw new Error('--only takes part of a scenario name, e.g. "check 10k"');
+        options.only = text;
+        break;
+      }
       case '--help':
       case '-h':
         throw new Error(USAGE);
@@ -201,6 +216,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         throw new Error(`Unknown flag ${flag}\n${USAGE}`);
     }
   }
+  // A filtered run's figures are partial: they never replace the full run's results unless asked.
+  if (options.only !== undefined && !argv.includes('--out'))
+    options.out = path.join(os.tmpdir(), 'table-app-sync-bench-only.json');
   if (options.pushEdits.some((edits) => edits > options.pushRows)) {
     throw new Error('--push-edits cannot exceed --push-rows');
   }

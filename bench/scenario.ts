@@ -248,9 +248,12 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
         ? // Pushed as confirmed ("Push anyway"): 1,000 edited lines of 2,000 change a column on half
           // of them, which the accident guard holds unasked (docs/performance.md).
           sim.callFromClient('pushActiveSheet', [{ confirmHeld: true }])
-        : // The measured re-pull by the whole listing is "Pull everything" (every pull was one
-          // before the poll); the setup pull and the other pulls are the ordinary pull.
-          sim.callFromClient(spec.kind === 'repull' && setupDone ? 'pullEverything' : 'pullActiveSheet');
+        : spec.kind === 'check' && setupDone
+          ? // The sidebar's look for changes while it is open (issue 25).
+            sim.callFromClient('checkForChanges')
+          : // The measured re-pull by the whole listing is "Pull everything" (every pull was one
+            // before the poll); the setup pull and the other pulls are the ordinary pull.
+            sim.callFromClient(spec.kind === 'repull' && setupDone ? 'pullEverything' : 'pullActiveSheet');
 
   // Setup, not measured: connect and link (ours); for a push, a first pull and a person's edits.
   if (!naive) {
@@ -347,7 +350,14 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
   const last = results[results.length - 1];
   const summary = last ? summaryOf(last) : undefined;
   if (summary) result.summary = summary.message;
+  // A check answers what it found, not a summary: anything but "up to date" is a failed check here.
+  const checkState =
+    spec.kind === 'check' ? (last?.value as { state?: unknown } | undefined)?.state : undefined;
   const failed = results.find((each) => !each.ok || summaryOf(each)?.ok === false);
+  if (!failed && checkState !== undefined && checkState !== 'up-to-date') {
+    result.ok = false;
+    result.failure = `the check answered ${String(checkState)}`;
+  }
   if (failed) {
     result.ok = false;
     result.failure = failed.killed

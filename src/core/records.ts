@@ -35,6 +35,14 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   pollCursor?: string;
   /** When (ISO) the last pull that listed the whole table finished: the poll is used for a day after it. */
   fullListingAt?: string;
+  /**
+   * The fingerprint of what the poll from the cursor answers while nothing changed (`pull/live-check.ts`):
+   * a live check that gets exactly this back writes nothing.
+   */
+  pollEcho?: string;
+  /** A digest of the table's columns as last read, and when (ISO): the live check reads them again now and then. */
+  schemaDigest?: string;
+  schemaReadAt?: string;
 }
 
 export interface StoredSchedule

@@ -11,6 +11,7 @@ import {
   SKIPPED_MESSAGE,
 } from '../core/summary';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
+import { broughtNothing } from '../core/sync/pull/live-check';
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
@@ -42,6 +43,11 @@ export interface RunOptions {
   confirmHeld?: boolean | string;
   /** "Pull everything": list the whole table, never only what changed. */
   everything?: boolean;
+  /**
+   * A live check's pull (the sidebar's look for changes): one that brought nothing in leaves no
+   * summary and no log line, so the last run on show stays the person's own.
+   */
+  live?: boolean;
 }
 
 /**
@@ -102,7 +108,8 @@ export function runOperation(
   }
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
-  finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
+  if (options.live && broughtNothing(summary)) saveProgress(link.sheetId, null);
+  else finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
   if (!loadLink(link.sheetId)) endLink(link);

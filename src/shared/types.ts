@@ -172,6 +172,24 @@ export interface SyncSummary {
   rateLimited?: { waitSeconds: number; requestsLeft: number; minutesLeft?: number };
 }
 
+/**
+ * What a live check (the sidebar's look for changes while it is open) found. `checkedAt` is the
+ * script's clock (ISO); the sidebar shows it in the spreadsheet's zone.
+ */
+export interface LiveCheckResult {
+  /**
+   * up-to-date: nothing changed (nothing was written); pulled: changes came in through a pull
+   * (`summary`); busy: another run holds the spreadsheet, the next check tries again; not-linked: the
+   * active sheet has no link; unavailable: the service cannot say what changed (the sidebar stops
+   * checking, Pull still works); failed: the check could not ask (`message` says what to do).
+   */
+  state: 'up-to-date' | 'pulled' | 'busy' | 'not-linked' | 'unavailable' | 'failed';
+  checkedAt: string;
+  /** One sentence for a person: "Up to date", "3 rows updated", or what went wrong. */
+  message: string;
+  summary?: SyncSummary;
+}
+
 /** A held column of a push: how many lines, and a few examples of what would change. */
 export interface HeldColumnInfo {
   columnId: string;

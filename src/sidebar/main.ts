@@ -7,6 +7,7 @@ import type { Sidebar } from './context';
 import { byId, show } from './dom';
 import { guarded, say, step } from './feedback';
 import { focusLinkStep, loadTableApps, renderLinkPanel, wireLinkPanel } from './link-panel';
+import { wireLiveCheck } from './live-check-panel';
 import { renderOptionsPanel, wireOptionsPanel } from './options-panel';
 import { showReviews } from './review-panel';
 import { renderRunPanel, showConflicts, wireRunPanel } from './run-panel';
@@ -59,6 +60,7 @@ wireOptionsPanel(sidebar);
 wireLinkPanel(sidebar);
 wireRunPanel(sidebar);
 wireSchedulePanel(sidebar);
+wireLiveCheck(sidebar);
 
 guarded(async () => {
   await step('Loading…', 'Could not load the sidebar', sidebar.refresh);

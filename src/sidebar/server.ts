@@ -9,6 +9,7 @@ import type {
   LinkInput,
   LinkOptionsInput,
   LinkRefusal,
+  LiveCheckResult,
   MembersSummary,
   MissingRowsReview,
   PushOptions,
@@ -36,6 +37,7 @@ export interface ServerFunctions {
   unlinkActiveSheet(): { unlinked: boolean };
   pullActiveSheet(): SyncSummary;
   pullEverything(): SyncSummary;
+  checkForChanges(): LiveCheckResult;
   pushActiveSheet(options?: PushOptions): SyncSummary;
   syncActiveSheet(options?: PushOptions): SyncSummary;
   resolveConflicts(input: { rowIds?: string[]; keep: 'mine' | 'theirs' }): SyncSummary;

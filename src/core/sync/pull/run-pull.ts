@@ -32,8 +32,9 @@ import {
 } from './chunks';
 import { putBackEditedIds } from './edited-ids';
 import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
+import { echoAfterPull, PollWindow, schemaDigestOf } from './live-check';
 import { findPendingCreates } from './pending-creates';
-import { cursorAfter, newestLMod, pollRowsAtMost, pollSinceFor } from './poll';
+import { cursorAfter, newestLMod, POLL_OVERLAP_MS, pollRowsAtMost, pollSinceFor } from './poll';
 import type { PullState } from './pull-state';
 import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
 import {
@@ -62,6 +63,10 @@ interface Pull {
   newest: number;
   /** Whether the rows came from the poll (changed since the cursor) rather than the whole listing. */
   polled: boolean;
+  /** The rows received near the newest lMod: what the next poll names again while nothing changes. */
+  window: PollWindow;
+  /** The schema's digest as this run read it. */
+  schemaDigest?: string;
 }
 
 /** How a pull reads the table. */
@@ -94,7 +99,16 @@ export function runPull(
   const lastRowAtWait = ports.run.waitsSoFar();
   const progress = startProgress(resume, () => `p${ports.run.uniqueId()}`);
   const run = startRun(progress, !!resume, base.size, lastRow, reading);
-  const pull: Pull = { ports, link, sheet, progress, run, newest: Number.NEGATIVE_INFINITY, polled: false };
+  const pull: Pull = {
+    ports,
+    link,
+    sheet,
+    progress,
+    run,
+    newest: Number.NEGATIVE_INFINITY,
+    polled: false,
+    window: new PollWindow(),
+  };
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
   const setUp = (table: ServiceTable): void => {
@@ -106,6 +120,7 @@ export function runPull(
         : asksLastRowAtSchema(base.size, !!resume)
           ? sheet.lastRow()
           : undefined;
+    pull.schemaDigest = schemaDigestOf(table);
     prepared = preparePull(pull, table, base, sizeNow, reading);
     schemaArrived(run, prepared.state.layout.width);
     ports.run.report({ phase: 'fetching rows' });
@@ -115,6 +130,7 @@ export function runPull(
   };
   const onPage = (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number): void => {
     pull.newest = newestLMod(pull.newest, page);
+    pull.window.add(page);
     if (receivePage(run, page, offset)) flushChunk();
     ports.run.report(fetchProgress(run));
   };
@@ -135,6 +151,7 @@ export function runPull(
     if (listing === undefined) {
       // Rows a poll delivered before it gave way are merged first: the listing brings them again.
       if (since !== undefined) flushChunk();
+      pull.window = new PollWindow();
       const full = {
         startOffset: progress.nextOffset,
         // The last pull's row count plans the page waves without overshoot; unknown on a first pull.
@@ -334,6 +351,16 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
   const cursor = cursorAfter(link.pollCursor, pull.newest, resumed);
   if (cursor) link.pollCursor = cursor;
   if (!polled) link.fullListingAt = link.lastSyncAt;
+  // A pull that went on over executions saw only this execution's rows: the next check pulls again.
+  const echo = resumed
+    ? undefined
+    : echoAfterPull(
+        pull.window,
+        cursor && new Date(Date.parse(cursor) - POLL_OVERLAP_MS).toISOString(),
+        state.base,
+      );
+  const schemaDigest = pull.schemaDigest;
+  const lastSyncAt = link.lastSyncAt;
   // Only the pull's own fields: options, a schedule or an unlink made while it ran stand.
   ports.links.update((stored) => {
     if (!keepFresh) delete stored.freshColumns;
@@ -341,6 +368,12 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
     stored.lastSyncAt = link.lastSyncAt;
     if (cursor) stored.pollCursor = cursor;
     if (!polled) stored.fullListingAt = link.fullListingAt as string;
+    if (echo) stored.pollEcho = echo;
+    else delete stored.pollEcho;
+    if (schemaDigest) {
+      stored.schemaDigest = schemaDigest;
+      stored.schemaReadAt = lastSyncAt;
+    }
   });
   return finishedResult(prepared, progress);
 }

@@ -1,0 +1,53 @@
+// The live check's pure decisions (issue 25): when a poll answer is no change, and when the schema rides along.
+import { describe, expect, it } from 'vitest';
+import type { LinkRecord } from '../../../../src/core/records';
+import {
+  checkPlanFor,
+  pollEchoOf,
+  SCHEMA_RECHECK_MS,
+  unchangedSince,
+} from '../../../../src/core/sync/pull/live-check';
+
+const SINCE = '2026-01-05T08:50:00.000Z';
+const rows = [
+  { id: 'r1', lMod: '2026-01-05T08:55:00.000Z' },
+  { id: 'r2', lMod: '2026-01-05T08:56:00.000Z' },
+];
+const link = (extra: Partial<LinkRecord>): LinkRecord => extra as LinkRecord;
+
+describe('the echo a pull leaves', () => {
+  it('matches the same rows at the same lMods in any order, and nothing else', () => {
+    const echo = pollEchoOf(SINCE, rows);
+    expect(unchangedSince(link({ pollEcho: echo }), SINCE, [...rows].reverse(), undefined)).toBe(true);
+    const edited = [rows[0] as (typeof rows)[0], { id: 'r2', lMod: '2026-01-05T08:57:00.000Z' }];
+    expect(unchangedSince(link({ pollEcho: echo }), SINCE, edited, undefined)).toBe(false);
+    expect(
+      unchangedSince(
+        link({ pollEcho: echo }),
+        SINCE,
+        [...rows, { id: 'r3', lMod: rows[1]?.lMod as string }],
+        undefined,
+      ),
+    ).toBe(false);
+    expect(unchangedSince(link({ pollEcho: echo }), '2026-01-05T08:51:00.000Z', rows, undefined)).toBe(false);
+    expect(unchangedSince(link({}), SINCE, [], undefined)).toBe(false);
+  });
+
+  it('a schema read that differs from the recorded one is a change', () => {
+    const echo = pollEchoOf(SINCE, rows);
+    expect(unchangedSince(link({ pollEcho: echo, schemaDigest: 'a' }), SINCE, rows, 'a')).toBe(true);
+    expect(unchangedSince(link({ pollEcho: echo, schemaDigest: 'a' }), SINCE, rows, 'b')).toBe(false);
+  });
+});
+
+describe('the check plan', () => {
+  const now = Date.parse('2026-01-05T09:00:00.000Z');
+  it('polls alone while the schema is fresh, with it once SCHEMA_RECHECK_MS old, and pulls when a pull is owed', () => {
+    const fresh = link({ schemaDigest: 'a', schemaReadAt: new Date(now - 60_000).toISOString() });
+    expect(checkPlanFor(fresh, SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: false });
+    const old = link({ schemaDigest: 'a', schemaReadAt: new Date(now - SCHEMA_RECHECK_MS).toISOString() });
+    expect(checkPlanFor(old, SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
+    expect(checkPlanFor(link({}), SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
+    expect(checkPlanFor(fresh, undefined, now)).toEqual({ kind: 'pull' });
+  });
+});
