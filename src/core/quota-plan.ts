@@ -1,8 +1,9 @@
 // What a schedule and live sync use of Apps Script's daily quotas (URL Fetch calls, trigger runtime),
 // planned from a link's recent runs before they are turned on, and refused when it would run out.
 
-/** Whose quotas apply: a Google account (gmail.com) or Google Workspace (apps-script-facts §3, §13). */
-export type AccountKind = 'consumer' | 'workspace';
+import type { AccountKind } from '../shared/types';
+
+export type { AccountKind };
 
 export const ACCOUNT_KINDS: readonly AccountKind[] = ['consumer', 'workspace'];
 
