@@ -1,5 +1,6 @@
 // A typed promise wrapper over google.script.run: one call per server function, every failure an Error.
 import type {
+  AccountKind,
   ConflictLine,
   ConnectionInfo,
   ConnectionRefusal,
@@ -7,11 +8,13 @@ import type {
   DeleteRowsResult,
   LinkInfo,
   LinkInput,
+  LivePlanInput,
   LinkOptionsInput,
   LinkRefusal,
   MembersSummary,
   MissingRowsReview,
   PushOptions,
+  QuotaUse,
   RemovedLinesReview,
   RemoveLinesResult,
   SaveConnectionInput,
@@ -46,6 +49,8 @@ export interface ServerFunctions {
   clearSchedule(): { cleared: boolean };
   getSchedule(): ScheduleInfo | null;
   resumeSchedule(): ScheduleInfo | null;
+  setAccountKind(kind: AccountKind): { accountKind: AccountKind };
+  planLiveSync(input?: LivePlanInput | null): QuotaUse;
   importAccountMembers(input: { emailId?: string }): MembersSummary;
   setLinkOptions(input: LinkOptionsInput): LinkInfo;
   getMissingRowsReview(): MissingRowsReview;
