@@ -36,6 +36,10 @@ export interface BenchOptions {
   /** Where results.json goes. */
   out: string;
   quick: boolean;
+  /** Hours of scheduled runs the day-of-a-schedule scenario measures (the rest of the day extrapolated). */
+  dayHours: number;
+  /** Runs only this scenario (`day-schedule`), printing its figures; null runs everything. */
+  only: 'day-schedule' | null;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -53,6 +57,8 @@ export const DEFAULTS: BenchOptions = {
   writeWave: 10,
   out: 'bench/results.json',
   quick: false,
+  dayHours: 2,
+  only: null,
 };
 
 /** The cost model of a profile with this run's flag overrides. */
@@ -68,6 +74,7 @@ const QUICK: Partial<BenchOptions> = {
   pushEdits: [100],
   naiveSizes: [1_000],
   diffRows: 20_000,
+  dayHours: 1,
 };
 
 const USAGE = `npm run bench -- [flags]
@@ -92,6 +99,8 @@ const USAGE = `npm run bench -- [flags]
   --diff-rows N          rows of the pure-diff micro-benchmark (default 100000)
   --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
+  --day-hours N          hours of a 5-minute schedule measured; the rest of the day extrapolated (default 2)
+  --only day-schedule    run only the day of a 5-minute schedule (10,000 rows, 1% changed an hour)
   --out FILE             results file (default bench/results.json)
   --quick                small sizes, ~1 minute`;
 
@@ -191,6 +200,15 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--write-wave':
         options.writeWave = Math.max(1, Math.floor(positive(value(), flag)));
         break;
+      case '--day-hours':
+        options.dayHours = Math.min(24, Math.max(1, positive(value(), flag)));
+        break;
+      case '--only': {
+        const name = value();
+        if (name !== 'day-schedule') throw new Error(`--only takes day-schedule: ${String(name)}`);
+        options.only = name;
+        break;
+      }
       case '--out':
         options.out = value() ?? options.out;
         break;
