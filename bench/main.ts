@@ -8,6 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CostModel, type CostProfileName, sheetCallKind } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
 import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
+import { type DaySchedule, formatDay } from './day-schedule';
 import type { DiffFigures } from './diff-micro';
 import { type BenchOptions, costsOf, parseOptions } from './options';
 import { formatRateLimited, type RateLimitedPushFigures } from './rate-limited-push';
@@ -106,7 +107,24 @@ function largestTableLine(columns: number): string {
   );
 }
 
+/** The day of a 5-minute schedule, in its own child process. */
+function daySchedule(options: BenchOptions): Promise<DaySchedule> {
+  log(`  day of a 5-minute schedule (10k rows, 1% changed an hour; ${options.dayHours} h measured)...`);
+  return child<DaySchedule>('day-schedule.ts', [
+    '--hours',
+    String(options.dayHours),
+    '--profile',
+    options.profile,
+  ]);
+}
+
+const DAY_TITLE = 'Day of a 5-minute pull schedule on 10,000 rows, 1% changed an hour (consumer quotas):';
+
 async function main(options: BenchOptions): Promise<void> {
+  if (options.only === 'day-schedule') {
+    process.stdout.write(`\n${DAY_TITLE}\n${formatDay(await daySchedule(options))}\n`);
+    return;
+  }
   const started = performance.now();
   const allSizes = [...new Set([...options.sizes, ...options.pessimisticSizes])];
   const bulk = allSizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
@@ -233,6 +251,8 @@ async function main(options: BenchOptions): Promise<void> {
         ])
       : [];
 
+    const day = everything ? await daySchedule(options) : undefined;
+
     const ours = results.filter((r) => r.spec.impl === 'ours');
     const naive = results.filter((r) => r.spec.impl === 'naive');
     const targets = evaluateTargets(ours, diff, options);
@@ -277,6 +297,7 @@ async function main(options: BenchOptions): Promise<void> {
       `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
       formatRateLimited(rateLimited),
       '',
+      ...(day ? [DAY_TITLE, formatDay(day), ''] : []),
       'Targets:',
       formatTargets(targets),
       '',
@@ -298,6 +319,7 @@ async function main(options: BenchOptions): Promise<void> {
           scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
           diff,
           rateLimitedPush: rateLimited,
+          daySchedule: day,
           targets,
           largestTable: largestTableLine(options.columns),
         },

@@ -44,6 +44,8 @@ export interface BenchOptions {
    * rate-limited push): a quick look at one figure. Undefined: every scenario.
    */
   only?: string;
+  /** Hours of scheduled runs the day-of-a-schedule scenario measures (the rest of the day extrapolated). */
+  dayHours: number;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -61,6 +63,7 @@ export const DEFAULTS: BenchOptions = {
   writeWave: 10,
   out: 'bench/results.json',
   quick: false,
+  dayHours: 2,
 };
 
 /** The cost model of a profile with this run's flag overrides. */
@@ -76,6 +79,7 @@ const QUICK: Partial<BenchOptions> = {
   pushEdits: [100],
   naiveSizes: [1_000],
   diffRows: 20_000,
+  dayHours: 1,
 };
 
 const USAGE = `npm run bench -- [flags]
@@ -100,9 +104,11 @@ const USAGE = `npm run bench -- [flags]
   --diff-rows N          rows of the pure-diff micro-benchmark (default 100000)
   --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
+  --day-hours N          hours of a 5-minute schedule measured; the rest of the day extrapolated (default 2)
   --out FILE             results file (default bench/results.json)
   --quick                small sizes, ~1 minute
-  --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k")`;
+  --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k"; "day-schedule":
+                         only the day of a 5-minute schedule, 10,000 rows, 1% changed an hour)`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')
@@ -199,6 +205,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
         break;
       case '--write-wave':
         options.writeWave = Math.max(1, Math.floor(positive(value(), flag)));
+        break;
+      case '--day-hours':
+        options.dayHours = Math.min(24, Math.max(1, positive(value(), flag)));
         break;
       case '--out':
         options.out = value() ?? options.out;

@@ -28,6 +28,7 @@ export {
   getRemovedLinesReview,
   removeLinesOfRemovedRows,
 } from './gas/review';
+export { planLiveSync, setAccountKind } from './gas/quota';
 export { clearSchedule, getSchedule, resumeSchedule, runScheduledSync, setSchedule } from './gas/schedule';
 export { menuSelfCheck, runSelfCheck } from './gas/self-check';
 export {

@@ -29,7 +29,12 @@ export {
   TRIGGER_RUNTIME_MESSAGE,
   WORKSPACE_TRIGGER_RUNTIME_MS,
 } from './trigger-quota';
-export type { FetchRequestInfo } from './url-fetch';
+export {
+  CONSUMER_URL_FETCH_DAILY,
+  type FetchRequestInfo,
+  URL_FETCH_DAILY_MESSAGE,
+  WORKSPACE_URL_FETCH_DAILY,
+} from './url-fetch';
 export { AppsScriptSimulator };
 
 /** Creates a simulator for `options.code` (default: the built dist/Code.js). Throws ScriptSyntaxError at load. */

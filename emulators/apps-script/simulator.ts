@@ -36,7 +36,7 @@ import { ScriptAppService, TriggerTable, timeDrivenEvent } from './script-app';
 import { checkScript } from './script-check';
 import { RangeImpl, type SheetSnapshot, SpreadsheetAppService, SpreadsheetImpl } from './spreadsheet';
 import { CONSUMER_TRIGGER_RUNTIME_MS, TRIGGER_RUNTIME_MESSAGE, TriggerRuntimeQuota } from './trigger-quota';
-import { type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
+import { CONSUMER_URL_FETCH_DAILY, type FetchRequestInfo, UrlFetchAppService } from './url-fetch';
 import { UtilitiesService } from './utilities';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -69,7 +69,7 @@ export interface SimulatorOptions {
   scriptTimeSource?: () => number;
   /** Simulated start time (epoch ms). Default Date.now(). */
   startTime?: number;
-  /** URL Fetch calls per user per day (§3). Default 20,000 (consumer). */
+  /** URL Fetch calls per user per day (§3). Default 20,000 (consumer); Workspace 100,000. */
   urlFetchDailyQuota?: number;
   /** Runtime limit of ordinary executions. Default 360,000 (6 min); simple triggers get 30 s. */
   executionLimitMs?: number;
@@ -441,7 +441,7 @@ export class AppsScriptSimulator {
     );
     this.limitMs = options.executionLimitMs ?? 360_000;
     this.defaultUser = options.users?.[0]?.email ?? 'alice@example.com';
-    this.urlQuota = new DailyCounter(options.urlFetchDailyQuota ?? 20_000);
+    this.urlQuota = new DailyCounter(options.urlFetchDailyQuota ?? CONSUMER_URL_FETCH_DAILY);
     const sim = this;
     const installation = options.installation ?? 'bound';
     const scriptId = `1${randomBytes(32).toString('base64url').slice(0, 56)}`;
@@ -752,6 +752,22 @@ export class AppsScriptSimulator {
   /** A serializable picture of a sheet (display strings, values with Dates as ISO strings, formats, notes). */
   snapshotSheet(sheetIdOrName: number | string): SheetSnapshot {
     return this.spreadsheet._snapshot(sheetIdOrName);
+  }
+
+  /**
+   * The user's other scripts and add-ons use the quotas this one shares (§13: per user, shared by all of
+   * that user's scripts): `urlFetches` calls and `triggerMs` of trigger runtime, counted now. False
+   * when the URL Fetch calls would pass the day's quota (then none is counted, as for a fetch).
+   */
+  useQuotaElsewhere(user: string, use: { urlFetches?: number; triggerMs?: number }): boolean {
+    const now = this.clock.now();
+    if (use.triggerMs) this.triggerRuntime.charge(user, use.triggerMs, now);
+    return use.urlFetches ? this.urlQuota.take(user, now, use.urlFetches) : true;
+  }
+
+  /** URL Fetch calls `user` made today, by every script of theirs (default: the first user). */
+  urlFetchUsed(user: string = this.defaultUser): number {
+    return this.urlQuota.used(user, this.clock.now());
   }
 
   /** Cumulative counters over all executions. */

@@ -11,6 +11,12 @@ const USER_AGENT =
   'Mozilla/5.0 (compatible; Google-Apps-Script; beanserver; +https://script.google.com; id: ';
 const EXTERNAL_REQUEST = 'https://www.googleapis.com/auth/script.external_request';
 
+/** URL Fetch calls a day per user (apps-script-facts §3, §13), shared by all of that user's scripts. */
+export const CONSUMER_URL_FETCH_DAILY = 20_000;
+export const WORKSPACE_URL_FETCH_DAILY = 100_000;
+/** Google's message once a user's URL Fetch calls of the day are used up (§4, §13). */
+export const URL_FETCH_DAILY_MESSAGE = 'Service invoked too many times for one day: urlfetch.';
+
 /** What `onBeforeFetch` sees (host values). */
 export interface FetchRequestInfo {
   url: string;
@@ -187,8 +193,10 @@ export class UrlFetchAppService extends GasObject {
 
   private _send(prepared: Prepared[], fetchAll: boolean): HTTPResponseImpl[] {
     this._rt.requireAuth(fetchAll ? 'UrlFetchApp.fetchAll' : 'UrlFetchApp.fetch', EXTERNAL_REQUEST, 'FULL');
+    // Each request of a fetchAll counts (§13, unconfirmed: the stricter reading); one that would pass
+    // the quota is refused whole, before anything is sent.
     if (!this._cfg.quota.take(this._rt.activeUser(), this._rt.clock.now(), prepared.length)) {
-      throw new GasError('Service invoked too many times for one day: urlfetch.');
+      throw new GasError(URL_FETCH_DAILY_MESSAGE);
     }
     this._cfg.onBeforeFetch?.(
       prepared.map((p) => p.info),

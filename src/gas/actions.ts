@@ -61,6 +61,8 @@ export function runOperation(
 ): SyncSummary {
   const started = Date.now();
   const summary = emptySummary(operation);
+  // A pull that lists the whole table records when it did (the quota plan counts such runs apart).
+  const listedBefore = link.fullListingAt;
   let context: OperationContext | null = null;
   let continuation: Continuation = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
@@ -109,7 +111,10 @@ export function runOperation(
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
   if (options.live && broughtNothing(summary)) saveProgress(link.sheetId, null);
-  else finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
+  else
+    finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
+      fullListing: link.fullListingAt !== listedBefore,
+    });
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
   if (!loadLink(link.sheetId)) endLink(link);
@@ -122,6 +127,7 @@ function finishRun(
   origin: 'manual' | 'scheduled',
   toast: boolean,
   continuing: ProgressInfo | null,
+  { fullListing }: { fullListing: boolean },
 ): void {
   if (summary.skipped) {
     // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
@@ -148,7 +154,7 @@ function finishRun(
   );
   try {
     saveSummary(link.sheetId, summary);
-    appendRunLog(link, summary, origin);
+    appendRunLog(link, summary, origin, fullListing);
   } catch {
     // The summary is still returned; a full property store or a protected log never hides it.
   }

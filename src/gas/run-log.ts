@@ -3,7 +3,7 @@ import { runOutcome } from '../core/summary';
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './sheets';
-import { type LinkRecord, recordRunSeconds, type StoredSchedule } from './stores';
+import { type LinkRecord, loadQuotaDay, recordRun, type StoredSchedule, saveQuotaDay } from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
@@ -24,10 +24,50 @@ const LOG_HEADERS = [
   'Requests',
   'Outcome',
   'Message',
+  'Fetch calls today',
+  'Trigger minutes today',
 ];
+/** Where the day's use starts (1-based column), and what its header cells say when hovered. */
+const DAY_USE_COLUMN = 15;
+const DAY_USE_NOTE =
+  "This spreadsheet's runs since the first of the quota day (Apps Script's daily quotas reset 24 hours after the first call): URL fetch calls of every run, trigger minutes of scheduled runs. Your other scripts share the same quotas.";
+const DAY_MS = 24 * 60 * 60_000;
 
-export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'manual' | 'scheduled'): void {
+/** Adds a run to the quota day it falls in (a new day starts 24 hours after the first run of the last). */
+function addToQuotaDay(
+  summary: SyncSummary,
+  trigger: 'manual' | 'scheduled',
+  now: number,
+): {
+  fetches: number;
+  triggerMinutes: number;
+  fresh: boolean;
+} {
+  const stored = loadQuotaDay();
+  const day = stored && now - stored.start < DAY_MS ? stored : { start: now, fetches: 0, triggerSeconds: 0 };
+  day.fetches += summary.requests;
+  // Runs from the menu or the sidebar are not triggers: only scheduled runs spend trigger time.
+  if (trigger === 'scheduled') day.triggerSeconds += summary.seconds;
+  saveQuotaDay(day);
+  return {
+    fetches: day.fetches,
+    triggerMinutes: Math.round(day.triggerSeconds / 6) / 10,
+    fresh: stored === null,
+  };
+}
+
+/**
+ * Appends a run to the Sync log with the day's use so far, and records what it cost for the quota
+ * plan (`fullListing`: the run listed the whole table).
+ */
+export function appendRunLog(
+  link: LinkRecord,
+  summary: SyncSummary,
+  trigger: 'manual' | 'scheduled',
+  fullListing = false,
+): void {
   const spreadsheet = activeSpreadsheet();
+  const today = addToQuotaDay(summary, trigger, Date.now());
   let sheet = spreadsheet.getSheetByName(LOG_SHEET);
   // A sheet made here holds only its header row: no need to ask where its last row is.
   let lastRow: number | null = null;
@@ -36,7 +76,15 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     lastRow = 1;
     sheet.getRange(1, 1, 1, LOG_HEADERS.length).setValues([LOG_HEADERS]).setFontWeight('bold');
     sheet.setFrozenRows(1);
+  } else if (today.fresh) {
+    // A log from before the day's use was shown gets its two headers once.
+    sheet
+      .getRange(1, DAY_USE_COLUMN, 1, 2)
+      .setValues([LOG_HEADERS.slice(DAY_USE_COLUMN - 1)])
+      .setFontWeight('bold');
   }
+  if (lastRow === 1 || today.fresh)
+    sheet.getRange(1, DAY_USE_COLUMN, 1, 2).setNotes([[DAY_USE_NOTE, DAY_USE_NOTE]]);
   const row = [
     new Date(),
     link.sheetName,
@@ -52,6 +100,8 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     summary.requests,
     runOutcome(summary),
     summary.message,
+    today.fetches,
+    today.triggerMinutes,
   ];
   const next = (lastRow ?? sheet.getLastRow()) + 1;
   const range = sheet.getRange(next, 1, 1, row.length);
@@ -62,7 +112,14 @@ export function appendRunLog(link: LinkRecord, summary: SyncSummary, trigger: 'm
     row.map((cell) => (typeof cell === 'number' || cell instanceof Date ? cell : String(cell))),
   ]);
   // The estimate comes from runs that did their work; a failed run leaves nothing behind.
-  if (summary.ok && !summary.skipped) recordRunSeconds(link.sheetId, summary.seconds);
+  if (summary.ok && !summary.skipped && summary.operation !== 'resolve' && summary.operation !== 'review')
+    recordRun(link.sheetId, {
+      operation: summary.operation,
+      seconds: summary.seconds,
+      requests: summary.requests,
+      // An execution that continues later is part of a listing (a poll never continues).
+      fullListing: fullListing || summary.continuing,
+    });
   const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }

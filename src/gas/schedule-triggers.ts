@@ -1,14 +1,16 @@
 // Time-driven triggers for schedules and continuations: created with the intervals Apps Script
 // accepts, never left behind (removing a link or schedule removes its trigger).
 import { SyncError } from '../core/errors';
-import type { ScheduleOptions } from '../shared/types';
+import { DAILY_QUOTAS } from '../core/quota-plan';
+import type { QuotaUse, ScheduleMode, ScheduleOptions } from '../shared/types';
 import { spreadsheetZone } from './local-time';
-import { recentRunSeconds } from './stores';
+import { intervalUses, linkFacts } from './quota';
+import { loadAccountKind, loadLink, recentRunSeconds } from './stores';
 
 export const SCHEDULE_HANDLER = 'runScheduledSync';
 const MAX_TRIGGERS = 20;
 
-interface Interval {
+export interface Interval {
   every: string;
   label: string;
   minutes: number;
@@ -45,9 +47,6 @@ export function allowedIntervals(addOn = isAddOn()): Interval[] {
     : [...MINUTE_INTERVALS, ...HOUR_INTERVALS, ...DAILY_INTERVALS];
 }
 
-/** Apps Script's daily trigger runtime per person: 90 min (Google account), 6 h (Workspace). */
-export const TRIGGER_MINUTES_PER_DAY = { consumer: 90, workspace: 360 } as const;
-
 /** Average seconds of the link's recent runs, or null before its first run. */
 export function typicalRunSeconds(sheetId: number | null): number | null {
   if (sheetId === null) return null;
@@ -56,29 +55,40 @@ export function typicalRunSeconds(sheetId: number | null): number | null {
   return seconds.reduce((sum, each) => sum + each, 0) / seconds.length;
 }
 
-/** Minutes of trigger runtime a day an interval would use at `runSeconds` a run (rounded up). */
-export function dailyMinutes(every: string, runSeconds: number): number {
-  const interval = intervalOf(every, true);
-  const runsPerDay = every.startsWith('d') ? 1 : (24 * 60) / interval.minutes;
-  return Math.ceil((runsPerDay * runSeconds) / 60);
-}
+const MODES: readonly ScheduleMode[] = ['sync', 'pull', 'push'];
 
-/** A warning when an interval would use up the daily trigger runtime; null when it fits. */
-export function quotaWarning(minutesPerDay: number | null): string | null {
-  if (minutesPerDay === null || minutesPerDay < TRIGGER_MINUTES_PER_DAY.consumer) return null;
-  return `About ${minutesPerDay} minutes of trigger time a day: Apps Script allows ${TRIGGER_MINUTES_PER_DAY.consumer} minutes a day for a Google account (6 hours for Google Workspace), shared by all your triggers. Runs past the limit do not happen. Choose a longer interval.`;
-}
-
-/** The intervals this installation accepts, each with its estimated daily runtime for the link. */
+/**
+ * The intervals this installation accepts, each with what a schedule of each mode would use a day of
+ * the person's quotas (from the link's recent runs) and the refusal of one that runs out.
+ */
 export function scheduleOptions(sheetId: number | null = null): ScheduleOptions {
   const runSeconds = typicalRunSeconds(sheetId);
+  const link = sheetId === null ? null : loadLink(sheetId);
+  const intervals = allowedIntervals();
+  const accountKind = loadAccountKind();
+  const facts = link ? linkFacts(link) : null;
+  const uses = facts
+    ? new Map(MODES.map((mode) => [mode, intervalUses(facts, mode, intervals, accountKind)]))
+    : null;
+  const shownMode = link?.schedule?.mode ?? 'sync';
   return {
-    intervals: allowedIntervals().map(({ every, label }) => {
-      const minutesPerDay = runSeconds === null ? null : dailyMinutes(every, runSeconds);
-      return { every, label, minutesPerDay, quotaWarning: quotaWarning(minutesPerDay) };
+    intervals: intervals.map(({ every, label }) => {
+      if (!uses) return { every, label, minutesPerDay: null, quotaWarning: null };
+      const use = Object.fromEntries(MODES.map((mode) => [mode, uses.get(mode)?.get(every)])) as Record<
+        ScheduleMode,
+        QuotaUse
+      >;
+      return {
+        every,
+        label,
+        minutesPerDay: use[shownMode].triggerMinutes,
+        quotaWarning: use[shownMode].refusal,
+        use,
+      };
     }),
     runSeconds: runSeconds === null ? null : Math.round(runSeconds * 10) / 10,
-    quotaMinutesPerDay: TRIGGER_MINUTES_PER_DAY.consumer,
+    quotaMinutesPerDay: DAILY_QUOTAS[accountKind].triggerMinutes,
+    accountKind,
     timeZone: spreadsheetZone(),
   };
 }

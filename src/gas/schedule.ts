@@ -11,16 +11,15 @@ import { localTime, spreadsheetZone } from './local-time';
 import { requireConnection, requireLink } from './operation';
 import { noteRowsAwaitingReview } from './review';
 import { appendRunLog, notifyHeld, notifyLinkEnded, notifyOwner, notifyPaused } from './run-log';
+import { assertScheduleFits, intervalUses, linkFacts } from './quota';
 import {
+  allowedIntervals,
   CONTINUE_AFTER_MS,
   createContinuationTrigger,
   createScheduleTrigger,
-  dailyMinutes,
   deleteTriggerById,
   intervalOf,
-  quotaWarning,
   triggerExists,
-  typicalRunSeconds,
 } from './schedule-triggers';
 import { findSheetById } from './sheets';
 import {
@@ -62,10 +61,14 @@ function nextRunAt(schedule: StoredSchedule, now: number): number | null {
   return next;
 }
 
+/** The refusal the schedule would meet if set now (its runs grew costlier since): null while it fits. */
 function quotaWarningFor(link: LinkRecord): string | null {
-  const runSeconds = typicalRunSeconds(link.sheetId);
-  if (!link.schedule || runSeconds === null) return null;
-  return quotaWarning(dailyMinutes(link.schedule.every, runSeconds));
+  const schedule = link.schedule;
+  if (!schedule) return null;
+  const interval = intervalOf(schedule.every, true);
+  return (
+    intervalUses(linkFacts(link), schedule.mode, allowedIntervals()).get(interval.every)?.refusal ?? null
+  );
 }
 
 /**
@@ -110,6 +113,8 @@ export function setSchedule(input: ScheduleInput): ScheduleInfo {
   const interval = intervalOf(String(input.every));
   const connection = requireConnection();
   const link = requireLink(activeSheetId());
+  // Never trust the sidebar: a schedule that would use up a daily quota is refused here.
+  assertScheduleFits(link, mode, interval, allowedIntervals());
   if (link.schedule) deleteTriggerById(link.schedule.triggerId);
   // Only the schedule is this call's: a run saving its own fields meanwhile keeps them.
   updateLink(link.sheetId, (stored) => {

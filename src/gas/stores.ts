@@ -2,8 +2,9 @@
 // links, jobs and schedules in DOCUMENT properties (shared, never secret); progress in the cache;
 // what the connection's service lacks (an optional operation) in USER properties, beside the connection.
 import type { OperationMemory, OptionalOperation } from '../api/client';
+import type { RecordedRun } from '../core/quota-plan';
 import type { JobRecord, LinkRecord } from '../core/records';
-import type { ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
+import type { AccountKind, ConnectionInfo, ProgressInfo, SyncSummary } from '../shared/types';
 
 export type { JobRecord, LinkRecord, StoredSchedule } from '../core/records';
 
@@ -17,6 +18,8 @@ const PROGRESS_PREFIX = 'tas.progress.';
 const RUNTIMES_PREFIX = 'tas.runtimes.';
 const RUNTIMES_KEPT = 10;
 const LACKING_KEY = 'tas.lackingOperations';
+const QUOTA_DAY_KEY = 'tas.quotaDay';
+const ACCOUNT_KIND_KEY = 'tas.accountKind';
 
 export interface StoredConnection {
   info: ConnectionInfo;
@@ -197,14 +200,64 @@ export function clearRetry(sheetId: number): void {
 }
 
 /** Seconds of the link's last runs (newest last), for the schedule picker's daily runtime estimate. */
-export function recentRunSeconds(sheetId: number): number[] {
-  const seconds = readJson<unknown>(documentProperties(), RUNTIMES_PREFIX + sheetId);
-  return Array.isArray(seconds) ? seconds.filter((each): each is number => typeof each === 'number') : [];
+/**
+ * The link's recent runs that did their work: seconds, requests and whether they listed the whole
+ * table (older records kept seconds only: read as pulls of unknown requests).
+ */
+export function recentRuns(sheetId: number): RecordedRun[] {
+  const stored = readJson<unknown>(documentProperties(), RUNTIMES_PREFIX + sheetId);
+  if (!Array.isArray(stored)) return [];
+  const runs: RecordedRun[] = [];
+  for (const each of stored) {
+    if (typeof each === 'number') runs.push({ operation: 'pull', seconds: each });
+    else if (each && typeof each === 'object' && typeof (each as RecordedRun).seconds === 'number')
+      runs.push(each as RecordedRun);
+  }
+  return runs;
 }
 
-export function recordRunSeconds(sheetId: number, seconds: number): void {
-  const kept = [...recentRunSeconds(sheetId), Math.max(0, seconds)].slice(-RUNTIMES_KEPT);
+export function recentRunSeconds(sheetId: number): number[] {
+  return recentRuns(sheetId).map((run) => run.seconds);
+}
+
+export function recordRun(sheetId: number, run: RecordedRun): void {
+  const runs = [...recentRuns(sheetId), { ...run, seconds: Math.max(0, run.seconds) }];
+  const kept = runs.slice(-RUNTIMES_KEPT);
+  // The day's full listing stays known after ten cheaper runs: the plan counts one a day.
+  const lastListing = [...runs].reverse().find((each) => each.fullListing === true);
+  if (lastListing && !kept.includes(lastListing)) kept.unshift(lastListing);
   documentProperties().setProperty(RUNTIMES_PREFIX + sheetId, JSON.stringify(kept));
+}
+
+/**
+ * This spreadsheet's runs in the current quota day: Apps Script's daily quotas reset 24 hours after
+ * the first call (apps-script-facts §3), so a day starts with the first run logged after the last ended.
+ */
+export interface QuotaDay {
+  /** ms on the script's clock. */
+  start: number;
+  fetches: number;
+  triggerSeconds: number;
+}
+
+export function loadQuotaDay(): QuotaDay | null {
+  const day = readJson<QuotaDay>(documentProperties(), QUOTA_DAY_KEY);
+  return day && typeof day.start === 'number' && typeof day.fetches === 'number' ? day : null;
+}
+
+export function saveQuotaDay(day: QuotaDay): void {
+  documentProperties().setProperty(QUOTA_DAY_KEY, JSON.stringify(day));
+}
+
+/** The account kind the person plans with (USER properties: it is theirs); consumer until chosen. */
+export function loadAccountKind(): AccountKind {
+  return PropertiesService.getUserProperties().getProperty(ACCOUNT_KIND_KEY) === 'workspace'
+    ? 'workspace'
+    : 'consumer';
+}
+
+export function saveAccountKind(kind: AccountKind): void {
+  PropertiesService.getUserProperties().setProperty(ACCOUNT_KIND_KEY, kind);
 }
 
 export function saveSummary(sheetId: number, summary: SyncSummary): void {

@@ -288,6 +288,30 @@ export interface ScheduleInfo {
   notice?: string | null;
 }
 
+/** Whose daily quotas apply: a Google account (gmail.com) or Google Workspace. */
+export type AccountKind = 'consumer' | 'workspace';
+
+/** What a setting uses of Apps Script's daily quotas (URL fetch calls, trigger minutes), estimated. */
+export interface QuotaUse {
+  urlFetches: number | null;
+  triggerMinutes: number | null;
+  /** Percent of each daily quota (rounded up); null where the runs do not tell yet. */
+  urlFetchShare: number | null;
+  triggerShare: number | null;
+  /** One sentence: what a day uses of each quota. */
+  usage: string;
+  /** Set when it would run out before the day ends: what, when, and what to pick instead (refused). */
+  refusal: string | null;
+  /** How the figures were reached, for the curious. */
+  basis: string[];
+}
+
+/** Live sync to plan (`planLiveSync`): hours a day the sidebar is open, typed pushes a day (a guess). */
+export interface LivePlanInput {
+  sidebarHours?: number;
+  typedPushes?: number;
+}
+
 export interface ScheduleOptions {
   /**
    * Intervals this installation accepts (add-ons: hourly or slower), each with the estimated minutes
@@ -299,7 +323,11 @@ export interface ScheduleOptions {
     label: string;
     minutesPerDay?: number | null;
     quotaWarning?: string | null;
+    /** The day's use of each quota by a schedule of each mode at this interval (from the link's runs). */
+    use?: Record<ScheduleMode, QuotaUse>;
   }>;
+  /** The account kind the person chose for planning (remembered per person). */
+  accountKind?: AccountKind;
   /** Average seconds of the link's recent runs; null before its first run. */
   runSeconds?: number | null;
   /** Daily trigger runtime of a Google account (minutes). */

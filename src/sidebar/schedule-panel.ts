@@ -1,6 +1,6 @@
 // The schedule: what runs how often and whose key runs it, its last and next run, a pause after
-// failures (with Resume), the picker's estimate of daily trigger time, Save and Remove.
-import type { SidebarState } from '../shared/types';
+// failures (with Resume), what the choice uses of the day's quotas (per account kind), Save and Remove.
+import type { AccountKind, ScheduleMode, SidebarState } from '../shared/types';
 import type { Sidebar } from './context';
 import { byId, el, show, when } from './dom';
 import { on, say, step } from './feedback';
@@ -48,27 +48,37 @@ function ownerLine(schedule: NonNullable<SidebarState['schedule']>): string {
   return `Runs with the API key of ${who}: edits anyone makes in this sheet are sent to the service in that person’s name. Changing the schedule needs your own connection; resuming it makes it yours.`;
 }
 
-/** The schedule picker's estimate of daily trigger runtime for the chosen interval, with a warning. */
+/**
+ * What the chosen mode and interval would use a day of the person's URL fetch calls and trigger time
+ * (planned on the server from the link's runs); a setting that runs out shows its refusal instead.
+ */
 function renderEstimate(sidebar: Sidebar): void {
   const target = byId('schedule-estimate');
   const options = sidebar.state()?.scheduleOptions;
+  const account = byId<HTMLSelectElement>('schedule-account');
+  if (options?.accountKind) account.value = options.accountKind;
   const chosen = options?.intervals.find(
     (option) => option.every === byId<HTMLSelectElement>('schedule-every').value,
   );
+  const mode = byId<HTMLSelectElement>('schedule-mode').value as ScheduleMode;
+  const use = chosen?.use?.[mode];
   target.classList.remove('warning');
-  // No estimate without runs that took measurable time: "0 of 90 minutes" would be a guess from nothing.
-  if (!options?.runSeconds || !chosen?.minutesPerDay) {
+  // No estimate before runs tell one: "0 of 90 minutes" would be a guess from nothing.
+  if (!use || (use.urlFetches === null && !use.triggerMinutes)) {
     target.textContent = options?.timeZone
       ? `Times are in the spreadsheet’s time zone, ${options.timeZone}.`
       : '';
     return;
   }
-  if (chosen.quotaWarning) {
-    target.textContent = chosen.quotaWarning;
-    target.classList.add('warning');
-    return;
-  }
-  target.textContent = `Recent runs take about ${options.runSeconds} s: about ${chosen.minutesPerDay} of the ${options.quotaMinutesPerDay ?? 90} minutes of trigger time Apps Script allows a day.`;
+  target.textContent = use.refusal ?? use.usage;
+  if (use.refusal) target.classList.add('warning');
+}
+
+async function chooseAccount(sidebar: Sidebar): Promise<void> {
+  const kind = byId<HTMLSelectElement>('schedule-account').value as AccountKind;
+  const saved = await step('Saving…', 'Could not save the account kind', () => run('setAccountKind', kind));
+  if (!saved) return;
+  await step('Loading…', 'Could not load the sidebar', sidebar.refresh);
 }
 
 export function wireSchedulePanel(sidebar: Sidebar): void {
@@ -76,6 +86,8 @@ export function wireSchedulePanel(sidebar: Sidebar): void {
   on('schedule-remove', 'click', () => removeSchedule(sidebar));
   on('schedule-resume', 'click', () => resumeSchedule(sidebar));
   byId('schedule-every').addEventListener('change', () => renderEstimate(sidebar));
+  byId('schedule-mode').addEventListener('change', () => renderEstimate(sidebar));
+  byId('schedule-account').addEventListener('change', () => chooseAccount(sidebar));
 }
 
 async function saveSchedule(sidebar: Sidebar, event: Event): Promise<void> {

@@ -1,5 +1,6 @@
 // A typed promise wrapper over google.script.run: one call per server function, every failure an Error.
 import type {
+  AccountKind,
   ConflictLine,
   ConnectionInfo,
   ConnectionRefusal,
@@ -7,12 +8,14 @@ import type {
   DeleteRowsResult,
   LinkInfo,
   LinkInput,
+  LivePlanInput,
   LinkOptionsInput,
   LinkRefusal,
   LiveCheckResult,
   MembersSummary,
   MissingRowsReview,
   PushOptions,
+  QuotaUse,
   RemovedLinesReview,
   RemoveLinesResult,
   SaveConnectionInput,
@@ -48,6 +51,8 @@ export interface ServerFunctions {
   clearSchedule(): { cleared: boolean };
   getSchedule(): ScheduleInfo | null;
   resumeSchedule(): ScheduleInfo | null;
+  setAccountKind(kind: AccountKind): { accountKind: AccountKind };
+  planLiveSync(input?: LivePlanInput | null): QuotaUse;
   importAccountMembers(input: { emailId?: string }): MembersSummary;
   setLinkOptions(input: LinkOptionsInput): LinkInfo;
   getMissingRowsReview(): MissingRowsReview;

@@ -174,14 +174,31 @@ describe('the schedule picker', () => {
   });
 
   it('shows the estimate when recent runs give one', async () => {
+    const usage =
+      'A day: about 48 URL fetch calls (1% of 20,000) and 5 minutes of trigger time (6% of 90), the daily quotas of a Google account, shared by all your scripts.';
+    const use = {
+      urlFetches: 48,
+      triggerMinutes: 5,
+      urlFetchShare: 1,
+      triggerShare: 6,
+      usage,
+      refusal: null,
+      basis: [],
+    };
     await withScheduleOptions({
       runSeconds: 12,
-      intervals: [{ every: 'h1', label: 'Every hour', minutesPerDay: 5, quotaWarning: null }],
+      intervals: [
+        {
+          every: 'h1',
+          label: 'Every hour',
+          minutesPerDay: 5,
+          quotaWarning: null,
+          use: { sync: use, pull: use, push: use },
+        },
+      ],
     });
     await connectAndLink();
-    expect(await page.locator('#schedule-estimate').textContent()).toBe(
-      'Recent runs take about 12 s: about 5 of the 90 minutes of trigger time Apps Script allows a day.',
-    );
+    expect(await page.locator('#schedule-estimate').textContent()).toBe(usage);
     await page.unrouteAll({ behavior: 'wait' });
   });
 });

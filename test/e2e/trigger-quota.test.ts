@@ -55,10 +55,16 @@ describe('simulator: trigger runtime quota', () => {
   });
 });
 
+interface Use {
+  triggerMinutes: number | null;
+  urlFetches: number | null;
+  refusal: string | null;
+}
 interface Interval {
   every: string;
   minutesPerDay?: number | null;
   quotaWarning?: string | null;
+  use?: Record<'pull' | 'push' | 'sync', Use>;
 }
 interface State {
   scheduleOptions: { intervals: Interval[]; runSeconds?: number | null; quotaMinutesPerDay?: number };
@@ -74,10 +80,10 @@ describe('schedule picker: estimated daily runtime', () => {
     expect(state.scheduleOptions.intervals.map((each) => each.every)).toEqual(
       expect.arrayContaining(['m1', 'h1']),
     );
-    expect(state.scheduleOptions.intervals.every((each) => each.minutesPerDay === null)).toBe(true);
+    expect(state.scheduleOptions.intervals.every((each) => !each.minutesPerDay)).toBe(true);
   });
 
-  it('estimates from recent runs and warns for an interval that would use up 90 minutes a day', async () => {
+  it('estimates from recent runs and refuses an interval that would use up 90 minutes a day', async () => {
     // Each request takes 5 simulated seconds, so a pull takes several seconds.
     world = await startWorld({ simulator: { costs: { httpLatencyMs: 5_000 } } });
     const w = world;
@@ -89,18 +95,19 @@ describe('schedule picker: estimated daily runtime', () => {
     expect(runSeconds).toBeGreaterThan(4);
     expect(state.scheduleOptions.quotaMinutesPerDay).toBe(90);
     const byEvery = new Map(state.scheduleOptions.intervals.map((each) => [each.every, each]));
-    const everyMinute = byEvery.get('m1');
-    expect(everyMinute?.minutesPerDay).toBeGreaterThanOrEqual(Math.floor((1440 * runSeconds) / 60));
-    expect(everyMinute?.minutesPerDay).toBeGreaterThanOrEqual(96);
-    expect(everyMinute?.quotaWarning).toMatch(/90 minutes a day/);
-    const hourly = byEvery.get('h1');
-    expect(hourly?.minutesPerDay).toBe(Math.ceil((24 * runSeconds) / 60));
-    expect(hourly?.quotaWarning).toBeNull();
-    const daily = byEvery.get('d9');
-    expect(daily?.minutesPerDay).toBe(Math.ceil(runSeconds / 60));
-    // Saving such a schedule carries the same warning.
-    const saved = w.call<{ quotaWarning?: string | null }>('setSchedule', { mode: 'pull', every: 'm1' });
-    expect(saved.quotaWarning).toMatch(/Choose a longer interval/);
+    const everyMinute = byEvery.get('m1')?.use?.pull;
+    expect(everyMinute?.triggerMinutes).toBeGreaterThanOrEqual(Math.floor((1440 * runSeconds) / 60));
+    expect(everyMinute?.refusal).toMatch(/^The schedule was not turned on\. .*trigger time/);
+    const hourly = byEvery.get('h1')?.use?.pull;
+    expect(hourly?.triggerMinutes).toBe(Math.ceil((24 * runSeconds) / 60));
+    expect(hourly?.refusal).toBeNull();
+    expect(byEvery.get('d9')?.use?.pull.triggerMinutes).toBe(Math.ceil(runSeconds / 60));
+    // Saving such a schedule is refused on the server, and leaves no trigger behind.
+    const refused = w.sim.callFromClient('setSchedule', [{ mode: 'pull', every: 'm1' }]);
+    expect(refused.error?.message).toMatch(
+      /was not turned on.*Choose a longer interval \(every \d+ minutes fits\)/,
+    );
+    expect(w.sim.triggers()).toHaveLength(0);
     const fine = w.call<{ quotaWarning?: string | null }>('setSchedule', { mode: 'pull', every: 'h1' });
     expect(fine.quotaWarning).toBeNull();
   });

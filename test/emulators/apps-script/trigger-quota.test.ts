@@ -26,4 +26,17 @@ describe('trigger runtime quota', () => {
     expect(hour.length).toBeGreaterThan(3);
     expect(hour.slice(3).every((result) => result.error?.message === TRIGGER_RUNTIME_MESSAGE)).toBe(true);
   });
+
+  it("counts the trigger runtime of the user's other scripts (the quota is per user, shared)", () => {
+    const code = [
+      'function install() { ScriptApp.newTrigger("work").timeBased().everyMinutes(10).create(); }',
+      'function work() { Utilities.sleep(60 * 1000); return "done"; }',
+    ].join('\n');
+    const sim = createSimulator({ code, countRealTime: false, startTime: Date.UTC(2024, 0, 1) });
+    expect(sim.run('install').ok).toBe(true);
+    sim.useQuotaElsewhere('alice@example.com', { triggerMs: 90 * MINUTE });
+    const fired = sim.advanceAndFire(30 * MINUTE);
+    expect(fired.length).toBeGreaterThan(0);
+    expect(fired.every((result) => result.error?.message === TRIGGER_RUNTIME_MESSAGE)).toBe(true);
+  });
 });

@@ -1,7 +1,13 @@
 // Tests of UrlFetchApp (§4) against a real HTTP server in a child process (the test thread blocks on Atomics.wait).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulator, type SimulatorOptions } from '../../../emulators/apps-script/index';
+import {
+  CONSUMER_URL_FETCH_DAILY,
+  createSimulator,
+  type SimulatorOptions,
+  URL_FETCH_DAILY_MESSAGE,
+  WORKSPACE_URL_FETCH_DAILY,
+} from '../../../emulators/apps-script/index';
 
 const SERVER = `
 const http = require('node:http');
@@ -168,6 +174,40 @@ describe('UrlFetchApp.fetch', () => {
     expect(sim.stats.urlFetchToday).toBe(3);
     sim.clock.advance(24 * 3_600_000);
     expect(sim.run('get', [`${base}/echo`]).ok).toBe(true);
+  });
+});
+
+describe("the daily URL Fetch quota (per user, shared by all of the user's scripts)", () => {
+  const users = [{ email: 'alice@example.com' }, { email: 'bob@example.com' }];
+
+  it("counts what the user's other scripts used, and refuses with Google's message once it is used up", () => {
+    const sim = make({ urlFetchDailyQuota: 5, users });
+    expect(sim.useQuotaElsewhere('alice@example.com', { urlFetches: 4 })).toBe(true);
+    expect(sim.run('get', [`${base}/echo`]).ok).toBe(true);
+    expect(sim.urlFetchUsed('alice@example.com')).toBe(5);
+    expect(sim.run('get', [`${base}/echo`]).error?.message).toBe(URL_FETCH_DAILY_MESSAGE);
+    expect(URL_FETCH_DAILY_MESSAGE).toBe('Service invoked too many times for one day: urlfetch.');
+    // Another user has a quota of their own.
+    expect(sim.run('get', [`${base}/echo`], { user: 'bob@example.com' }).ok).toBe(true);
+    expect(sim.urlFetchUsed('bob@example.com')).toBe(1);
+  });
+
+  it('refuses a fetchAll that would pass the quota whole: nothing sent, nothing counted', () => {
+    const sim = make({ urlFetchDailyQuota: 3 });
+    expect(sim.run('get', [`${base}/echo`]).ok).toBe(true);
+    const refused = sim.run('all', [[`${base}/echo`, `${base}/echo`, `${base}/echo`]]);
+    expect((refused.value as { error: string }).error).toBe(URL_FETCH_DAILY_MESSAGE);
+    expect(refused.stats.httpRequests).toBe(0);
+    expect(sim.urlFetchUsed()).toBe(1);
+    expect(sim.run('all', [[`${base}/echo`, `${base}/echo`]]).ok).toBe(true);
+    expect(sim.urlFetchUsed()).toBe(3);
+  });
+
+  it("has Google's figures: 20,000 a day for a Google account, 100,000 for Workspace", () => {
+    expect([CONSUMER_URL_FETCH_DAILY, WORKSPACE_URL_FETCH_DAILY]).toEqual([20_000, 100_000]);
+    const sim = make();
+    expect(sim.useQuotaElsewhere('alice@example.com', { urlFetches: CONSUMER_URL_FETCH_DAILY })).toBe(true);
+    expect(sim.run('get', [`${base}/echo`]).error?.message).toBe(URL_FETCH_DAILY_MESSAGE);
   });
 });
 
