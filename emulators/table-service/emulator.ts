@@ -111,21 +111,13 @@ export class EmulatorClock {
   }
 }
 
-/** The store's clock: the machine's, or a counter that moves 1 ms a read (see `countedStamps`). */
-function countedClock(counted: { startMs: number } | undefined): () => number {
-  if (!counted) return Date.now;
-  if (!Number.isFinite(counted.startMs))
-    throw new RangeError('countedStamps.startMs must be a number of ms.');
-  let next = counted.startMs;
-  return () => next++;
-}
-
 /** One emulator instance. */
 export class TableEmulator {
   readonly store: Store;
   readonly tokens: TokenIssuer;
   readonly faults: FaultInjector;
   readonly clock: EmulatorClock;
+  private readonly stampsFollowClock: boolean;
   /** Platform mode (error bodies, rolling windows); null when off. */
   platform: PlatformLimiter | null = null;
   readonly dataRng: Rng;
@@ -160,7 +152,8 @@ export class TableEmulator {
       state = typeof initial === 'string' ? dataSet(initial) : checkState(initial);
     }
     this.tokens = new TokenIssuer(secret);
-    this.store = new Store(state, this.dataRng, countedClock(options.countedStamps));
+    this.stampsFollowClock = options.stampsFollowClock === true;
+    this.store = new Store(state, this.dataRng, () => this.serviceNow());
     this.listShape = options.listShape ?? 'object';
     this.tableAppSearch = options.tableAppSearch ?? true;
     this.servesDelete = options.servesDelete ?? true;
@@ -241,6 +234,11 @@ export class TableEmulator {
   // ---- admin data operations -----------------------------------------------------------------
 
   /** Replaces the whole state with a built-in set or a given state. */
+  /** The service's time: its stamps and Date headers (the machine's clock unless `stampsFollowClock`). */
+  serviceNow(): number {
+    return this.stampsFollowClock ? this.clock.now() : Date.now();
+  }
+
   reset(to: DataSetName | EmulatorState = 'sample'): void {
     this.store.state = typeof to === 'string' ? dataSet(to) : checkState(to);
     this.persist();

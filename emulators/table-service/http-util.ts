@@ -46,8 +46,8 @@ export function readBody(
   });
 }
 
-/** Writes an answer (JSON unless rawBody); the Date header is always sent. */
-export function sendAnswer(res: ServerResponse, answer: Answer): void {
+/** Writes an answer (JSON unless rawBody); the Date header is always sent, the service's time `nowMs`. */
+export function sendAnswer(res: ServerResponse, answer: Answer, nowMs: number = Date.now()): void {
   const text = answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   const headers: Record<string, string> = {};
   const given = answer.headers ?? {};
@@ -57,7 +57,7 @@ export function sendAnswer(res: ServerResponse, answer: Answer): void {
   headers['cache-control'] = 'no-store';
   Object.assign(headers, given);
   headers['content-length'] = String(Buffer.byteLength(text));
-  headers.date = new Date().toUTCString();
+  headers.date = new Date(nowMs).toUTCString();
   res.writeHead(answer.status, headers);
   res.end(text);
 }

@@ -11,7 +11,7 @@ import {
   errorAnswer,
   isLoopbackAddress,
   readBody,
-  sendAnswer,
+  sendAnswer as sendAnswerAt,
   sleep,
   splitUrl,
 } from './http-util.js';
@@ -58,6 +58,8 @@ function dropConnection(req: IncomingMessage, res: ServerResponse, entry: Reques
 
 async function handle(emu: TableEmulator, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = Date.now();
+  // The Date header tells the service's time, the same clock its stamps come from.
+  const sendAnswer = (to: ServerResponse, answer: Answer): void => sendAnswerAt(to, answer, emu.serviceNow());
   const method = req.method ?? 'GET';
   const { path, rawQuery } = splitUrl(req.url);
   const { buffer, bytes, tooLarge } = await readBody(req);
@@ -168,7 +170,11 @@ export async function createTableService(options: EmulatorOptions = {}): Promise
   const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     handle(emu, req, res).catch((error: unknown) => {
       if (!res.headersSent) {
-        sendAnswer(res, errorAnswer(500, 'internal_error', `Emulator bug: ${(error as Error).message}`));
+        sendAnswerAt(
+          res,
+          errorAnswer(500, 'internal_error', `Emulator bug: ${(error as Error).message}`),
+          emu.serviceNow(),
+        );
       } else {
         res.destroy();
       }

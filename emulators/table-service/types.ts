@@ -225,11 +225,12 @@ export interface EmulatorOptions {
    */
   clock?: () => number;
   /**
-   * Stamps rows' `lMod` and tables' `lastModified` from a counter instead of the machine's clock: the
-   * first stamp is `startMs`, each later one 1 ms on. Two rows then never share an `lMod` by the luck of
-   * the millisecond, and a seeded run replays exactly (the chaos suite).
+   * Stamps rows' `lMod`, `cOn` and tables' `lastModified` from the rate limits' clock (`clock`, or the
+   * time the admin route set) instead of the machine's: a test that keeps that clock on the Apps Script
+   * simulator's (followSimulatedClock) then sees the service's times follow simulated time, as a real
+   * service's follow real time, and a seeded run replays the same times (the chaos suite, benchmarks).
    */
-  countedStamps?: { startMs: number };
+  stampsFollowClock?: boolean;
 }
 
 /** Options of the row/column generator behind admin seedTable. */

@@ -27,8 +27,9 @@ export async function runScenario(
   const emulator = await startEmulator({
     seed,
     poll: 'off',
-    // lMods from a counter: which rows share an lMod (the person's id actions skip those) follows the seed.
-    countedStamps: { startMs: Date.UTC(2025, 0, 6, 8, 0, 0) },
+    // The service's times follow the simulated clock (setup.ts keeps them in step): which rows share an
+    // lMod (the person's id actions skip those) follows the seed, not the machine's millisecond.
+    stampsFollowClock: true,
     ...(options.platform ? { platform: true as const } : {}),
   });
   try {

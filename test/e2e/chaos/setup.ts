@@ -61,6 +61,9 @@ export async function serviceTable(admin: Admin) {
   return (await admin.state()).apps.find((a) => a.id === APP)?.tables.find((t) => t.id === TABLE);
 }
 
+/** When a scenario starts, on the simulator's clock and the emulator's. */
+const START = Date.UTC(2025, 0, 6, 9, 0, 0);
+
 /** A fetchAll's arrival order drawn from `r`: any of the orders the platform's parallel requests may take. */
 function seededOrder(r: Rng): (count: number) => number[] {
   return (count) => {
@@ -86,21 +89,19 @@ export async function setUpScenario(
     spreadsheetName: `Chaos ${seed}`,
     costs: { httpLatencyMs: 120, sheetCallMs: 4, sheetCellMs: 0 },
     countRealTime: false,
-    startTime: Date.UTC(2025, 0, 6, 9, 0, 0),
+    startTime: START,
     // The requests of a fetchAll reach the emulator one at a time in a seeded order, so the emulator's
     // fault draws follow the seed and a failing scenario replays exactly (CHAOS_ORDER varies the order).
     fetchDispatchOrder: seededOrder(createRng(seed * 31 + Number(process.env.CHAOS_ORDER ?? 0))),
-    ...(options.platform
-      ? {
-          onBeforeFetch: followSimulatedClock(
-            () => emulator.url,
-            () => sim.clock.now(),
-          ),
-        }
-      : {}),
+    // The emulator's clock (its stamps, and platform mode's windows) follows the simulated one.
+    onBeforeFetch: followSimulatedClock(
+      () => emulator.url,
+      () => sim.clock.now(),
+    ),
     users: MEMBERS.map((member) => ({ email: member.email })),
   });
   const admin = emulator.admin;
+  await admin.setClock({ nowMs: START });
   const call = <T>(fn: string, ...args: unknown[]): T => {
     const result = sim.callFromClient(fn, args);
     if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);

@@ -317,25 +317,31 @@ describe('the people search', () => {
   });
 });
 
-describe('counted stamps', () => {
-  it('stamps lMod from a counter 1 ms a change, so a seeded run replays the same times', async () => {
-    const start = Date.UTC(2025, 0, 6, 8, 0, 0);
-    const counted = await createTableService({ countedStamps: { startMs: start } });
+describe('stamps that follow the clock', () => {
+  it('stamps cOn and lMod from the set clock (a simulated one), 1 ms past the last stamp when it stands still', async () => {
+    const at = Date.UTC(2025, 0, 6, 9, 0, 0);
+    const following = await createTableService({ stampsFollowClock: true });
     try {
-      const key = counted.keys.u_alice as string;
-      const first = (
-        await call(counted.url, 'POST', `/api/public${DEALS}/rows`, { key, body: { title: 'A' } })
+      await following.admin.setClock({ nowMs: at });
+      const key = following.keys.u_alice as string;
+      const create = (title: string) =>
+        call(following.url, 'POST', `/api/public${DEALS}/rows`, { key, body: { title } });
+      const first = (await create('A')).json as RowJson;
+      expect([Date.parse(first.cOn), Date.parse(first.lMod)]).toEqual([at, at]);
+      const changed = (
+        await call(following.url, 'PATCH', `/api/public${DEALS}/rows/${first.id}`, {
+          key,
+          body: { title: 'A2' },
+        })
       ).json as RowJson;
-      const second = (
-        await call(counted.url, 'POST', `/api/public${DEALS}/rows`, { key, body: { title: 'B' } })
-      ).json as RowJson;
-      const firstMs = Date.parse(first.lMod);
-      // Far from the machine's clock, and one stamp apart (a create stamps the row and its table).
-      expect(firstMs - start).toBeLessThan(100);
-      expect(Date.parse(second.lMod) - firstMs).toBe(2);
-      await expect(createTableService({ countedStamps: { startMs: Number.NaN } })).rejects.toThrow(/startMs/);
+      expect(Date.parse(changed.lMod)).toBe(at + 1);
+      await following.admin.setClock({ advanceMs: 60_000 });
+      const second = await create('B');
+      expect(Date.parse((second.json as RowJson).cOn)).toBe(at + 60_000);
+      // The Date header is the service's time too (a client takes a lost create's time from it).
+      expect(Date.parse(second.headers.get('date') as string)).toBe(at + 60_000);
     } finally {
-      await counted.close();
+      await following.close();
     }
   });
 });
