@@ -17,9 +17,11 @@ import {
   formatNaive,
   formatTable,
   formatTargets,
+  floorSplit,
   limitOf,
   limitSplit,
   REQUIRED_LINE_CELLS,
+  rulesFloorOf,
 } from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
 import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
@@ -276,8 +278,18 @@ async function main(options: BenchOptions): Promise<void> {
       'Where the simulated time goes (ours; s):',
       ...ours.map(
         (r) =>
-          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (limit ${limitSplit(limitOf(r, options))})`,
+          `  ${r.spec.name.padEnd(24)} HTTP ${seconds(r.httpMs)}, Spreadsheet ${seconds(r.sheetMs)}, script JavaScript ${seconds(r.scriptMs)}, total ${seconds(r.simulatedMs)} (physical limit ${limitSplit(limitOf(r, options))})`,
       ),
+      '',
+      'Rules floor of each pull (the physical limit plus the waiting Spreadsheet calls the sync rules require, named):',
+      ...ours.flatMap((r) => {
+        const floor = rulesFloorOf(r, options);
+        if (!floor) return [];
+        const limit = limitOf(r, options);
+        return [
+          `  ${r.spec.name.padEnd(24)} ${floorSplit(floor)}; ours ${(r.simulatedMs / floor.simulatedMs).toFixed(2)}x the floor, ${(r.simulatedMs / limit.simulatedMs).toFixed(2)}x the physical limit`,
+        ];
+      }),
       '',
       'Where the Spreadsheet calls go (ours): calls that wait for the spreadsheet, then the most frequent queued ones:',
       ...ours.map((r) => {
@@ -294,9 +306,13 @@ async function main(options: BenchOptions): Promise<void> {
       '',
       largestTableLine(options.columns),
       '',
-      `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
-      formatRateLimited(rateLimited),
-      '',
+      ...(rateLimited.length > 0
+        ? [
+            `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
+            formatRateLimited(rateLimited),
+            '',
+          ]
+        : []),
       ...(day ? [DAY_TITLE, formatDay(day), ''] : []),
       'Targets:',
       formatTargets(targets),
@@ -316,7 +332,11 @@ async function main(options: BenchOptions): Promise<void> {
           assumptions,
           realSeconds,
           node: process.version,
-          scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
+          scenarios: results.map((r) => ({
+            ...r,
+            limit: limitOf(r, options),
+            rulesFloor: rulesFloorOf(r, options),
+          })),
           diff,
           rateLimitedPush: rateLimited,
           daySchedule: day,

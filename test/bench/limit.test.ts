@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from '../../bench/options';
-import { limitOf, limitSplit } from '../../bench/report';
+import { limitOf, limitSplit, rulesFloorOf } from '../../bench/report';
 import type { ScenarioResult } from '../../bench/scenario';
 import { COST_PROFILES } from '../../emulators/apps-script/costs';
 
@@ -76,5 +76,34 @@ describe('limitOf, pull', () => {
     expect(limit.readRequests).toBe(0);
     expect(limit.httpMs).toBeCloseTo(10 * ROUND + LONE);
     expect(limitOf(scenario('pull', 10_000), { ...DEFAULTS, pageWave: 8 }).httpMs).toBeCloseTo(13 * ROUND);
+  });
+});
+
+describe('rulesFloorOf, pulls', () => {
+  it('adds to the physical limit each waiting call the sync rules require, named', () => {
+    const first = scenario('pull', 1_000);
+    const floor = rulesFloorOf(first, DEFAULTS);
+    // The sheet by its id (2), the base found and made (2), the sheet read (1), the flush before the
+    // lock is released (1): one chunk, so no re-identification.
+    expect(floor?.waits.map((each) => [each.call, each.count])).toEqual([
+      ['linked sheet and its id', 2],
+      ['base sheet found', 1],
+      ['base sheet made', 1],
+      ['sheet read', 1],
+      ['flush before unlock', 1],
+    ]);
+    expect(floor?.simulatedMs).toBeCloseTo(limitOf(first, DEFAULTS).simulatedMs + 6 * central.sheetWaitMs);
+  });
+
+  it('re-identifies the lines before every chunk after the first; a re-pull makes no base and reads no more', () => {
+    const big = rulesFloorOf(scenario('pull', 100_000), DEFAULTS);
+    expect(big?.waits.find((each) => each.call === 're-identification')?.count).toBe(5);
+    const repull = rulesFloorOf(scenario('repull', 10_000), DEFAULTS);
+    expect(repull?.waits.map((each) => each.call)).toEqual([
+      'linked sheet and its id',
+      'base sheet found',
+      'flush before unlock',
+    ]);
+    expect(rulesFloorOf(scenario('push', 2_000, 100), DEFAULTS)).toBeUndefined();
   });
 });
