@@ -19,6 +19,7 @@ export {
   setLinkOptions,
   unlinkActiveSheet,
 } from './gas/link';
+export { onLiveEdit } from './gas/live';
 export { importAccountMembers, menuImportMembers } from './gas/members';
 export {
   bringBackMissingRows,

@@ -3,7 +3,7 @@
 import type { LinkInfo, ScheduleInfo } from '../shared/types';
 
 /** A link plus what the sync keeps about it. */
-export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal' | 'live'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
   /** Deleted columns: ids that were table columns once and are not live now, kept so their sheet columns stay unsynced. */
@@ -35,6 +35,19 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   pollCursor?: string;
   /** When (ISO) the last pull that listed the whole table finished: the poll is used for a day after it. */
   fullListingAt?: string;
+  /**
+   * "Send edits as I type": the people whose edit trigger pushes this sheet's edited lines, in the
+   * order they turned it on. Each one's own edits go with their key; others' with the first one's.
+   */
+  live?: LiveSender[];
+}
+
+/** A person who turned on live sync for a link (their trigger and API key send). */
+export interface LiveSender {
+  /** The service e-mail and user id of their connection, and their name as the sidebar shows it. */
+  email: string;
+  userId: string;
+  name: string;
 }
 
 export interface StoredSchedule

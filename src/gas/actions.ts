@@ -27,6 +27,7 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
+import { takeQueuedLines } from './live';
 import { appendRunLog } from './run-log';
 import { type JobRecord, type LinkRecord, loadLink, loadSummary, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
@@ -42,7 +43,16 @@ export interface RunOptions {
   confirmHeld?: boolean | string;
   /** "Pull everything": list the whole table, never only what changed. */
   everything?: boolean;
+  /**
+   * A live push (the edit trigger): only these lines, `typing` not created yet. It does not wait for
+   * the lock: a run going takes the lines (`onBusy` leaves them for it), and nothing is logged when
+   * nothing was sent.
+   */
+  live?: { lines: readonly number[]; typing?: number; onBusy: () => void };
 }
+
+/** Rounds of lines left by firings meanwhile that one run takes before it ends (a burst is one push). */
+const LIVE_ROUNDS = 5;
 
 /**
  * Runs one operation step on a link under the document lock. If it cannot finish in the time
@@ -59,32 +69,62 @@ export function runOperation(
   let continuation: Continuation = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
   let headerWarnings: string[] = [];
+  const live = options.live;
   try {
-    withDocumentLock(() => {
-      const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-      context = running;
-      let step: ReturnType<typeof runOperationStep>;
-      try {
-        step = runOperationStep(operationPortsOf(running, link), link, operation, {
-          scheduled: options.scheduled,
-          job: options.job ?? null,
-          confirmHeld: options.confirmHeld ?? false,
-          startedAt: started,
-          summary,
-          everything: options.everything === true,
-        });
-      } finally {
-        // What the run found of the poll stands whatever else happened.
-        rememberPoll(running);
-      }
-      origin = step.origin;
-      continuation = step.continuation;
-      headerWarnings = step.warnings;
-      // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
-      recordHeld(link.sheetId, summary.held, step.heldCells);
-    });
+    withDocumentLock(
+      () => {
+        const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
+        context = running;
+        // Lines that firings left while another run went are taken with this one's.
+        let lines = live ? withQueued(live, takeQueuedLines(link.sheetId)) : undefined;
+        let step: ReturnType<typeof runOperationStep>;
+        try {
+          step = runOperationStep(operationPortsOf(running, link), link, operation, {
+            scheduled: options.scheduled,
+            job: options.job ?? null,
+            confirmHeld: options.confirmHeld ?? false,
+            startedAt: started,
+            summary,
+            everything: options.everything === true,
+            ...(lines ? { lines } : {}),
+          });
+          // Firings during this push left their lines: taken before the lock goes, so a burst of
+          // typing is one push (and a firing after the last look finds the lock free).
+          for (let round = 0; round < LIVE_ROUNDS && operation === 'push' && !step.continuation; round++) {
+            lines = link.live?.length ? (takeQueuedLines(link.sheetId) ?? undefined) : undefined;
+            if (!lines) break;
+            const more = emptySummary(operation);
+            step = runOperationStep(operationPortsOf(running, link), link, operation, {
+              scheduled: options.scheduled,
+              job: null,
+              confirmHeld: false,
+              startedAt: started,
+              summary: more,
+              lines,
+            });
+            mergeRound(summary, more);
+          }
+        } finally {
+          // What the run found of the poll stands whatever else happened.
+          rememberPoll(running);
+        }
+        origin = step.origin;
+        continuation = step.continuation;
+        headerWarnings = step.warnings;
+        // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
+        recordHeld(link.sheetId, summary.held, step.heldCells);
+      },
+      live ? 0 : undefined,
+    );
   } catch (error) {
     const failure = asSyncError(error);
+    if (live && failure.code === 'BUSY') {
+      // The run going takes these lines before it ends; nothing to log for a keystroke.
+      live.onBusy();
+      summary.skipped = true;
+      summary.message = SKIPPED_MESSAGE;
+      return summary;
+    }
     if (options.scheduled && failure.code === 'BUSY') {
       // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
       summary.skipped = true;
@@ -102,11 +142,43 @@ export function runOperation(
   }
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
+  // A live push that sent nothing leaves "Last run" as it was; one that went well is not logged (a
+  // line per keystroke would bury the schedule's): its lines' statuses say what it did.
+  if (live && summary.ok && quietLiveRun(summary)) return summary;
+  if (live && summary.ok && !summary.held && summary.errors === 0) {
+    saveSummary(link.sheetId, summary);
+    return summary;
+  }
   finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null);
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
   if (!loadLink(link.sheetId)) endLink(link);
   return summary;
+}
+
+/** The lines of a firing with those left by firings meanwhile (the latest still-typed line stays unsent). */
+function withQueued(
+  live: NonNullable<RunOptions['live']>,
+  queued: { lines: number[]; typing?: number } | null,
+): { lines: readonly number[]; typing?: number } {
+  const lines = [...new Set([...live.lines, ...(queued?.lines ?? [])])];
+  return { lines, ...(live.typing !== undefined ? { typing: live.typing } : {}) };
+}
+
+/** Adds a later round's counts to the run's summary; its issues are the sheet's as they stand now. */
+function mergeRound(summary: SyncSummary, round: SyncSummary): void {
+  summary.created += round.created;
+  summary.updated += round.updated;
+  summary.unchanged += round.unchanged;
+  summary.conflicts = round.conflicts;
+  summary.errors = round.errors;
+  summary.issues = round.issues;
+  if (round.held) summary.held = round.held;
+}
+
+function quietLiveRun(summary: SyncSummary): boolean {
+  // Problem lines anywhere in the sheet are counted by every push: only what this one did speaks.
+  return summary.created + summary.updated === 0 && !summary.held;
 }
 
 function finishRun(
