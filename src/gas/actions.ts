@@ -18,6 +18,7 @@ import type { ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { clearHeld, loadHeld, recordHeld } from './held';
 import { endLink } from './link';
+import { takeQueuedLines } from './live-queue';
 import {
   Deadline,
   newContext,
@@ -27,7 +28,6 @@ import {
   WORK_BUDGET_MS,
   withDocumentLock,
 } from './operation';
-import { takeQueuedLines } from './live';
 import { appendRunLog } from './run-log';
 import { type JobRecord, type LinkRecord, loadLink, loadSummary, saveProgress, saveSummary } from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';

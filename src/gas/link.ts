@@ -14,7 +14,7 @@ import type {
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
 import { clearHeld } from './held';
-import { dropEditTriggerIfUnused, liveInfo, setLive } from './live';
+import { dropEditTriggerIfUnused, liveInfo, setLive } from './live-switch';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, Deadline, requireConnection } from './operation';

@@ -1,106 +1,19 @@
-// Live sync, "Send edits as I type": one installable edit trigger per person (Apps Script allows an
-// add-on one of each type per user per document, apps-script-facts §13) pushes the edited lines of
-// the linked sheets that person turned it on for, under a push's rules. A firing that finds a run
-// going leaves its lines in document properties for that run to take before it ends.
-import { SyncError } from '../core/errors';
-import type { LinkRecord, LiveSender } from '../core/records';
-import type { LiveInfo, SyncSummary } from '../shared/types';
+// Live sync's edit trigger handler, "Send edits as I type": pushes the edited lines of the linked
+// sheets the trigger's creator turned it on for, under a push's rules (the switch is live-switch.ts).
+// A firing that finds a run going leaves its lines for that run (live-queue.ts).
+import type { LinkRecord } from '../core/records';
+import type { SyncSummary } from '../shared/types';
 import { runOperation } from './actions';
-import { activeSpreadsheet, rememberSheet } from './active';
+import { rememberSheet } from './active';
+import { enqueueLines, type QueuedLines } from './live-queue';
+import { isSender } from './live-switch';
 import { deleteTriggers } from './schedule-triggers';
-import { allLinks, displayName, loadConnection, loadJob, updateLink } from './stores';
+import { allLinks, loadConnection, loadJob } from './stores';
 
-export const LIVE_HANDLER = 'onLiveEdit';
-const MAX_TRIGGERS = 20;
 /** Lines a firing's edit names at most (a larger paste: the rest waits for the next push). */
 const MAX_LIVE_LINES = 1000;
-const QUEUE_PREFIX = 'tas.liveQueue.';
-/** Entries a sheet's queue holds at most: a longer burst is taken whole by the next push anyway. */
-const MAX_QUEUED = 50;
 const TYPING_PREFIX = 'tas.liveTyping.';
 const MAX_TYPING_EDITORS = 20;
-
-type Trigger = GoogleAppsScript.Script.Trigger;
-
-/** The caller's own edit triggers of this handler (others' are not listed to them). */
-function ownEditTriggers(): Trigger[] {
-  return ScriptApp.getUserTriggers(activeSpreadsheet()).filter(
-    (trigger) =>
-      trigger.getHandlerFunction() === LIVE_HANDLER && trigger.getEventType() === ScriptApp.EventType.ON_EDIT,
-  );
-}
-
-/** The caller's edit trigger: the one they have, else a new one (never a second). */
-function ensureEditTrigger(): void {
-  if (ownEditTriggers().length > 0) return;
-  const count = ScriptApp.getProjectTriggers().length;
-  if (count >= MAX_TRIGGERS - 1) {
-    throw new SyncError(
-      'CONFIG',
-      `You already have ${count} triggers for this script; Apps Script allows ${MAX_TRIGGERS} per person and the add-on keeps one free for long runs. Remove a schedule first, then turn on "Send edits as I type".`,
-    );
-  }
-  try {
-    ScriptApp.newTrigger(LIVE_HANDLER).forSpreadsheet(activeSpreadsheet()).onEdit().create();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new SyncError(
-      'CONFIG',
-      `Apps Script refused the edit trigger "Send edits as I type" needs (${message}). Remove another edit trigger of this add-on in Extensions › Apps Script › Triggers, then try again.`,
-    );
-  }
-}
-
-function isSender(link: LinkRecord, userId: string): boolean {
-  return (link.live ?? []).some((sender) => sender.userId === userId);
-}
-
-/** Deletes the caller's edit trigger once no link of the spreadsheet lists them: no orphan trigger. */
-export function dropEditTriggerIfUnused(): void {
-  const userId = loadConnection()?.info.userId;
-  if (userId !== undefined && allLinks().some((link) => isSender(link, userId))) return;
-  deleteTriggers(ownEditTriggers().map((trigger) => trigger.getUniqueId()));
-}
-
-/** Turns the caller's live sync of a link on or off; returns the link as saved. */
-export function setLive(sheetId: number, on: boolean): LinkRecord | null {
-  const connection = loadConnection();
-  if (!connection) {
-    throw new SyncError('CONFIG', 'Not connected yet: connect with your API key, then turn on live sync.');
-  }
-  const me: LiveSender = {
-    email: connection.info.email,
-    userId: connection.info.userId,
-    name: displayName(connection.info),
-  };
-  if (on) ensureEditTrigger();
-  const saved = updateLink(sheetId, (stored) => {
-    const others = (stored.live ?? []).filter((sender) => sender.userId !== me.userId);
-    const mine = (stored.live ?? []).find((sender) => sender.userId === me.userId);
-    stored.live = on
-      ? [...(stored.live ?? []).map((s) => (s === mine ? me : s)), ...(mine ? [] : [me])]
-      : others;
-    if (stored.live.length === 0) delete stored.live;
-  });
-  if (!on || !saved) dropEditTriggerIfUnused();
-  return saved;
-}
-
-/** Live sync of a link as the caller sees it: theirs or not, and whose key sends what they type. */
-export function liveInfo(link: LinkRecord): LiveInfo {
-  const senders = link.live ?? [];
-  const userId = loadConnection()?.info.userId;
-  const mine = userId !== undefined && senders.some((sender) => sender.userId === userId);
-  const first = senders[0];
-  return {
-    mine,
-    sentWith: !first
-      ? null
-      : first.userId === userId
-        ? 'Edits you type are sent with your key.'
-        : `Edits you type are sent with ${first.name}'s key.`,
-  };
-}
 
 /** The sheet's data lines (0-based) a range covers, row 1 (headers) left out. */
 function linesOfRange(range: GoogleAppsScript.Spreadsheet.Range): number[] {
@@ -109,46 +22,6 @@ function linesOfRange(range: GoogleAppsScript.Spreadsheet.Range): number[] {
   const lines: number[] = [];
   for (let row = first; row <= last; row++) lines.push(row - 2);
   return lines;
-}
-
-interface QueuedLines {
-  lines: number[];
-  typing?: number;
-}
-
-/** Leaves a firing's lines for the run going to take (one key per firing: no lost update). */
-export function enqueueLines(sheetId: number, queued: QueuedLines): void {
-  const properties = PropertiesService.getDocumentProperties();
-  const prefix = `${QUEUE_PREFIX}${sheetId}.`;
-  const waiting = properties.getKeys().filter((key) => key.startsWith(prefix)).length;
-  // Full: the next push (or schedule) compares the whole sheet and sends these edits then.
-  if (waiting >= MAX_QUEUED) return;
-  const token = `${Date.now().toString(36).padStart(10, '0')}${Math.floor(Math.random() * 1e9).toString(36)}`;
-  properties.setProperty(prefix + token, JSON.stringify(queued));
-}
-
-/** Takes every line left for this sheet (the latest entry's typed line is still being typed). */
-export function takeQueuedLines(sheetId: number): QueuedLines | null {
-  const properties = PropertiesService.getDocumentProperties();
-  const prefix = `${QUEUE_PREFIX}${sheetId}.`;
-  const all = properties.getProperties();
-  const keys = Object.keys(all)
-    .filter((key) => key.startsWith(prefix))
-    .sort();
-  if (keys.length === 0) return null;
-  const lines = new Set<number>();
-  let typing: number | undefined;
-  for (const key of keys) {
-    properties.deleteProperty(key);
-    try {
-      const entry = JSON.parse(all[key] as string) as QueuedLines;
-      for (const line of entry.lines ?? []) if (Number.isInteger(line) && line >= 0) lines.add(line);
-      typing = entry.typing;
-    } catch {
-      // A damaged entry names nothing: the next push compares the whole sheet.
-    }
-  }
-  return { lines: [...lines], ...(typing !== undefined ? { typing } : {}) };
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { sheetPrecision } from '../core/codec';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { LIVE_HANDLER } from './live';
+import { LIVE_HANDLER } from './live-switch';
 import { allLinks, loadConnection, loadLink } from './stores';
 
 export interface SelfCheckResult {
