@@ -4,7 +4,7 @@
 import type { LinkRecord } from '../core/records';
 import type { SyncSummary } from '../shared/types';
 import { runOperation } from './actions';
-import { rememberSheet } from './active';
+import { rememberSheet, rememberSpreadsheet } from './active';
 import { enqueueLines, type QueuedLines } from './live-queue';
 import { isSender } from './live-switch';
 import { deleteTriggers } from './schedule-triggers';
@@ -70,8 +70,11 @@ function serves(link: LinkRecord, me: string): boolean {
 export function onLiveEdit(event?: {
   triggerUid?: string;
   range?: GoogleAppsScript.Spreadsheet.Range;
+  source?: GoogleAppsScript.Spreadsheet.Spreadsheet;
   user?: { getEmail(): string };
 }): SyncSummary | null {
+  // The event's spreadsheet spares asking for the active one (a waiting call).
+  if (event?.source) rememberSpreadsheet(event.source);
   const connection = loadConnection();
   const userId = connection?.info.userId;
   const links = allLinks();

@@ -75,6 +75,9 @@ for (const sortFiresEdit of [false, true]) {
       expect(firing?.simulatedMs).toBeLessThanOrEqual(3_000);
       // Cheap: the schema, a GET of the row and its PATCH, not a listing of the table.
       expect(firing?.stats.httpRequests).toBeLessThanOrEqual(3);
+      // The event's spreadsheet and sheet, the base found and read, the sheet's content read once, its
+      // re-identification before the write in one read, the lock's flush: 7 waits (11 before).
+      expect(firing?.stats.sheetWaits).toBeLessThanOrEqual(7);
     });
 
     it('script writes fire nothing', async () => {

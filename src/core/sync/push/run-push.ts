@@ -274,6 +274,7 @@ function openLinesPush(
   const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, live, deletedIds), {
     eagerUpTo: LINES_PUSH_EAGER_MAX,
     withSeen: false,
+    expectedLines: base.size,
   });
   const wanted = lines.filter((line) => line >= 0 && line < grid.length);
   grid.ensureLoaded(wanted);
