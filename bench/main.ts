@@ -22,6 +22,7 @@ import {
 } from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
 import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
+import { formatTypedEdit, type TypedEditFigures } from './typed-edit';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -106,8 +107,27 @@ function largestTableLine(columns: number): string {
   );
 }
 
+/** The typed edit of live sync under the run's profile and the pessimistic one (a child each run). */
+async function typedEdit(options: BenchOptions): Promise<TypedEditFigures[]> {
+  log('  typed edit of live sync...');
+  const profiles = [...new Set([options.profile, 'pessimistic'])];
+  return child<TypedEditFigures[]>('typed-edit.ts', [...profiles, '--json']);
+}
+
+function typedEditSection(figures: readonly TypedEditFigures[]): string[] {
+  return [
+    'Typed edit of live sync (a cell of a synced line typed on a live sheet, its edit trigger to the service):',
+    formatTypedEdit(figures),
+  ];
+}
+
 async function main(options: BenchOptions): Promise<void> {
   const started = performance.now();
+  if (options.only === 'typed-edit') {
+    process.stdout.write(`\n${typedEditSection(await typedEdit(options)).join('\n')}\n\n`);
+    log('--only: no results file written.');
+    return;
+  }
   const allSizes = [...new Set([...options.sizes, ...options.pessimisticSizes])];
   const bulk = allSizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
   const building =
@@ -227,6 +247,7 @@ async function main(options: BenchOptions): Promise<void> {
       options.profile,
     ]);
 
+    const typed = await typedEdit(options);
     const ours = results.filter((r) => r.spec.impl === 'ours');
     const naive = results.filter((r) => r.spec.impl === 'naive');
     const targets = evaluateTargets(ours, diff, options);
@@ -271,6 +292,8 @@ async function main(options: BenchOptions): Promise<void> {
       `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
       formatRateLimited(rateLimited),
       '',
+      ...typedEditSection(typed),
+      '',
       'Targets:',
       formatTargets(targets),
       '',
@@ -292,6 +315,7 @@ async function main(options: BenchOptions): Promise<void> {
           scenarios: results.map((r) => ({ ...r, limit: limitOf(r, options) })),
           diff,
           rateLimitedPush: rateLimited,
+          typedEdit: typed,
           targets,
           largestTable: largestTableLine(options.columns),
         },

@@ -36,6 +36,8 @@ export interface BenchOptions {
   /** Where results.json goes. */
   out: string;
   quick: boolean;
+  /** `--only typed-edit`: that scenario alone (printed, no results file); null: every scenario. */
+  only: 'typed-edit' | null;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -53,6 +55,7 @@ export const DEFAULTS: BenchOptions = {
   writeWave: 10,
   out: 'bench/results.json',
   quick: false,
+  only: null,
 };
 
 /** The cost model of a profile with this run's flag overrides. */
@@ -93,7 +96,8 @@ const USAGE = `npm run bench -- [flags]
   --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
   --out FILE             results file (default bench/results.json)
-  --quick                small sizes, ~1 minute`;
+  --quick                small sizes, ~1 minute
+  --only typed-edit      only the typed edit of live sync (under the profile and pessimistic); no results file`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')
@@ -191,6 +195,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--write-wave':
         options.writeWave = Math.max(1, Math.floor(positive(value(), flag)));
         break;
+      case '--only': {
+        const name = value();
+        if (name !== 'typed-edit') throw new Error(`--only takes typed-edit: ${String(name)}`);
+        options.only = name;
+        break;
+      }
       case '--out':
         options.out = value() ?? options.out;
         break;
