@@ -25,6 +25,7 @@ import {
 } from './report';
 import type { ScenarioResult, ScenarioSpec } from './scenario';
 import { BENCH_APP, benchTableId, SEED_TABLE_MAX_ROWS, stateWithBulkTables } from './seed';
+import { formatTypedEdit, type TypedEditFigures } from './typed-edit';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -122,12 +123,31 @@ function daySchedule(options: BenchOptions): Promise<DaySchedule> {
 
 const DAY_TITLE = 'Day of a 5-minute pull schedule on 10,000 rows, 1% changed an hour (consumer quotas):';
 
+/** The typed edit of live sync under the run's profile and the pessimistic one (a child each run). */
+async function typedEdit(options: BenchOptions): Promise<TypedEditFigures[]> {
+  log('  typed edit of live sync...');
+  const profiles = [...new Set([options.profile, 'pessimistic'])];
+  return child<TypedEditFigures[]>('typed-edit.ts', [...profiles, '--json']);
+}
+
+function typedEditSection(figures: readonly TypedEditFigures[]): string[] {
+  return [
+    'Typed edit of live sync (a cell of a synced line typed on a live sheet, its edit trigger to the service):',
+    formatTypedEdit(figures),
+  ];
+}
+
 async function main(options: BenchOptions): Promise<void> {
   if (options.only === 'day-schedule') {
     process.stdout.write(`\n${DAY_TITLE}\n${formatDay(await daySchedule(options))}\n`);
     return;
   }
   const started = performance.now();
+  if (options.only === 'typed-edit') {
+    process.stdout.write(`\n${typedEditSection(await typedEdit(options)).join('\n')}\n\n`);
+    log('--only: no results file written.');
+    return;
+  }
   const allSizes = [...new Set([...options.sizes, ...options.pessimisticSizes])];
   const bulk = allSizes.filter((rows) => rows > SEED_TABLE_MAX_ROWS);
   const building =
@@ -255,6 +275,7 @@ async function main(options: BenchOptions): Promise<void> {
 
     const day = everything ? await daySchedule(options) : undefined;
 
+    const typed = everything ? await typedEdit(options) : [];
     const ours = results.filter((r) => r.spec.impl === 'ours');
     const naive = results.filter((r) => r.spec.impl === 'naive');
     const targets = evaluateTargets(ours, diff, options);
@@ -314,6 +335,7 @@ async function main(options: BenchOptions): Promise<void> {
           ]
         : []),
       ...(day ? [DAY_TITLE, formatDay(day), ''] : []),
+      ...(typed.length > 0 ? [...typedEditSection(typed), ''] : []),
       'Targets:',
       formatTargets(targets),
       '',
@@ -340,6 +362,7 @@ async function main(options: BenchOptions): Promise<void> {
           diff,
           rateLimitedPush: rateLimited,
           daySchedule: day,
+          typedEdit: typed,
           targets,
           largestTable: largestTableLine(options.columns),
         },

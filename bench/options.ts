@@ -108,7 +108,8 @@ const USAGE = `npm run bench -- [flags]
   --out FILE             results file (default bench/results.json)
   --quick                small sizes, ~1 minute
   --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k"; "day-schedule":
-                         only the day of a 5-minute schedule, 10,000 rows, 1% changed an hour)`;
+                         only the day of a 5-minute schedule, 10,000 rows, 1% changed an hour;
+                         "typed-edit": only the typed edit of live sync, under the profile and pessimistic)`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')

@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type AppsScriptSimulator, ClientCallError, createSimulator } from '../emulators/apps-script/index';
+import {
+  type AppsScriptSimulator,
+  ClientCallError,
+  createSimulator,
+  type EditFiring,
+} from '../emulators/apps-script/index';
 import {
   type RunningEmulator,
   SAMPLE,
@@ -73,6 +78,22 @@ export interface Harness {
   /** Fresh sample data on the emulator and a fresh simulator (empty spreadsheet, no properties). */
   reset(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * What the edit triggers a typed cell fired did, as the playground says it (null: none sent anything,
+ * e.g. a new line still being typed or a sheet not live).
+ */
+export function liveSaid(firings: readonly EditFiring[]): string | null {
+  for (const firing of firings) {
+    if (!firing.result.ok)
+      return `Send edits as I type failed: ${firing.result.error?.message ?? 'no reason given'}`;
+  }
+  const summaries = firings
+    .map((firing) => firing.result.value as { message?: string; skipped?: boolean } | null)
+    .filter((summary) => summary?.message && !summary.skipped);
+  const last = summaries.at(-1);
+  return last?.message ? `Send edits as I type: ${last.message}` : null;
 }
 
 function reply(status: number, type: string, body: string): FrontReply {
@@ -263,12 +284,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       try {
         const row = Number(body.row);
         const col = Number(body.col);
+        const firingsBefore = sim.editRuns.length;
         whileBusy('Saving the cell', () =>
           gridActions.typed(sheet.getSheetId(), row, col, () => {
             sim.personEdit(sheet.getName(), row, col, String(body.text ?? ''));
           }),
         );
-        return json(200, { ok: true });
+        // "Send edits as I type": what the edit triggers the person's typing fired did with it.
+        const said = liveSaid(sim.editRuns.slice(firingsBefore));
+        return json(200, { ok: true, ...(said ? { said } : {}) });
       } catch (error) {
         return json(200, {
           ok: false,

@@ -478,7 +478,10 @@ function startEdit() {
     var cell = td.getAttribute('data-cell');
     var after = save
       ? post('/edit', { sheetId: current.active.id, row: at.row, col: at.col, text: input.value })
-          .then(function (answer) { if (!answer.ok) toolSay(answer.error, true); })
+          .then(function (answer) {
+            if (!answer.ok) toolSay(answer.error, true);
+            else if (answer.said) toolSay(answer.said, /failed/.test(answer.said));
+          })
       : Promise.resolve();
     after.then(refresh).then(function () {
       var again = document.querySelector('[data-cell="' + cell + '"]');

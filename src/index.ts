@@ -19,6 +19,7 @@ export {
   setLinkOptions,
   unlinkActiveSheet,
 } from './gas/link';
+export { onLiveEdit } from './gas/live';
 export { checkForChanges } from './gas/live-check';
 export { importAccountMembers, menuImportMembers } from './gas/members';
 export {

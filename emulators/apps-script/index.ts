@@ -12,10 +12,19 @@ export {
   resolveCosts,
   sheetCallKind,
 } from './costs';
-export type { ColumnRef, PersonActions, SheetRef, WaitKind, WaitPoint, WaitSelector } from './person';
+export type {
+  ColumnRef,
+  PersonActions,
+  PersonEdit,
+  SheetRef,
+  WaitKind,
+  WaitPoint,
+  WaitSelector,
+} from './person';
 export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
 export type {
+  EditFiring,
   ExecutionResult,
   ExecutionStats,
   RunOptions,

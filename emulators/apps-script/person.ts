@@ -42,6 +42,20 @@ interface Hook {
   left: number;
 }
 
+/** What a person's change was, for the document's edit triggers (apps-script-facts §13). */
+export interface PersonEdit {
+  /** The changed block (sheet, first row and column, size), as the event's `range` names it. */
+  sheet: SheetImpl;
+  row: number;
+  column: number;
+  rows: number;
+  columns: number;
+  /** A sort (Data > Sort): whether it fires edit is UNCONFIRMED, so the simulator makes it an option. */
+  sort: boolean;
+  /** One cell typed: its new value and the value before ('' for a formerly empty cell). */
+  single?: { value: unknown; oldValue: unknown };
+}
+
 /** A sheet by name or the simulator's sheet object. */
 export type SheetRef = string | SheetImpl;
 /** A column by 1-based position or by its exact header text in row 1. */
@@ -58,12 +72,37 @@ export class PersonActions {
   private readonly counts = new Map<number, { fetch: number; fetchAll: number; lock: number }>();
   /** Every wait point reached so far (for tests choosing where to act). */
   readonly waits: WaitPoint[] = [];
+  /**
+   * Whose hands these are: the e-mail an edit event's `user` carries (default: the simulator's first
+   * user; '' models an editor Google does not disclose, §13).
+   */
+  editor: string;
 
   constructor(
     private readonly _ss: SpreadsheetImpl,
     private readonly _outside: <T>(fn: () => T) => T,
     private readonly _current: () => ExecutionInfo | undefined,
-  ) {}
+    editor = '',
+    /** Told of every change of cell values, while the person's hands act (the edit triggers fire). */
+    private readonly _edited: (edit: PersonEdit) => void = () => {},
+  ) {
+    this.editor = editor;
+  }
+
+  /** Tells the edit triggers about a changed block (still outside every execution). */
+  private changed(
+    sheet: SheetImpl,
+    row: number,
+    column: number,
+    rows: number,
+    columns: number,
+    extra: { sort?: boolean; single?: PersonEdit['single'] } = {},
+  ): void {
+    if (rows < 1 || columns < 1) return;
+    const edit: PersonEdit = { sheet, row, column, rows, columns, sort: extra.sort === true };
+    if (extra.single) edit.single = extra.single;
+    this._edited(edit);
+  }
 
   // ---- hooks ----
 
@@ -167,7 +206,12 @@ export class PersonActions {
   /** Types `value` into a cell (text is parsed as typed: "42" becomes a number). */
   edit(ref: SheetRef, row: number, column: ColumnRef, value: unknown): void {
     this._outside(() => {
-      this.sheet(ref).getRange(row, this.column(ref, column)).setValue(value);
+      const sheet = this.sheet(ref);
+      const col = this.column(ref, column);
+      const cell = sheet.getRange(row, col);
+      const oldValue = cell.getValue();
+      cell.setValue(value);
+      this.changed(sheet, row, col, 1, 1, { single: { value: cell.getValue(), oldValue } });
     });
   }
 
@@ -183,7 +227,17 @@ export class PersonActions {
       const wide = col + width - 1 - sheet.getMaxColumns();
       if (wide > 0) sheet.insertColumnsAfter(sheet.getMaxColumns(), wide);
       const block = values.map((line) => [...line, ...Array<unknown>(width - line.length).fill('')]);
-      sheet.getRange(row, col, values.length, width).setValues(block);
+      const target = sheet.getRange(row, col, values.length, width);
+      const oldValue = values.length === 1 && width === 1 ? target.getValue() : undefined;
+      target.setValues(block);
+      this.changed(
+        sheet,
+        row,
+        col,
+        values.length,
+        width,
+        oldValue === undefined ? {} : { single: { value: target.getValue(), oldValue } },
+      );
     });
   }
 
@@ -212,13 +266,17 @@ export class PersonActions {
           sheet._putRecord(row + i, column + j, { ...rec });
         });
       });
+      this.changed(sheet, row, column, cells.length, width);
     });
   }
 
   /** Data > Sort sheet: every line below the frozen rows, by one column. */
   sortSheet(ref: SheetRef, column: ColumnRef, ascending = true): void {
     this._outside(() => {
-      this.sheet(ref).sort(this.column(ref, column), ascending);
+      const sheet = this.sheet(ref);
+      sheet.sort(this.column(ref, column), ascending);
+      const first = sheet.getFrozenRows() + 1;
+      this.changed(sheet, first, 1, sheet.getLastRow() - first + 1, sheet.getLastColumn(), { sort: true });
     });
   }
 
@@ -228,7 +286,18 @@ export class PersonActions {
    */
   sortRange(ref: SheetRef, a1: string, column: ColumnRef, ascending = true): void {
     this._outside(() => {
-      this.range(ref, a1).sort({ column: this.column(ref, column), ascending });
+      const range = this.range(ref, a1);
+      range.sort({ column: this.column(ref, column), ascending });
+      this.changed(
+        range.getSheet(),
+        range.getRow(),
+        range.getColumn(),
+        range.getNumRows(),
+        range.getNumColumns(),
+        {
+          sort: true,
+        },
+      );
     });
   }
 
@@ -298,7 +367,15 @@ export class PersonActions {
   /** Selects cells and presses Delete: contents go, formats and notes stay. */
   clearCells(ref: SheetRef, a1: string): void {
     this._outside(() => {
-      this.range(ref, a1).clearContent();
+      const range = this.range(ref, a1);
+      range.clearContent();
+      this.changed(
+        range.getSheet(),
+        range.getRow(),
+        range.getColumn(),
+        range.getNumRows(),
+        range.getNumColumns(),
+      );
     });
   }
 
@@ -324,6 +401,7 @@ export class PersonActions {
           sheet._putRecord((to.row as number) + i, (to.col as number) + j, { ...rec });
         });
       });
+      this.changed(sheet, to.row as number, to.col as number, rows, cols);
     });
   }
 
@@ -337,6 +415,7 @@ export class PersonActions {
         for (let i = 1; i < range.getNumRows(); i++)
           sheet._putRecord(range.getRow() + i, range.getColumn() + j, { ...rec });
       }
+      this.changed(sheet, range.getRow(), range.getColumn(), range.getNumRows(), range.getNumColumns());
     });
   }
 }

@@ -346,6 +346,9 @@ export class ScriptAppService extends GasObject {
   ): TriggerImpl {
     const user = this._rt.activeUser();
     if (this._rt.installation === 'addon') {
+      // §6: an add-on's triggers serve only the file it is used in.
+      if (sourceId !== this._documentId)
+        throw new GasError('Add-ons can only create triggers for the document they are used in.');
       const same = this._table.list.filter(
         (t) => t.owner === user && t.documentId === this._documentId && t.eventType === eventType,
       );

@@ -19,7 +19,7 @@ import {
   SessionService,
   UserImpl,
 } from './misc-services';
-import { PersonActions } from './person';
+import { type PersonEdit, PersonActions } from './person';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { fromRealm, GasError, GasObject, KilledError, type Realm, realmError } from './realm';
 import type {
@@ -113,6 +113,21 @@ export interface SimulatorOptions {
    * double (UNCONFIRMED which one Sheets does; the add-on's self-check reports it).
    */
   cellSignificantDigits?: number;
+  /**
+   * Whether a person's sort (Data > Sort sheet or range) fires the installable edit triggers: UNCONFIRMED
+   * (apps-script-facts §13), so tests run the product under both readings. Default false.
+   */
+  sortFiresEdit?: boolean;
+}
+
+/** One firing of an installable edit trigger (§13): an execution of its own, as the trigger's creator. */
+export interface EditFiring {
+  uid: string;
+  fn: string;
+  owner: string;
+  /** Whether another execution was running (waiting) when the person's edit fired it. */
+  overlapped: boolean;
+  result: ExecutionResult;
 }
 
 export interface RunOptions {
@@ -413,6 +428,11 @@ export class AppsScriptSimulator {
   readonly triggerRuntime: TriggerRuntimeQuota;
   /** Trigger executions that fired while another execution was running (see `overlappingTriggers`). */
   readonly overlappedRuns: ExecutionResult[] = [];
+  /** Every firing of an installable edit trigger, in the order they started. */
+  readonly editRuns: EditFiring[] = [];
+  private readonly sortFiresEdit: boolean;
+  /** Executions the person's hands suspended (a firing then overlaps them). */
+  private suspendedExecutions = 0;
 
   constructor(options: SimulatorOptions = {}) {
     const distDir = options.distDir ?? path.join(REPO_ROOT, 'dist');
@@ -425,6 +445,7 @@ export class AppsScriptSimulator {
     }
     this.functionNames = checkScript(code);
     this.overlapTriggers = options.overlappingTriggers !== false;
+    this.sortFiresEdit = options.sortFiresEdit === true;
     this.triggerRuntime = new TriggerRuntimeQuota(
       options.triggerRuntimeDailyMs ?? CONSUMER_TRIGGER_RUNTIME_MS,
     );
@@ -509,6 +530,8 @@ export class AppsScriptSimulator {
       ss,
       (fn) => this._asPerson(fn),
       () => this.rt.current(),
+      this.defaultUser,
+      (edit) => this.fireEditTriggers(edit),
     );
     const ui = new UiImpl(this.rt);
     this.services = {
@@ -593,11 +616,62 @@ export class AppsScriptSimulator {
   /** Runs `fn` as the person, outside every execution: nothing is counted or charged to a script. */
   _asPerson<T>(fn: () => T): T {
     const suspended = this.stack.splice(0);
+    this.suspendedExecutions += suspended.length;
     try {
       return fn();
     } finally {
+      this.suspendedExecutions -= suspended.length;
       this.stack.unshift(...suspended);
     }
+  }
+
+  /**
+   * A person changed cell values: every installable edit trigger of the document fires (§13), each as
+   * an execution of its own run as its creator, with the edit event; `value`/`oldValue` only for one
+   * cell. Script writes never come here. A firing during another execution's wait overlaps it (it runs
+   * while that one is suspended, as two executions of a user may run at once) and contends for locks.
+   */
+  private fireEditTriggers(edit: PersonEdit): EditFiring[] {
+    if (edit.sort && !this.sortFiresEdit) return [];
+    const documentId = this.spreadsheet.getId();
+    const installed = this.triggerTable.list.filter(
+      (t) => t.eventType === 'ON_EDIT' && t.source === 'SPREADSHEETS' && t.documentId === documentId,
+    );
+    const firings: EditFiring[] = [];
+    for (const t of installed) {
+      if (!this.triggerTable.list.includes(t)) continue; // deleted by an earlier firing of this edit
+      const now = this.clock.now();
+      const overlapped = this.stack.length + this.suspendedExecutions > 0;
+      let result: ExecutionResult;
+      if (!this.triggerRuntime.allows(t.owner, now)) result = quotaRefusal(now);
+      else {
+        const range = edit.sheet.getRange(edit.row, edit.column, edit.rows, edit.columns);
+        const event: Record<string, unknown> = {
+          authMode: 'FULL',
+          range,
+          source: this.spreadsheet,
+          triggerUid: t.uid,
+          user: new UserImpl(this.person.editor),
+        };
+        if (edit.single) {
+          event.value = eventText(edit.single.value);
+          // A formerly empty cell has no oldValue at all.
+          if (edit.single.oldValue !== '') event.oldValue = eventText(edit.single.oldValue);
+        }
+        result = this.execute(
+          t.fn,
+          [event],
+          { user: t.owner, authMode: 'FULL' },
+          'trigger',
+          this.triggerRuntime.left(t.owner, now) + 1,
+        );
+        this.triggerRuntime.charge(t.owner, result.simulatedMs, result.startedAt);
+      }
+      const firing: EditFiring = { uid: t.uid, fn: t.fn, owner: t.owner, overlapped, result };
+      this.editRuns.push(firing);
+      firings.push(firing);
+    }
+    return firings;
   }
 
   /** Runs a top-level (or `object.method`) function as a new execution, as menus, triggers and the editor do. */
@@ -737,6 +811,18 @@ export class AppsScriptSimulator {
     const range = sheet.getRange(row, col);
     const oldValue = range.getValue();
     range.setValue(text);
+    // The installed edit triggers fire too, each as an execution of its own (see `editRuns`).
+    this._asPerson(() =>
+      this.fireEditTriggers({
+        sheet,
+        row,
+        column: col,
+        rows: 1,
+        columns: 1,
+        sort: false,
+        single: { value: text, oldValue },
+      }),
+    );
     if (!this.functionNames.includes('onEdit')) return undefined;
     const event: Record<string, unknown> = {
       authMode: 'LIMITED',
@@ -977,6 +1063,11 @@ function builtinBindings(code: string): string {
   // A "use strict" prologue must stay first to count: repeat it before the bindings.
   const strict = /^(?:\s|\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)*(['"])use strict\1/.test(code);
   return `${strict ? '"use strict"; ' : ''}let ${names.map((name) => `${name} = globalThis.${name}`).join(', ')}; `;
+}
+
+/** Edit events carry values as text (a Date as Sheets shows it is not modelled: its ISO form). */
+function eventText(value: unknown): string {
+  return value instanceof Date ? value.toISOString() : String(value);
 }
 
 /** The result of a clock trigger that did not run because its owner's trigger runtime is used up. */

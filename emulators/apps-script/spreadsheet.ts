@@ -845,6 +845,24 @@ export class SheetImpl extends GasObject {
   getDataRange(): RangeImpl {
     return new RangeImpl(this, 1, 1, Math.max(1, this.getLastRow()), Math.max(1, this.getLastColumn()));
   }
+  /**
+   * The values of a block from (startRow, startColumn); -1 as a count runs to the last row or column
+   * with content, in one waiting call (reference: Sheet.getSheetValues). On a sheet with no content a
+   * -1 count leaves no cell: it throws as a range of no rows does (UNCONFIRMED; the stricter reading,
+   * docs/apps-script-facts.md).
+   */
+  getSheetValues(
+    startRow: number,
+    startColumn: number,
+    numRows: number,
+    numColumns: number,
+  ): (string | number | boolean | Date)[][] {
+    const rows = numRows === -1 ? this.getLastRow() - startRow + 1 : numRows;
+    const columns = numColumns === -1 ? this.getLastColumn() - startColumn + 1 : numColumns;
+    if (rows < 1) fail('The number of rows in the range must be at least 1.');
+    if (columns < 1) fail('The number of columns in the range must be at least 1.');
+    return this.getRange(startRow, startColumn, rows, columns).getValues();
+  }
   getFrozenRows(): number {
     return this._frozenRows;
   }

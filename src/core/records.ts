@@ -3,7 +3,7 @@
 import type { LinkInfo, ScheduleInfo } from '../shared/types';
 
 /** A link plus what the sync keeps about it. */
-export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal'> {
+export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal' | 'live'> {
   /** Name of the hidden sheet holding the base. */
   baseSheetName: string;
   /** Deleted columns: ids that were table columns once and are not live now, kept so their sheet columns stay unsynced. */
@@ -43,6 +43,20 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   /** A digest of the table's columns as last read, and when (ISO): the live check reads them again now and then. */
   schemaDigest?: string;
   schemaReadAt?: string;
+  /**
+   * "Send edits as I type": the people whose edit trigger pushes this sheet's edited lines, in the
+   * order they turned it on. Every edit goes with the first one's key; the others stand by for when
+   * that one turns it off (as a schedule runs with its owner's key).
+   */
+  live?: LiveSender[];
+}
+
+/** A person who turned on live sync for a link (their trigger and API key send). */
+export interface LiveSender {
+  /** The service e-mail and user id of their connection, and their name as the sidebar shows it. */
+  email: string;
+  userId: string;
+  name: string;
 }
 
 export interface StoredSchedule

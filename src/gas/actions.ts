@@ -19,6 +19,7 @@ import type { ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
 import { clearHeld, loadHeld, recordHeld } from './held';
 import { endLink } from './link';
+import { hasQueuedLines, takeQueuedLines } from './live-queue';
 import {
   Deadline,
   newContext,
@@ -29,7 +30,15 @@ import {
   withDocumentLock,
 } from './operation';
 import { appendRunLog } from './run-log';
-import { type JobRecord, type LinkRecord, loadLink, loadSummary, saveProgress, saveSummary } from './stores';
+import {
+  type JobRecord,
+  type LinkRecord,
+  loadJob,
+  loadLink,
+  loadSummary,
+  saveProgress,
+  saveSummary,
+} from './stores';
 import { operationPortsOf, syncPortsOf } from './sync-ports';
 
 export interface RunOptions {
@@ -47,8 +56,19 @@ export interface RunOptions {
    * A live check's pull (the sidebar's look for changes): one that brought nothing in leaves no
    * summary and no log line, so the last run on show stays the person's own.
    */
-  live?: boolean;
+  liveCheck?: boolean;
+  /**
+   * A live push (the edit trigger): only these lines, `typing` not created yet. It does not wait for
+   * the lock: a run going takes the lines (`onBusy` leaves them for it), and nothing is logged when
+   * nothing was sent.
+   */
+  live?: { lines: readonly number[]; typing?: number; onBusy: () => void };
+  /** How many times this execution already looked again for lines firings left (sendLeftLines). */
+  leftLinesLooks?: number;
 }
+
+/** Rounds of lines left by firings meanwhile that one run takes before it ends (a burst is one push). */
+const LIVE_ROUNDS = 5;
 
 /**
  * Runs one operation step on a link under the document lock. If it cannot finish in the time
@@ -67,32 +87,63 @@ export function runOperation(
   let continuation: Continuation = null;
   let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
   let headerWarnings: string[] = [];
+  const live = options.live;
   try {
-    withDocumentLock(() => {
-      const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-      context = running;
-      let step: ReturnType<typeof runOperationStep>;
-      try {
-        step = runOperationStep(operationPortsOf(running, link), link, operation, {
-          scheduled: options.scheduled,
-          job: options.job ?? null,
-          confirmHeld: options.confirmHeld ?? false,
-          startedAt: started,
-          summary,
-          everything: options.everything === true,
-        });
-      } finally {
-        // What the run found of the poll stands whatever else happened.
-        rememberPoll(running);
-      }
-      origin = step.origin;
-      continuation = step.continuation;
-      headerWarnings = step.warnings;
-      // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
-      recordHeld(link.sheetId, summary.held, step.heldCells);
-    });
+    withDocumentLock(
+      () => {
+        const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
+        context = running;
+        // Lines that firings left while another run went are taken with this one's.
+        let lines = live ? withQueued(live, takeQueuedLines(link.sheetId)) : undefined;
+        let step: ReturnType<typeof runOperationStep>;
+        try {
+          step = runOperationStep(operationPortsOf(running, link), link, operation, {
+            scheduled: options.scheduled,
+            job: options.job ?? null,
+            confirmHeld: options.confirmHeld ?? false,
+            startedAt: started,
+            summary,
+            everything: options.everything === true,
+            ...(lines ? { lines } : {}),
+          });
+          // Firings during this push left their lines: taken before the lock goes, so a burst of
+          // typing is one push (and a firing after the last look finds the lock free).
+          for (let round = 0; round < LIVE_ROUNDS && operation === 'push' && !step.continuation; round++) {
+            lines = link.live?.length ? (takeQueuedLines(link.sheetId) ?? undefined) : undefined;
+            if (!lines) break;
+            const more = emptySummary(operation);
+            step = runOperationStep(operationPortsOf(running, link), link, operation, {
+              scheduled: options.scheduled,
+              job: null,
+              confirmHeld: false,
+              startedAt: started,
+              summary: more,
+              lines,
+            });
+            mergeRound(summary, more);
+          }
+        } finally {
+          // What the run found of the poll stands whatever else happened.
+          rememberPoll(running);
+        }
+        origin = step.origin;
+        continuation = step.continuation;
+        headerWarnings = step.warnings;
+        // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
+        recordHeld(link.sheetId, summary.held, step.heldCells);
+      },
+      live ? 0 : undefined,
+    );
   } catch (error) {
     const failure = asSyncError(error);
+    if (live && failure.code === 'BUSY') {
+      // The run going takes these lines before it ends; nothing to log for a keystroke.
+      live.onBusy();
+      summary.skipped = true;
+      summary.message = SKIPPED_MESSAGE;
+      sendLeftLines(link, options);
+      return summary;
+    }
     if (options.scheduled && failure.code === 'BUSY') {
       // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
       summary.skipped = true;
@@ -110,15 +161,68 @@ export function runOperation(
   }
   options.beforeLog?.(summary);
   const progress = context ? (context as OperationContext).progress : null;
-  if (options.live && broughtNothing(summary)) saveProgress(link.sheetId, null);
-  else
+  // A live push that went well is not logged (a line per keystroke would bury the schedule's): its
+  // lines' statuses say what it did, and one that sent nothing leaves "Last run" as it was.
+  const liveQuiet = live && summary.ok && quietLiveRun(summary);
+  const liveWentWell = live && summary.ok && !summary.held && summary.errors === 0;
+  if (options.liveCheck && broughtNothing(summary)) saveProgress(link.sheetId, null);
+  else if (liveWentWell && !liveQuiet) saveSummary(link.sheetId, summary);
+  else if (!liveQuiet)
     finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
       fullListing: link.fullListingAt !== listedBefore,
     });
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
-  if (!loadLink(link.sheetId)) endLink(link);
+  const stillLinked = loadLink(link.sheetId);
+  if (!stillLinked) endLink(link);
+  else if (!summary.skipped && !continuation) sendLeftLines(stillLinked, options);
   return summary;
+}
+
+/** How many times one execution looks again for lines firings left (each look a push of them). */
+const LEFT_LINES_LOOKS = 3;
+
+/**
+ * A run takes the live queue before it releases the lock, and a firing that found the lock held
+ * queues its lines after its try: lines queued just after the run's last look (or while a pull held
+ * the lock, which takes none) would wait for the next edit or push. So both look again, the run after
+ * releasing and the firing after queueing: whichever finds the lock free pushes what is left, one that
+ * finds it held leaves the lines to the holder, who looks after it releases.
+ */
+function sendLeftLines(link: LinkRecord, options: RunOptions): void {
+  const looks = options.leftLinesLooks ?? 0;
+  if (looks >= LEFT_LINES_LOOKS || !link.live?.length || !hasQueuedLines(link.sheetId)) return;
+  if (loadJob(link.sheetId)) return;
+  runOperation('push', link, {
+    scheduled: true,
+    live: { lines: [], onBusy: () => {} },
+    leftLinesLooks: looks + 1,
+  });
+}
+
+/** The lines of a firing with those left by firings meanwhile (the latest still-typed line stays unsent). */
+function withQueued(
+  live: NonNullable<RunOptions['live']>,
+  queued: { lines: number[]; typing?: number } | null,
+): { lines: readonly number[]; typing?: number } {
+  const lines = [...new Set([...live.lines, ...(queued?.lines ?? [])])];
+  return { lines, ...(live.typing !== undefined ? { typing: live.typing } : {}) };
+}
+
+/** Adds a later round's counts to the run's summary; its issues are the sheet's as they stand now. */
+function mergeRound(summary: SyncSummary, round: SyncSummary): void {
+  summary.created += round.created;
+  summary.updated += round.updated;
+  summary.unchanged += round.unchanged;
+  summary.conflicts = round.conflicts;
+  summary.errors = round.errors;
+  summary.issues = round.issues;
+  if (round.held) summary.held = round.held;
+}
+
+function quietLiveRun(summary: SyncSummary): boolean {
+  // Problem lines anywhere in the sheet are counted by every push: only what this one did speaks.
+  return summary.created + summary.updated === 0 && !summary.held;
 }
 
 function finishRun(

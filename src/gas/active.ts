@@ -9,6 +9,11 @@ export function activeSpreadsheet(): GoogleAppsScript.Spreadsheet.Spreadsheet {
   return execution.spreadsheet;
 }
 
+/** The spreadsheet a trigger's event names (its `source`): asking for it again would wait. */
+export function rememberSpreadsheet(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet): void {
+  execution.spreadsheet = spreadsheet;
+}
+
 /** The sheet active when the execution started, asked for once (only the script changes it). */
 export function activeSheet(): GoogleAppsScript.Spreadsheet.Sheet {
   if (!execution.activeSheet) execution.activeSheet = activeSpreadsheet().getActiveSheet();

@@ -14,6 +14,7 @@ import type {
 import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active';
 import { forgetBaseSheet } from './base-sheet';
 import { clearHeld } from './held';
+import { dropEditTriggerIfUnused, liveInfo, setLive } from './live-switch';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, Deadline, requireConnection } from './operation';
@@ -123,6 +124,7 @@ function toInfo(link: LinkRecord): LinkInfo {
     showEmails: link.showEmails === true,
     linkedAt: link.linkedAt,
     lastSyncAt: link.lastSyncAt,
+    live: liveInfo(link),
   };
 }
 
@@ -231,6 +233,9 @@ export function linkActiveSheet(input: LinkInput): LinkInfo | LinkRefusal {
 export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
   // Link options change what the schedule's owner sends and shows: only a connected person may.
   requireConnection();
+  if (input?.live !== undefined && typeof input.live !== 'boolean') {
+    throw new SyncError('CONFIG', 'Turn "Send edits as I type" on or off (true or false).');
+  }
   const chosen = Array.isArray(input?.fixedFields)
     ? input.fixedFields.filter((field) => (OPTIONAL_FIXED_FIELDS as readonly string[]).includes(field))
     : null;
@@ -242,6 +247,10 @@ export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
     delete stored.fullListingAt;
   });
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
+  if (typeof input?.live === 'boolean') {
+    const saved = setLive(link.sheetId, input.live);
+    if (saved) return toInfo(saved);
+  }
   return toInfo(link);
 }
 
@@ -267,6 +276,8 @@ export function endLink(link: LinkRecord): void {
   }
   deleteLink(link.sheetId);
   clearHeld(link.sheetId);
+  // The caller's edit trigger goes with their last live link; another sender's deletes itself when it fires.
+  if (link.live?.length) dropEditTriggerIfUnused();
 }
 
 /** Ends the active sheet's link: its base, job and schedule trigger go; the sheet's data stays. */

@@ -85,7 +85,7 @@ function checkUnderLock(link: LinkRecord, checkedAt: () => string): LiveCheckRes
     }
   }
   // Changed (or a whole listing owed): the pull applies it, under the lock this check holds.
-  const summary = runOperation('pull', link, { scheduled: false, live: true });
+  const summary = runOperation('pull', link, { scheduled: false, liveCheck: true });
   return {
     state: summary.ok ? 'pulled' : 'failed',
     checkedAt: checkedAt(),

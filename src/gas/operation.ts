@@ -152,10 +152,10 @@ export function reportProgress(context: OperationContext, change: Partial<Progre
 }
 
 /** Runs `work` holding the document lock; a second sync waits briefly, then says one is running. */
-export function withDocumentLock<T>(work: () => T): T {
+export function withDocumentLock<T>(work: () => T, waitMs = LOCK_WAIT_MS): T {
   const lock = LockService.getDocumentLock();
   if (!lock) return work();
-  if (!lock.tryLock(LOCK_WAIT_MS)) {
+  if (!lock.tryLock(waitMs)) {
     throw new SyncError(
       'BUSY',
       'Another sync of this spreadsheet is running (a schedule or another person). Try again in a minute.',

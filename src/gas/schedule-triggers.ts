@@ -3,6 +3,7 @@
 import { SyncError } from '../core/errors';
 import { DAILY_QUOTAS } from '../core/quota-plan';
 import type { QuotaUse, ScheduleMode, ScheduleOptions } from '../shared/types';
+import { isAddOn } from './installation';
 import { spreadsheetZone } from './local-time';
 import { intervalUses, linkFacts } from './quota';
 import { loadAccountKind, loadLink, recentRunSeconds } from './stores';
@@ -31,15 +32,6 @@ const DAILY_INTERVALS: Interval[] = Array.from({ length: 24 }, (_, hour) => ({
   label: `Daily around ${String(hour).padStart(2, '0')}:00`,
   minutes: 24 * 60,
 }));
-
-/** Add-ons may run time-driven triggers at most hourly (apps-script-facts §6, §8). */
-export function isAddOn(): boolean {
-  try {
-    return ScriptApp.getInstallationSource() !== ScriptApp.InstallationSource.NONE;
-  } catch {
-    return false;
-  }
-}
 
 export function allowedIntervals(addOn = isAddOn()): Interval[] {
   return addOn

@@ -3,7 +3,8 @@
 
 import { sheetPrecision } from '../core/codec';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { loadConnection, loadLink } from './stores';
+import { LIVE_HANDLER } from './live-switch';
+import { allLinks, loadConnection, loadLink } from './stores';
 
 export interface SelfCheckResult {
   name: string;
@@ -248,6 +249,51 @@ function triggerCheck(): SelfCheckResult {
 }
 
 /**
+ * Live sync's edit trigger: the caller's one trigger matches the links they turned it on for (none
+ * left behind, none missing); without live sync, one is created and deleted.
+ */
+function editTriggerCheck(): SelfCheckResult {
+  return attempt(
+    'The edit trigger of "Send edits as I type" can be created and removed',
+    'Live sync pushes what you type through one edit trigger of yours. If this fails, turn live sync off and on again, or use Push and schedules.',
+    () => {
+      const own = ScriptApp.getUserTriggers(activeSpreadsheet()).filter(
+        (each) => each.getHandlerFunction() === LIVE_HANDLER,
+      );
+      const userId = loadConnection()?.info.userId;
+      const liveLinks = allLinks().filter((link) => (link.live ?? []).some((each) => each.userId === userId));
+      if (liveLinks.length > 0) {
+        return own.length === 1
+          ? { passed: true, detail: `Your edit trigger serves ${liveLinks.length} linked sheet(s).` }
+          : {
+              passed: false,
+              detail: `Live sync is on for ${liveLinks.length} linked sheet(s) but you have ${own.length} edit triggers: turn it off and on again.`,
+            };
+      }
+      if (own.length > 0) {
+        return {
+          passed: false,
+          detail: `You have ${own.length} edit trigger(s) serving no linked sheet: it deletes itself at the next edit, or turn live sync on and off once.`,
+        };
+      }
+      const trigger = ScriptApp.newTrigger(LIVE_HANDLER)
+        .forSpreadsheet(activeSpreadsheet())
+        .onEdit()
+        .create();
+      const id = trigger.getUniqueId();
+      ScriptApp.deleteTrigger(trigger);
+      const left = ScriptApp.getProjectTriggers().some((each) => each.getUniqueId() === id);
+      return {
+        passed: !left,
+        detail: left
+          ? 'Created, but it is still installed after deleting it.'
+          : 'Created an edit trigger and deleted it.',
+      };
+    },
+  );
+}
+
+/**
  * Runs every check on a temporary sheet (deleted afterwards, the active sheet kept) and returns the
  * results. Never throws for a failed check; never includes the API key.
  */
@@ -270,6 +316,7 @@ export function runSelfCheck(): SelfCheckReport {
   }
   checks.push(fetchAllCheck());
   checks.push(triggerCheck());
+  checks.push(editTriggerCheck());
   return { checks };
 }
 

@@ -3,7 +3,7 @@
 // windows and what it sent in them, so a continuation a minute later never goes past them.
 import type { ClientOptions } from '../api/client';
 import { Pacer, paceStateOf } from '../api/pace';
-import { isAddOn } from './schedule-triggers';
+import { isAddOn } from './installation';
 
 const PACE_KEY = 'servicePace';
 /**

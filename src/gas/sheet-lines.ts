@@ -47,6 +47,18 @@ function dataRangeValues(range: GoogleAppsScript.Spreadsheet.Range): unknown[][]
   return values.length === 1 && values[0]?.length === 1 && values[0][0] === '' ? [] : values;
 }
 
+/**
+ * A sheet's whole content from A1 in one waiting call (getSheetValues to the last row and column with
+ * content), or null when it could not be read so (an empty sheet): the caller asks the size instead.
+ */
+function contentValues(sheet: GoogleAppsScript.Spreadsheet.Sheet): unknown[][] | null {
+  try {
+    return sheet.getSheetValues(1, 1, -1, -1) as unknown[][];
+  } catch {
+    return null;
+  }
+}
+
 /** The header row and lines of a sheet's values read from A1 (its whole content). */
 function linesOf(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -76,6 +88,9 @@ export function readLinesForPull(
 ): { headers: unknown[]; grid: LineGrid } {
   let lastRow: number;
   let lastColumn: number;
+  const expectedSmall = options.expectedLines !== undefined && options.expectedLines <= options.eagerUpTo;
+  const content = knownLastRow === undefined && expectedSmall ? contentValues(sheet) : null;
+  if (content) return linesOf(sheet, content);
   if (knownLastRow === undefined) {
     // The data range says the size in one waiting call (its geometry is known without another).
     const range = sheet.getDataRange();
@@ -144,8 +159,11 @@ export function relocateLines(
     grid.placeAppendedLines(grid.sheetRows);
     return;
   }
-  const count = Math.max(0, sheet.getLastRow() - 1);
-  if (columnsMovedSince(sheet, layout)) {
+  // A small sheet is read whole once (fewer cells than a waiting call costs): its size, headers, ids
+  // and marks from one call where asking them apart takes three.
+  const content = (grid.sheetRows + 1) * grid.width <= CELLS_PER_EXTRA_READ ? contentValues(sheet) : null;
+  const count = content ? Math.max(0, content.length - 1) : Math.max(0, sheet.getLastRow() - 1);
+  if (columnsMovedSince(sheet, layout, content?.[0])) {
     // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
     // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
     // the next push sends). No line of this run can be written safely: all are left for the next
@@ -170,7 +188,7 @@ export function relocateLines(
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
   if (dirty && count === grid.sheetRows) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
-    const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1);
+    const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, content);
     let same = true;
     for (let line = 0; line < expected.length && same; line++) {
       const each = expected[line] as { row: number; id: string; marker: string | null };
@@ -186,7 +204,7 @@ export function relocateLines(
   }
   grid.checkedAtWait = waits;
   const current =
-    count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count) : { ids: [], markers: [] };
+    count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count, content) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
   grid.relocate(located, count);
 }
@@ -195,19 +213,16 @@ export function relocateLines(
  * Whether a column the run writes (fixed fields, `_sync`, synced table columns) no longer carries the
  * header the run read at its position: one read of row 1, as wide as the run's columns.
  */
-function columnsMovedSince(sheet: GoogleAppsScript.Spreadsheet.Sheet, layout: Layout): boolean {
+function columnsMovedSince(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  layout: Layout,
+  headerRow?: readonly unknown[],
+): boolean {
   const positions = [...layout.fixed.values(), ...layout.columns.values()];
   if (layout.status !== undefined) positions.push(layout.status);
   if (positions.length === 0) return false;
   const width = Math.max(...positions) + 1;
-  let now: unknown[];
-  try {
-    now = (sheet.getRange(1, 1, 1, width).getValues()[0] ?? []) as unknown[];
-  } catch {
-    // The grid is narrower than the run's columns (columns deleted, or not yet added): read what is there.
-    const lastColumn = sheet.getLastColumn();
-    now = lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
-  }
+  const now = headerRow ?? headerRowOf(sheet, width);
   // An empty header cell does not count: a header the run adds and has not written yet, or one a person
   // cleared (nothing shifted there). A shift of columns always moves some header onto another's place.
   return positions.some((index) => {
@@ -216,16 +231,39 @@ function columnsMovedSince(sheet: GoogleAppsScript.Spreadsheet.Sheet, layout: La
   });
 }
 
-/** The id cells and pending marks of `count` data rows from `first` (0-based): one read, or two. */
+/** Row 1, `width` cells wide or as wide as the grid is. */
+function headerRowOf(sheet: GoogleAppsScript.Spreadsheet.Sheet, width: number): unknown[] {
+  try {
+    return (sheet.getRange(1, 1, 1, width).getValues()[0] ?? []) as unknown[];
+  } catch {
+    // The grid is narrower than the run's columns (columns deleted, or not yet added): read what is there.
+    const lastColumn = sheet.getLastColumn();
+    return lastColumn > 0 ? ((sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[]) : [];
+  }
+}
+
+/**
+ * The id cells and pending marks of `count` data rows from `first` (0-based): from the sheet's content
+ * when read already, else one read, or two.
+ */
 function readIdsAndMarks(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   idColumn: number,
   status: number | undefined,
   first: number,
   count: number,
+  content?: readonly unknown[][] | null,
 ): { ids: unknown[]; markers: Array<string | null> } {
   const ids: unknown[] = new Array(count);
   const markers: Array<string | null> = new Array(count).fill(null);
+  if (content) {
+    for (let i = 0; i < count; i++) {
+      const cells = content[first + i + 1];
+      ids[i] = cells?.[idColumn] ?? '';
+      if (status !== undefined) markers[i] = pendingTokenOf(cells?.[status]);
+    }
+    return { ids, markers };
+  }
   if (status !== undefined && (Math.abs(status - idColumn) - 1) * count <= CELLS_PER_EXTRA_READ) {
     // Both columns in one read when the cells between them cost less than a second call.
     const from = Math.min(idColumn, status);

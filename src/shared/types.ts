@@ -108,6 +108,16 @@ export interface LinkInfo {
   lastSyncAt: string | null;
   /** The last sync as local time in the spreadsheet's zone (set by the sidebar state). */
   lastSyncLocal?: string | null;
+  /** "Send edits as I type" as it stands for the caller (absent from older answers). */
+  live?: LiveInfo;
+}
+
+/** Live sync of a link as the caller sees it. */
+export interface LiveInfo {
+  /** The caller's own edit trigger serves this link. */
+  mine: boolean;
+  /** Whose key sends the caller's typed edits, as a sentence (null: nobody's, live sync is off). */
+  sentWith: string | null;
 }
 
 /**
@@ -366,6 +376,8 @@ export interface LinkOptionsInput {
   /** Optional fixed fields to show besides id and lMod: cOn, createdBy, lModBy, indexId, position, state. */
   fixedFields?: string[];
   showEmails?: boolean;
+  /** "Send edits as I type": the caller's edit trigger pushes the edited lines of this sheet. */
+  live?: boolean;
 }
 
 /** One cell in conflict: the sheet's value and the service's, as text a person reads. */

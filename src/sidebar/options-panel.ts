@@ -13,10 +13,29 @@ function fixedChoices(): HTMLInputElement[] {
 export function renderOptionsPanel(link: LinkInfo): void {
   for (const box of fixedChoices()) box.checked = link.fixedFields.includes(box.value);
   byId<HTMLInputElement>('show-emails').checked = link.showEmails;
+  byId<HTMLInputElement>('live-switch').checked = link.live?.mine === true;
+  // Whose key sends what the person types: theirs, another live sender's, or nobody's yet.
+  byId('live-sender').textContent =
+    link.live?.sentWith ?? 'Edits you type are sent when someone pushes or a schedule runs.';
 }
 
 export function wireOptionsPanel(sidebar: Sidebar): void {
   on('options-form', 'submit', (event) => saveOptions(sidebar, event));
+  on('live-switch', 'change', () => saveLive(sidebar));
+}
+
+async function saveLive(sidebar: Sidebar): Promise<void> {
+  const box = byId<HTMLInputElement>('live-switch');
+  const live = box.checked;
+  const saved = await step('Saving…', 'Could not change "Send edits as I type"', () =>
+    run('setLinkOptions', { live }),
+  );
+  if (!saved) {
+    box.checked = !live;
+    return;
+  }
+  await step('Loading…', 'Could not load the sidebar', sidebar.refresh);
+  say(live ? 'Edits you type now go to the table as you type.' : 'Edits go to the table when you push.');
 }
 
 async function saveOptions(sidebar: Sidebar, event: Event): Promise<void> {

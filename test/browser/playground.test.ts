@@ -131,6 +131,47 @@ describe('the playground', () => {
     await page.screenshot({ path: artifact('playground-clock-schedule.png') });
   });
 
+  it('sends a cell typed in the grid to the table once "Send edits as I type" is on in the sidebar', async () => {
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    const editTriggers = () => h.sim.triggers().filter((trigger) => trigger.eventType === 'ON_EDIT');
+    const liveSwitch = sidebar.locator('#live-switch');
+    await sidebar.locator('#options-title').click();
+    expect(await liveSwitch.isChecked()).toBe(false);
+    await liveSwitch.check();
+    await idle(sidebar);
+    await expect
+      .poll(() => sidebar.locator('#live-sender').textContent())
+      .toBe('Edits you type are sent with your key.');
+    expect(editTriggers()).toHaveLength(1);
+
+    // Typed in the grid as a person types in Sheets: the edit trigger fires and pushes the line.
+    const notes = sheetCell(1, 'notes').col;
+    const id = sheetCell(3, 'id').shown;
+    const cell = `${String.fromCharCode(64 + notes)}3`;
+    await page.locator(`[data-cell="${cell}"]`).click();
+    await page.getByRole('textbox', { name: `Cell ${cell}` }).fill('typed live');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator('#tool-result').textContent())
+      .toMatch(/^Send edits as I type: .*1 updated/);
+    const state = await h.emulator.admin.state();
+    const row = state.apps
+      .find((app) => app.id === SAMPLE.apps.crm)
+      ?.tables.find((table) => table.id === SAMPLE.tables.deals)
+      ?.rows.find((each) => String(each.id) === id) as Record<string, unknown> | undefined;
+    expect(row?.notes).toBe('typed live');
+    await page.screenshot({ path: artifact('playground-live-edit.png') });
+
+    // Off: the trigger goes, and typing sends nothing.
+    await liveSwitch.uncheck();
+    await idle(sidebar);
+    await expect.poll(() => editTriggers().length).toBe(0);
+    expect(await sidebar.locator('#live-sender').textContent()).toBe(
+      'Edits you type are sent when someone pushes or a schedule runs.',
+    );
+  });
+
   it('changes a row on the service as another person: a merge, then a conflict', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');

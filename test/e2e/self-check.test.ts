@@ -77,7 +77,7 @@ describe('self-check', () => {
 
   it('without a connection: the spreadsheet checks pass and fetchAll says to connect first', () => {
     const report = run('runSelfCheck');
-    expect(report.checks.map((c) => c.name)).toHaveLength(7);
+    expect(report.checks.map((c) => c.name)).toHaveLength(8);
     const fetchAll = report.checks.find((c) => /fetchAll/.test(c.name));
     expect(fetchAll?.passed).toBe(false);
     expect(fetchAll?.detail).toMatch(/connect/i);

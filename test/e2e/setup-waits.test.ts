@@ -145,10 +145,10 @@ describe('a first pull into an empty sheet', () => {
     expect((result.value as { ok: boolean; added: number }).added).toBeGreaterThan(0);
     // Waiting calls, one each: the active spreadsheet, sheet and its id; the base looked for; after the
     // schema wait the sheet's last row (0: nothing more to read) and its column count; before the
-    // write the re-identification (last row, header row); the base made; the run's flush; the Sync
-    // log looked for, the sheet count and the log made. A size asked before the schema wait, or the
-    // empty sheet's data range read, would each add one.
-    expect(result.stats.sheetWaits).toBe(14);
+    // write the re-identification (the small sheet's content read whole: size and header row in one);
+    // the base made; the run's flush; the Sync log looked for, the sheet count and the log made. A
+    // size asked before the schema wait, or the empty sheet's data range read, would each add one.
+    expect(result.stats.sheetWaits).toBe(13);
   });
 });
 
@@ -188,8 +188,8 @@ describe('a long first pull', () => {
     const result = world.sim.callFromClient('pullActiveSheet', []);
     expect(result.ok, result.error?.message).toBe(true);
     expect(result.value).toMatchObject({ ok: true, added: 25_000, continuing: false });
-    // The first pull's 14 waiting calls, the base's row count as it grows past 2,000 rows, and for the
-    // second chunk a measuring flush and a re-identification (3): 18. In 5,000-row chunks, 27.
-    expect(result.stats.sheetWaits).toBe(18);
+    // The first pull's 13 waiting calls, the base's row count as it grows past 2,000 rows, and for the
+    // second chunk a measuring flush and a re-identification (3): 17. In 5,000-row chunks, 26.
+    expect(result.stats.sheetWaits).toBe(17);
   }, 60_000);
 });

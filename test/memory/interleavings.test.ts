@@ -1,14 +1,17 @@
 // The fast interleaving chaos mode: seeded small scenarios (10-30 rows, Ann and Bob with their own
-// keys, edits on both sides, a service fault now and then), one pull, push or sync with a person
+// keys, edits on both sides, a service fault now and then), one pull, push, sync or live push (live
+// sync's push of the edited lines) with a person
 // acting before its k-th port call, then a final sync; invariants checked after each. INTERLEAVINGS
 // sets how many run (default small enough for CI), INTERLEAVINGS_SEED the first seed, and
-// INTERLEAVINGS_EVERY=1 runs every k of each scenario instead of a sample.
+// INTERLEAVINGS_EVERY=1 runs every k of each scenario instead of a sample, INTERLEAVINGS_OPS=live,push
+// only the scenarios whose run is one of those.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callsOf, races, randomOf, runInterleaving } from './interleavings';
+import { callsOf, Interleaving, races, randomOf, runInterleaving } from './interleavings';
 
 const COUNT = Number(process.env.INTERLEAVINGS ?? 2000);
 const FIRST_SEED = Number(process.env.INTERLEAVINGS_SEED ?? 1);
 const EVERY = process.env.INTERLEAVINGS_EVERY === '1';
+const OPS = process.env.INTERLEAVINGS_OPS?.split(',') ?? null;
 /** Points sampled per scenario (unless EVERY): more scenarios, each seen at a few moments. */
 const POINTS_PER_SCENARIO = 8;
 
@@ -23,10 +26,11 @@ const found: Found[] = [];
 let interleavings = 0;
 let scenarios = 0;
 
-describe(`interleavings of a person with a pull, push or sync (${COUNT}, from seed ${FIRST_SEED})`, () => {
+describe(`interleavings of a person with a pull, push, sync or live push (${COUNT}, from seed ${FIRST_SEED})`, () => {
   beforeAll(() => {
     const started = Date.now();
     for (let seed = FIRST_SEED; interleavings < COUNT; seed++) {
+      if (OPS && !OPS.includes(new Interleaving(seed).op)) continue;
       scenarios += 1;
       const calls = callsOf(seed);
       let points = [...Array(calls).keys()];

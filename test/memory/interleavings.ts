@@ -1,7 +1,8 @@
-// Seeded interleavings of a person with a pull, a push or a sync over the memory ports: a small table
-// pulled by Ann, edits on both sides, faults on the service, one run with the person acting before
-// its k-th port call, then a final sync; and the invariants checked after each run: no duplicate row,
-// no lost edit, no value nobody typed.
+// Seeded interleavings of a person with a pull, a push, a sync or a live push (live sync's push of the
+// lines Ann's edits named, her last new line maybe still being typed) over the memory ports: a small
+// table pulled by Ann, edits on both sides, faults on the service, one run with the person acting
+// before its k-th port call, then a final sync; and the invariants checked after each run: no
+// duplicate row, no lost edit, no value nobody typed.
 import { issueKind } from '../../src/core/status';
 import { runPull } from '../../src/core/sync/pull/run-pull';
 import { runPush } from '../../src/core/sync/push/run-push';
@@ -20,7 +21,7 @@ export function randomOf(seed: number): () => number {
   };
 }
 
-type Op = 'pull' | 'push' | 'sync';
+type Op = 'pull' | 'push' | 'sync' | 'live';
 
 /** Who wrote which value where: a line's identity is its row id, or `new:<title>` for a typed new line. */
 interface Ledger {
@@ -68,6 +69,10 @@ export class Interleaving {
   readonly description: string[] = [];
   private readonly random: () => number;
   private typed = 0;
+  /** The lines Ann's edits before the run named, as her edit trigger's firings saw them (0-based). */
+  private readonly editedLines: number[] = [];
+  /** A live push's new line still being typed (Ann's last new line, half the time). */
+  private typing: number | undefined;
 
   constructor(readonly seed: number) {
     this.random = randomOf(seed);
@@ -100,9 +105,16 @@ export class Interleaving {
       this.world.service.fault(method, kind);
       this.description.push(`service fault: ${method} ${kind}`);
     }
-    this.op = (['pull', 'push', 'sync'] as const)[this.int(3)] as Op;
+    this.op = (['pull', 'push', 'sync', 'live'] as const)[this.int(4)] as Op;
     this.runner = this.random() < 0.5 ? ANN : BOB;
-    this.description.push(`run: ${this.op} as ${this.runner.id}`);
+    if (this.op === 'live') {
+      const appended = this.description.filter((each) => each.startsWith('Ann inserts')).length;
+      if (appended > 0 && this.random() < 0.5) this.typing = this.lastAppendedAt;
+      // A live push sends as the first live sender, whoever typed: the runner stands for them.
+      this.description.push(
+        `run: live push of lines ${JSON.stringify(this.editedLines)}${this.typing === undefined ? '' : `, line ${this.typing} still being typed`} as ${this.runner.id}`,
+      );
+    } else this.description.push(`run: ${this.op} as ${this.runner.id}`);
   }
 
   private int(below: number): number {
@@ -140,6 +152,7 @@ export class Interleaving {
     const shown = this.world.sheet.values()[line + 1]?.[this.world.sheet.columnOf(column)];
     const bob = this.ledger.bobLast.get(key(identity, column));
     this.world.sheet.type(line, column, value);
+    if (!this.acting) this.editedLines.push(line);
     allow(this.ledger, identity, column, value);
     const sawBob = bob !== undefined && shown === bob;
     this.ledger.annLast.set(key(identity, column), { value, sawBob });
@@ -159,9 +172,17 @@ export class Interleaving {
     allow(this.ledger, `new:${title}`, 'title', title);
     allow(this.ledger, `new:${title}`, 'amount', amount);
     this.ledger.annLast.set(key(`new:${title}`, 'amount'), { value: amount, sawBob: false });
-    this.world.sheet.insertLine(Math.min(at, this.lineCount()), { title, amount });
+    const line = Math.min(at, this.lineCount());
+    this.world.sheet.insertLine(line, { title, amount });
+    if (!this.acting) {
+      this.editedLines.push(line);
+      this.lastAppendedAt = line;
+    }
     this.description.push(`Ann inserts a new line ${title} at ${at}`);
   }
+
+  /** Where Ann's last new line went in (a live push may find her still typing it). */
+  private lastAppendedAt: number | undefined;
 
   /** Whether the person is acting at the interleaving point (not setting the scenario up). */
   private acting = false;
@@ -238,8 +259,15 @@ export class Interleaving {
       }
     };
     const ports = () => this.world.ports(this.runner);
-    if (this.op !== 'pull') runPush(ports(), this.world.links.get());
-    if (this.op !== 'push') runPull(ports(), this.world.links.get());
+    if (this.op === 'live') {
+      runPush(ports(), this.world.links.get(), {
+        lines: this.editedLines,
+        ...(this.typing === undefined ? {} : { typing: this.typing }),
+      });
+    } else {
+      if (this.op !== 'pull') runPush(ports(), this.world.links.get());
+      if (this.op !== 'push') runPull(ports(), this.world.links.get());
+    }
     this.world.hook = () => {};
     this.renameBack();
     if (this.bobDuringRun && inNetworkWindow(calls, point)) {

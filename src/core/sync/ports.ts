@@ -17,6 +17,11 @@ export interface SheetReadOptions {
   eagerUpTo: number;
   /** Whether the base's seen marks are needed (only a pull continuing from an earlier execution). */
   withSeen: boolean;
+  /**
+   * Lines the sheet likely holds (the base's count): at most `eagerUpTo`, the sheet is read whole in
+   * one call without asking its size first (a sheet larger after all is still read whole).
+   */
+  expectedLines?: number;
 }
 
 /** The header row and the lines under it, as read. */

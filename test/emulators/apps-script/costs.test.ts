@@ -141,6 +141,30 @@ describe('Spreadsheet calls', () => {
     // As above, with a wait of 1,000 ms.
     expect(result.value).toEqual([0, Math.floor(20 * 2 + 100 * 0.03 + 1000), 2 + 1000 + 1]);
   });
+  it("read a sheet's content with getSheetValues(1, 1, -1, -1) in one wait; none on an empty sheet", () => {
+    const sim = make(`
+      function content() {
+        const sheet = SpreadsheetApp.getActiveSpreadsheet().getActiveSheet();
+        sheet.getRange(1, 1, 2, 3).setValues([['a', 'b', 'c'], [1, 2, 3]]);
+        SpreadsheetApp.flush();
+        return sheet.getSheetValues(1, 1, -1, -1);
+      }
+      function fromSecond() {
+        return SpreadsheetApp.getActiveSpreadsheet().getActiveSheet().getSheetValues(2, 2, -1, 2);
+      }
+      function empty() {
+        return SpreadsheetApp.getActiveSpreadsheet().insertSheet('empty').getSheetValues(1, 1, -1, -1);
+      }`);
+    const content = sim.run('content');
+    expect(content.value).toEqual([
+      ['a', 'b', 'c'],
+      [1, 2, 3],
+    ]);
+    // getActiveSpreadsheet, getActiveSheet, flush, getSheetValues.
+    expect(content.stats.sheetWaits).toBe(4);
+    expect(sim.run('fromSecond').value).toEqual([[2, 3]]);
+    expect(sim.run('empty').error?.message).toMatch(/number of rows in the range must be at least 1/);
+  });
   it('count waiting calls with no cost model too (tests assert them without timing)', () => {
     const result = make(code).run('queuedThenRead');
     expect(result.ok, result.error?.message).toBe(true);

@@ -46,6 +46,8 @@ export interface StepOptions {
   summary: SyncSummary;
   /** "Pull everything": the pull lists the whole table, never only what changed. */
   everything?: boolean;
+  /** A push of these lines only (live sync), and a new line still being typed (see PushOptions). */
+  lines?: { lines: readonly number[]; typing?: number };
 }
 
 /** What the execution did besides its counts. */
@@ -74,7 +76,9 @@ export function runOperationStep(
 ): StepOutcome {
   const { summary } = options;
   const start = runStartOf(ports, operation, options);
-  const step = runPhases(ports, link, operation, start, summary, options.everything === true);
+  // A push of some lines never continues another execution's push job: that one reads every line.
+  const lines = operation === 'push' && !start.resuming ? options.lines : undefined;
+  const step = runPhases(ports, link, operation, start, summary, options.everything === true, lines);
   // The counts say what "Lines to check" lists: every line whose status shows a problem.
   if (step.tally) applyTally(summary, step.tally);
   if (start.resuming) ports.continuations.delete(start.resuming.triggerId);
@@ -163,6 +167,7 @@ function runPhases(
   start: RunStart,
   summary: SyncSummary,
   everything: boolean,
+  lines?: StepOptions['lines'],
 ): RunStep {
   const step: RunStep = {
     phase: start.phase,
@@ -175,7 +180,7 @@ function runPhases(
     warnings: [],
   };
   if (step.phase === 'push') {
-    runPushPhase(ports, link, start, summary, step);
+    runPushPhase(ports, link, start, summary, step, lines);
     if (step.finished && operation === 'sync') step.phase = 'pull';
   }
   summary.created = step.pushCreated;
@@ -190,6 +195,7 @@ function runPushPhase(
   start: RunStart,
   summary: SyncSummary,
   step: RunStep,
+  lines?: StepOptions['lines'],
 ): void {
   const listing = start.resuming?.phase === 'push' ? start.resuming.pushListing : undefined;
   let pushed: PushResult;
@@ -198,6 +204,9 @@ function runPushPhase(
       confirmHeld: start.confirmHeld,
       scheduled: start.origin === 'scheduled',
       ...(listing ? { listing } : {}),
+      ...(lines
+        ? { lines: lines.lines, ...(lines.typing !== undefined ? { typing: lines.typing } : {}) }
+        : {}),
     });
   } catch (error) {
     // Stopped by the service's limit on requests before anything was sent: it goes on after the wait.

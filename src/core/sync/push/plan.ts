@@ -64,6 +64,10 @@ export interface PushState {
   index: LineIndex;
   /** Synced columns without a header of their own (renamed, deleted, repeated): new lines wait. */
   headerless?: readonly string[];
+  /** A push of some lines (live sync): only these are planned; the others are neither read nor sent. */
+  only?: ReadonlySet<number>;
+  /** A new line the person is still typing: not created yet (live sync creates it once they move on). */
+  typing?: number;
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -120,13 +124,19 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
   const { grid, layout, live } = state;
   const plan: PushPlan = { updates: [], creates: [], errors: [], reverted: [], restated: [], unchanged: 0 };
   const columns = planColumns(layout, live, state.base);
-  for (let line = 0; line < grid.length; line++) {
+  const lines = state.only
+    ? [...state.only].filter((line) => line < grid.length).sort((a, b) => a - b)
+    : null;
+  const count = lines ? lines.length : grid.length;
+  for (let at = 0; at < count; at++) {
+    const line = lines ? (lines[at] as number) : at;
     // The line's own cells when loaded whole (cellText reads a missing cell as '', like get).
     const cells = grid.lineCells(line);
     const { idColumn } = columns;
     const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
-    if (rowId === '') planNewLine(state, columns, context, plan, line, cells);
-    else planSyncedLine(state, columns, context, plan, line, cells, rowId);
+    if (rowId === '') {
+      if (line !== state.typing) planNewLine(state, columns, context, plan, line, cells);
+    } else planSyncedLine(state, columns, context, plan, line, cells, rowId);
   }
   return plan;
 }

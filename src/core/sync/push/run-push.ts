@@ -109,6 +109,14 @@ export interface PushOptions {
   scheduled?: boolean;
   /** The listing an earlier execution of this push stopped part way through. */
   listing?: PushListingProgress;
+  /**
+   * Push only these lines (0-based; live sync's edited lines): the sheet's id and status columns and
+   * these lines are read, not the whole sheet, and the service's schema without a first listing wave.
+   * The rules are a push's (three-way check, accident guard, re-identification before writing).
+   */
+  lines?: readonly number[];
+  /** With `lines`: a new line the person is still typing, not created yet. */
+  typing?: number;
 }
 
 /** One push: its ports, its session and the service's rows once read. */
@@ -141,7 +149,9 @@ interface Push {
  * parallel and writes ids, lMods and statuses onto the lines after every few waves.
  */
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
-  const { push, headerWarnings } = openPush(ports, link, options.listing);
+  const { push, headerWarnings } = options.lines
+    ? openLinesPush(ports, link, options.lines, options.typing)
+    : openPush(ports, link, options.listing);
   const { session } = push;
   const holding = holdAccidents(push, options);
   markSettledLines(session);
@@ -233,6 +243,67 @@ function openPush(
     firstWave,
     listing,
     resumedListing: listing ? undefined : resumedListing,
+    listingStopped: undefined,
+    unfinished: false,
+    requestsLeft: 0,
+  };
+  return { push, headerWarnings };
+}
+
+/** Lines a live push reads whole at most when the sheet is small (one read is then cheapest). */
+const LINES_PUSH_EAGER_MAX = 200;
+
+/**
+ * Opens a push of some lines: the base, the schema alone (the edited rows are checked by GET), then
+ * the sheet's header, id and status columns, and the given lines whole (a small sheet in one read).
+ */
+function openLinesPush(
+  ports: SyncPorts,
+  link: LinkRecord,
+  lines: readonly number[],
+  typing: number | undefined,
+): { push: Push; headerWarnings: string[] } {
+  const sheet = ports.openSheet();
+  const base = ports.base.read();
+  const decode = sheet.decodeContext();
+  const table = ports.service.table(link.tableAppId, link.tableId);
+  const live = liveColumns(table.columns);
+  const syncedBefore = [...base.columnIds];
+  base.ensureColumns(live.map((column) => column.id));
+  const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
+  const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, live, deletedIds), {
+    eagerUpTo: LINES_PUSH_EAGER_MAX,
+    withSeen: false,
+    expectedLines: base.size,
+  });
+  const wanted = lines.filter((line) => line >= 0 && line < grid.length);
+  grid.ensureLoaded(wanted);
+  const layout = readLayout(headers, live, deletedIds);
+  assertIdColumn(layout, grid.length, base.size);
+  const layoutInput = { grid, layout, live, base, syncedBefore, freshColumns: link.freshColumns ?? [] };
+  // A person's own column under a service id is found by a whole push; a live push sends nothing of it.
+  setAsidePersonsColumns(layout, link.ownColumns ?? []);
+  const headerWarnings = pushLayoutWarnings(layoutInput);
+  const session = startPushSession({
+    headerless: headerlessColumns(layoutInput),
+    grid,
+    layout,
+    live,
+    base,
+    decode,
+    fixedText: fixedFieldShown(ports, link),
+    only: new Set(wanted),
+    ...(typing !== undefined ? { typing } : {}),
+  });
+  const push: Push = {
+    ports,
+    link,
+    sheet,
+    session,
+    serviceRows: new Map(),
+    firstWave: null,
+    listing: null,
+    resumedListing: undefined,
     listingStopped: undefined,
     unfinished: false,
     requestsLeft: 0,

@@ -116,6 +116,10 @@ export interface PushInput {
   fixedText: FixedFieldText;
   /** From headerlessColumns: new lines wait while any is missing. */
   headerless?: readonly string[];
+  /** Only these lines are planned (a live push of the edited lines); see PushState. */
+  only?: ReadonlySet<number>;
+  /** A new line still being typed: not created yet. */
+  typing?: number;
 }
 
 /**
@@ -131,7 +135,19 @@ export function startPushSession(input: PushInput): PushSession {
   }
   const index = indexLines(grid, layout);
   const headerless = input.headerless ?? [];
-  const plan = planPush({ grid, layout, live, base, index, headerless }, input.decode);
+  const plan = planPush(
+    {
+      grid,
+      layout,
+      live,
+      base,
+      index,
+      headerless,
+      ...(input.only ? { only: input.only } : {}),
+      ...(input.typing !== undefined ? { typing: input.typing } : {}),
+    },
+    input.decode,
+  );
   const counts: PushCounts = {
     created: 0,
     updated: 0,
@@ -190,6 +206,8 @@ export function markSettledLines(session: PushSession): void {
   // the stale mark goes (chaos seed 20240122: "⏳ create sent" stayed on a created line through every
   // later run).
   for (const [id, line] of index.lineById) {
+    // A push of some lines leaves the others as they are (they are not loaded).
+    if (!grid.isLoaded(line)) continue;
     if (base.has(id) && pendingTokenOf(grid.get(line, statusColumn)) !== null)
       setStatus(session, line, STATUS.created);
   }

@@ -1,0 +1,95 @@
+// Bench "typed edit" (issue 25): a cell typed into a synced line of a live sheet, through the edit
+// trigger to the service. Figures: simulated seconds from the edit to the service and the firing's
+// execution seconds (targets: <= 60 s and <= 3 s), its requests and waiting Spreadsheet calls.
+// Part of `npm run bench` (its own section; `--only typed-edit` runs it alone there), and runnable
+// alone: `npm run build && npx tsx bench/typed-edit.ts [profile...] [--json]`.
+import { fileURLToPath } from 'node:url';
+import { createSimulator } from '../emulators/apps-script';
+import { COST_PROFILE_NAMES, type CostProfileName } from '../emulators/apps-script/costs';
+import { startEmulator } from '../emulators/table-service';
+
+/** What one typed edit cost under one profile. */
+export interface TypedEditFigures {
+  profile: CostProfileName;
+  lines: number;
+  toServiceMs: number;
+  executionMs: number;
+  requests: number;
+  sheetWaits: number;
+}
+
+export const TYPED_EDIT_TARGETS = { toServiceMs: 60_000, executionMs: 3_000 };
+
+/** Types one cell of a synced line on a fresh live sheet and measures its firing. */
+export async function measureTypedEdit(profile: CostProfileName): Promise<TypedEditFigures> {
+  const emulator = await startEmulator({ poll: 'off' });
+  try {
+    const sim = createSimulator({
+      spreadsheetName: 'Typed edit bench',
+      costs: profile,
+      countRealTime: false,
+    });
+    const call = (fn: string, ...args: unknown[]): unknown => {
+      const result = sim.callFromClient(fn, args);
+      if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
+      return result.value;
+    };
+    call('saveConnection', { baseUrl: emulator.url, apiKey: emulator.keys.u_alice });
+    call('linkActiveSheet', { tableAppId: 'ta_crm', tableId: 'tbl_deals' });
+    call('pullActiveSheet');
+    call('setLinkOptions', { live: true });
+    const sheet = sim.spreadsheet.getActiveSheet();
+    const headers = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] as unknown[];
+    const notes = headers.indexOf('notes') + 1;
+    const id = String(sheet.getRange(3, headers.indexOf('id') + 1).getValue());
+    const typedAt = sim.clock.now();
+    sim.person.edit(sheet.getName(), 3, notes, 'typed in the bench');
+    const firing = sim.editRuns.at(-1)?.result;
+    const state = await emulator.admin.state();
+    const row = state.apps
+      .find((app) => app.id === 'ta_crm')
+      ?.tables.find((table) => table.id === 'tbl_deals')
+      ?.rows.find((each) => String(each.id) === id) as Record<string, unknown> | undefined;
+    if (!firing?.ok || row?.notes !== 'typed in the bench')
+      throw new Error(`the typed edit did not reach the service (${profile})`);
+    return {
+      profile,
+      lines: sheet.getLastRow() - 1,
+      toServiceMs: firing.endedAt - typedAt,
+      executionMs: firing.simulatedMs,
+      requests: firing.stats.httpRequests,
+      sheetWaits: firing.stats.sheetWaits,
+    };
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** One line a profile, as the benchmark's report prints them. */
+export function formatTypedEdit(figures: readonly TypedEditFigures[]): string {
+  const verdict = (ms: number, target: number): string => (ms <= target ? 'PASS' : 'FAIL');
+  return figures
+    .map(
+      (f) =>
+        `  ${f.profile.padEnd(12)} ${f.lines} lines: edit to service ${(f.toServiceMs / 1000).toFixed(2)} s (<= 60 s ${verdict(f.toServiceMs, TYPED_EDIT_TARGETS.toServiceMs)}), ` +
+        `firing ${(f.executionMs / 1000).toFixed(2)} s of execution (<= 3 s ${verdict(f.executionMs, TYPED_EDIT_TARGETS.executionMs)}), ` +
+        `${f.requests} requests, ${f.sheetWaits} waiting Spreadsheet calls`,
+    )
+    .join('\n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const profiles = args.filter((arg) => arg !== '--json') as CostProfileName[];
+  const unknown = profiles.filter((name) => !COST_PROFILE_NAMES.includes(name));
+  if (unknown.length > 0) {
+    process.stderr.write(`Unknown profile ${unknown.join(', ')}: use ${COST_PROFILE_NAMES.join(', ')}\n`);
+    process.exit(2);
+  }
+  const figures: TypedEditFigures[] = [];
+  for (const profile of profiles.length > 0 ? profiles : (['central'] as const))
+    figures.push(await measureTypedEdit(profile));
+  // As a child of bench/main.ts: the figures as the last line.
+  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
+  else process.stdout.write(`Typed edit (live sync):\n${formatTypedEdit(figures)}\n`);
+}
