@@ -353,6 +353,8 @@ function runScenario(seed: number): void {
     const results = states.map(({ side, state }) => {
       state.pullId = `p${round + 2}`;
       state.counts = emptyPullCounts();
+      // Each pull starts from a fresh state in the product: what rows showed which lMod is its own.
+      state.lModOwners = undefined;
       side.pull(state, rows);
       return snapshot(state, roundIds);
     });

@@ -3,6 +3,8 @@
 // row (a PATCH would carry every column of one row onto the other).
 import type { BaseRecord } from '../base';
 import type { BaseTable } from '../base-table';
+import { type CellValue, cellDigestFor } from '../codec';
+import type { ColumnSpec } from '../columns';
 
 /** The lMod a synced line of this record shows. */
 export function shownLMod(record: BaseRecord): string {
@@ -12,7 +14,7 @@ export function shownLMod(record: BaseRecord): string {
 
 /** Which row shows which lMod, worked out once per push, on the first line that needs it. */
 export class LModOwners {
-  private owners: Map<string, string | null> | null = null;
+  private owners: Map<string, string[]> | null = null;
 
   constructor(private readonly base: BaseTable) {}
 
@@ -27,25 +29,91 @@ export class LModOwners {
   /** The one other row than `rowId` that shows this lMod, if any. */
   anotherRowOf(lModText: string, rowId: string): string | undefined {
     if (lModText === '') return undefined;
-    const owner = this.ownersByLMod().get(lModText);
-    return owner !== undefined && owner !== null && owner !== rowId ? owner : undefined;
+    const owners = this.ownersByLMod().get(lModText);
+    const owner = owners?.length === 1 ? owners[0] : undefined;
+    return owner !== undefined && owner !== rowId ? owner : undefined;
   }
 
-  private ownersByLMod(): Map<string, string | null> {
+  /**
+   * The other rows than `rowId` that show this lMod when several rows show it (written in one batch,
+   * or by a service whose stamps are coarse): the lMod alone cannot say which of them a line is, the
+   * line's values can (`holdsMoreOf`). Empty when one row or none shows it.
+   */
+  othersSharing(lModText: string, rowId: string): string[] {
+    if (lModText === '') return [];
+    const owners = this.ownersByLMod().get(lModText);
+    return owners && owners.length > 1 ? owners.filter((owner) => owner !== rowId) : [];
+  }
+
+  private ownersByLMod(): Map<string, string[]> {
     if (this.owners) return this.owners;
-    const owners = new Map<string, string | null>();
+    const owners = new Map<string, string[]>();
     for (const record of this.base.all()) {
       // A line may show any lMod its row had since the last agreement: the one shown then, the agreed
       // one, or the service's of a conflict (a pull writes it onto the line; a push that meets the
       // conflict again keeps the agreed one: team chaos seed 20240121).
       for (const lMod of new Set([shownLMod(record), record.lMod, record.conflict?.lMod])) {
         if (lMod === undefined || lMod === '') continue;
-        // Rows sharing an lMod (written in one batch) say nothing about which a line is: none owns it.
-        const owner = owners.get(lMod);
-        owners.set(lMod, owner === undefined || owner === record.id ? record.id : null);
+        const rows = owners.get(lMod);
+        if (!rows) owners.set(lMod, [record.id]);
+        else if (!rows.includes(record.id)) rows.push(record.id);
       }
     }
     this.owners = owners;
     return owners;
   }
+}
+
+/**
+ * Whether more of a line's synced cells hold `other`'s agreed values than `own`'s: the line is the
+ * other row's (its id cell was swapped or sorted alone). `cellOf` gives the line's cell of a column
+ * (undefined: the column is not in the sheet).
+ */
+export function holdsMoreOf(
+  cellOf: (column: ColumnSpec) => unknown,
+  live: readonly ColumnSpec[],
+  other: BaseRecord,
+  own: BaseRecord,
+): boolean {
+  let otherCount = 0;
+  let ownCount = 0;
+  for (const column of live) {
+    const otherDigest = other.digests[column.id];
+    const ownDigest = own.digests[column.id];
+    if (otherDigest === ownDigest) continue;
+    const value = cellOf(column);
+    if (value === undefined) continue;
+    const digest = cellDigestFor(value as CellValue, column.kind);
+    if (digest === otherDigest) otherCount++;
+    else if (digest === ownDigest) ownCount++;
+  }
+  return otherCount > ownCount;
+}
+
+/**
+ * The row among `candidates` (rows sharing the line's lMod) whose values the line holds more of than
+ * its own row's, when that row's own line does not hold them: ids swapped or sorted alone move a row's
+ * values away from the line showing its id, while a person who typed another row's values into a
+ * line (a deal closed like its neighbour) leaves that row's line as it was. `cellsOfLine` gives a
+ * line's cell of a column; `lineOf` the line showing a row's id.
+ */
+export function rowWhoseValuesItHolds(
+  line: number,
+  cellsOfLine: (line: number) => (column: ColumnSpec) => unknown,
+  lineOf: (rowId: string) => number | undefined,
+  live: readonly ColumnSpec[],
+  base: BaseTable,
+  candidates: readonly string[],
+  own: BaseRecord,
+): string | undefined {
+  const cellOf = cellsOfLine(line);
+  for (const candidate of candidates) {
+    const record = base.get(candidate);
+    if (!record || !holdsMoreOf(cellOf, live, record, own)) continue;
+    const itsLine = lineOf(candidate);
+    if (itsLine !== undefined && itsLine !== line && holdsMoreOf(cellsOfLine(itsLine), live, record, own))
+      continue;
+    return candidate;
+  }
+  return undefined;
 }

@@ -26,6 +26,7 @@ import { ID_HEADER, type Layout } from '../../../src/core/layout';
 import type { LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
 import {
+  anotherRowsLineStatus,
   conflictStatus,
   duplicateStatus,
   errorStatus,
@@ -309,12 +310,74 @@ function statusOf(state: ReferencePullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
 }
 
+/** The lMods a line of this record may show: shown at the last agreement, agreed, a conflict's. */
+function lModsOf(record: BaseRecord): string[] {
+  const shown = record.shown?.lMod === undefined ? record.lMod : String(record.shown.lMod);
+  return [shown, record.lMod, record.conflict?.lMod].filter(
+    (lMod): lMod is string => typeof lMod === 'string' && lMod !== '',
+  );
+}
+
+/** Whether a line holds more of `other`'s agreed values than `own`'s, where the two differ. */
+function lineHoldsMoreOf(
+  grid: LineGrid,
+  layout: Layout,
+  live: readonly ColumnSpec[],
+  line: number,
+  other: BaseRecord,
+  own: BaseRecord,
+): boolean {
+  let otherCount = 0;
+  let ownCount = 0;
+  for (const column of live) {
+    const at = layout.columns.get(column.id);
+    const otherDigest = other.digests[column.id];
+    const ownDigest = own.digests[column.id];
+    if (at === undefined || otherDigest === ownDigest) continue;
+    const cell = digestFor(grid.get(line, at) as CellValue, column.kind);
+    if (cell === otherDigest) otherCount++;
+    else if (cell === ownDigest) ownCount++;
+  }
+  return otherCount > ownCount;
+}
+
+/**
+ * Whether a line showing row `own`'s id is another row's: its lMod cell is shown by several rows and
+ * it holds more of one of them's values than of its own row's, while that row's own line does not.
+ */
+function showsASharingRow(
+  state: { grid: LineGrid; layout: Layout; live: readonly ColumnSpec[]; base: BaseTable; index: LineIndex },
+  lModsAtStart: ReadonlyMap<string, readonly string[]>,
+  line: number,
+  own: BaseRecord,
+): boolean {
+  const { grid, layout, live, base, index } = state;
+  const lModColumn = layout.fixed.get('lMod');
+  const lModShown = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
+  if (lModShown === '') return false;
+  // Which rows show which lMod is what the lines could show when the run began (the lines' lMod cells
+  // were written then), not the lMods this pull has merged since.
+  const showing = [...lModsAtStart]
+    .filter(([, lMods]) => lMods.includes(lModShown))
+    .map(([id]) => base.get(id))
+    .filter((record): record is BaseRecord => record !== undefined);
+  if (showing.length < 2) return false;
+  return showing.some((other) => {
+    if (other.id === own.id || !lineHoldsMoreOf(grid, layout, live, line, other, own)) return false;
+    const itsLine = index.lineById.get(other.id);
+    return (
+      itsLine === undefined || itsLine === line || !lineHoldsMoreOf(grid, layout, live, itsLine, other, own)
+    );
+  });
+}
+
 export function applyServiceRows(
   state: ReferencePullState,
   rows: ReadonlyArray<Readonly<Record<string, unknown>>>,
 ): void {
   const { grid, layout, live, base, index } = state;
   const mayHoldDeleted = base.columnIds.length > live.length;
+  let lModsAtStart: Map<string, string[]> | undefined;
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -339,6 +402,14 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
+    const known = base.get(id);
+    lModsAtStart ??= new Map(base.all().map((record) => [record.id, lModsOf(record)]));
+    if (!isNew && known && showsASharingRow(state, lModsAtStart, currentLine, known)) {
+      setStatus(state, currentLine, anotherRowsLineStatus(id));
+      state.counts.errors += 1;
+      base.markSeen(id, state.pullId);
+      continue;
+    }
     const local = isNew
       ? undefined
       : (columnId: string): unknown => {
@@ -443,6 +514,7 @@ export function planPush(
   context: DecodeContext,
 ): ReferencePlan {
   const { grid, layout, live, base, index } = state;
+  let lModsAtStart: Map<string, string[]> | undefined;
   const plan: ReferencePlan = {
     updates: [],
     creates: [],
@@ -504,7 +576,9 @@ export function planPush(
       .filter(
         (other) => (other.shown?.lMod === undefined ? other.lMod : String(other.shown.lMod)) === lModShown,
       );
-    if (lModShown !== '' && shownBy.length === 1 && shownBy[0]?.id !== rowId) {
+    lModsAtStart ??= new Map(base.all().map((each) => [each.id, lModsOf(each)]));
+    const anotherSharing = showsASharingRow(state, lModsAtStart, line, record);
+    if (anotherSharing || (lModShown !== '' && shownBy.length === 1 && shownBy[0]?.id !== rowId)) {
       plan.errors.push({
         line,
         status: errorStatus(

@@ -205,6 +205,30 @@ describe('two id cells swapped', () => {
   });
 });
 
+describe('two id cells swapped of rows that share an lMod', () => {
+  it('a pull merges neither row into the other line: the values tell which row a line is', () => {
+    const world = worldWith(4);
+    const shared = world.service.rows[0]?.lMod as string;
+    for (const row of world.service.rows.slice(0, 2)) row.lMod = shared;
+    pull(world);
+    const one = world.sheet.lineOfId('r0001');
+    const two = world.sheet.lineOfId('r0002');
+    world.sheet.type(one, 'id', 'r0002');
+    world.sheet.type(two, 'id', 'r0001');
+    world.service.update('r0001', { amount: 100 }, BOB.id);
+    pull(world);
+    const [headers, ...lines] = world.sheet.values() as [unknown[], ...unknown[][]];
+    const cellsOf = (line: number) =>
+      Object.fromEntries(headers.map((header, i) => [String(header), lines[line]?.[i]]));
+    // Line two shows r0001's id but holds t2: r0001's change is not written onto it.
+    expect(cellsOf(two)).toMatchObject({ id: 'r0001', title: 't2', amount: 2 });
+    expect(String(cellsOf(two)._sync)).toMatch(/shows another row's lMod/);
+    const commits = world.service.commits.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.commits.length).toBe(commits);
+  });
+});
+
 describe('a pull of a line with nothing changed on either side', () => {
   it('clears a hold whose edits were undone by hand: the line is in sync', () => {
     const world = worldWith(12);

@@ -297,6 +297,46 @@ describe('runPush over memory', () => {
     expect(world.service.commits.slice(before)).toEqual([]);
   });
 
+  it('two id cells swapped of rows that share an lMod (one batch wrote them): nothing is sent', () => {
+    // A service stamps rows written together with one time (or stamps coarsely): the lMod cells then
+    // name neither row, and only the lines' values tell that the ids were swapped (chaos seed 20240132).
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 4; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const shared = world.service.rows[0]?.lMod as string;
+    for (const row of world.service.rows.slice(0, 2)) row.lMod = shared;
+    runPull(world.ports(ANN), world.links.get());
+    const a = world.sheet.lineOfId('r0001');
+    const b = world.sheet.lineOfId('r0002');
+    world.sheet.type(a, 'id', 'r0002');
+    world.sheet.type(b, 'id', 'r0001');
+    const before = world.service.commits.length;
+    push(world);
+    expect(world.service.commits.slice(before)).toEqual([]);
+    expect(String(lineOf(world, titled('t1'))._sync)).toMatch(/shows another row's lMod/);
+    // A real edit of a row sharing its lMod still goes.
+    world.sheet.type(a, 'id', 'r0001');
+    world.sheet.type(b, 'id', 'r0002');
+    world.sheet.type(a, 'title', 'edited');
+    push(world);
+    expect(world.service.find('r0001')?.title).toBe('edited');
+    expect(world.service.find('r0002')?.title).toBe('t2');
+  });
+
+  it('a line typed to hold the values of a row sharing its lMod is still its own row, and is sent', () => {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 3; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const shared = world.service.rows[0]?.lMod as string;
+    for (const row of world.service.rows.slice(0, 2)) row.lMod = shared;
+    runPull(world.ports(ANN), world.links.get());
+    // A deal closed like its neighbour: r0001's line typed to r0002's values; r0002's line unchanged.
+    const one = world.sheet.lineOfId('r0001');
+    world.sheet.type(one, 'title', 't2');
+    world.sheet.type(one, 'amount', 2);
+    push(world);
+    expect(world.service.find('r0001')).toMatchObject({ title: 't2', amount: 2 });
+    expect(world.service.find('r0002')).toMatchObject({ title: 't2', amount: 2 });
+  });
+
   describe('when a person acts between its port calls', () => {
     it('typing into the pushed cell between the read and the status write: the new value goes with the next push', () => {
       const world = pulledWorld(3);

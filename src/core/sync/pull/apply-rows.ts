@@ -1,5 +1,6 @@
 import type { BaseRecord } from '../../base';
 import { cellDigest, decodeCell, type EncodedCell, encodeCell } from '../../codec';
+import type { ColumnSpec } from '../../columns';
 
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
@@ -15,7 +16,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
-import { LModOwners, shownLMod } from '../line-identity';
+import { holdsMoreOf, LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
 import { fixedFieldText } from '../line-values';
 import {
   adoptedBase,
@@ -189,34 +190,36 @@ function showsAnotherRow(state: PullState, line: number, id: string): boolean {
   const record = state.base.get(id);
   if (lModColumn === undefined || !record) return false;
   const lMod = cellText(state.grid.get(line, lModColumn));
-  if (lMod === shownLMod(record)) return false;
   state.lModOwners ??= new LModOwners(state.base);
-  const other = state.lModOwners.anotherRowOf(lMod, id);
+  const cellsOfLine =
+    (at: number) =>
+    (column: ColumnSpec): unknown => {
+      const sheetColumn = state.layout.columns.get(column.id);
+      return sheetColumn === undefined ? undefined : state.grid.get(at, sheetColumn);
+    };
+  const cellOf = cellsOfLine(line);
+  const lineOf = (rowId: string): number | undefined => state.index.lineById.get(rowId);
   // The line must also hold that row's values rather than this one's: an lMod cell left stale by a
   // lost write may equal another row's by chance (chaos seed 20240106 under the platform's limits).
-  const otherRecord = other === undefined ? undefined : state.base.get(other);
-  if (!otherRecord || !holdsMoreOf(state, line, otherRecord, record)) return false;
+  const other = lMod === shownLMod(record) ? undefined : state.lModOwners.anotherRowOf(lMod, id);
+  const shows =
+    (other !== undefined && holdsMoreOf(cellOf, state.live, state.base.get(other) as BaseRecord, record)) ||
+    // An lMod several rows show (one batch wrote them) names none: the values say (seed 20240132).
+    rowWhoseValuesItHolds(
+      line,
+      cellsOfLine,
+      lineOf,
+      state.live,
+      state.base,
+      state.lModOwners.othersSharing(lMod, id),
+      record,
+    ) !== undefined;
+  if (!shows) return false;
   setStatus(state, line, anotherRowsLineStatus(id));
   state.counts.errors += 1;
   state.base.markSeen(id, state.pullId);
   agreeFreshCellsEmpty(state, id);
   return true;
-}
-
-/** Whether more of the line's synced cells hold `other`'s agreed values than `own`'s. */
-function holdsMoreOf(state: PullState, line: number, other: BaseRecord, own: BaseRecord): boolean {
-  let otherCount = 0;
-  let ownCount = 0;
-  for (const column of state.live) {
-    const at = state.layout.columns.get(column.id);
-    const otherDigest = other.digests[column.id];
-    const ownDigest = own.digests[column.id];
-    if (at === undefined || otherDigest === ownDigest) continue;
-    const digest = cellDigest(state.grid.get(line, at));
-    if (digest === otherDigest) otherCount++;
-    else if (digest === ownDigest) ownCount++;
-  }
-  return otherCount > ownCount;
 }
 
 /** What every row of a batch is merged with, worked out once per batch. */

@@ -22,7 +22,7 @@ import {
   STATUS,
   unknownRowStatus,
 } from '../../status';
-import { LModOwners, shownLMod } from '../line-identity';
+import { LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
 import { type LineEdits, newCellValues } from '../line-values';
 import { cellEdits } from './line-edits';
 
@@ -213,6 +213,24 @@ function planSyncedLine(
     if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
       plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
       return;
+    }
+    // An lMod several rows show (one batch wrote them) names none of them: the line's values say
+    // whether it is another of those rows' (ids of two rows patched together, swapped: team chaos
+    // seed 20240132).
+    const sharing = columns.lModOwners.othersSharing(lMod, rowId);
+    if (sharing.length > 0) {
+      const cellsOfLine =
+        (at: number) =>
+        (column: ColumnSpec): unknown => {
+          const sheetColumn = columns.at[live.indexOf(column)] ?? -1;
+          if (sheetColumn < 0) return undefined;
+          return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
+        };
+      const lineOf = (id: string): number | undefined => index.lineById.get(id);
+      if (rowWhoseValuesItHolds(line, cellsOfLine, lineOf, live, base, sharing, record) !== undefined) {
+        plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
+        return;
+      }
     }
   }
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
