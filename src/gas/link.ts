@@ -21,7 +21,17 @@ import { clientFor, Deadline, requireConnection } from './operation';
 import { LOG_SHEET } from './run-log';
 import { deleteTriggers } from './schedule-triggers';
 import { findSheetById, forgetSheetCount } from './sheets';
-import { deleteLink, type LinkRecord, loadJob, loadLink, loadRetry, saveLink, updateLink } from './stores';
+import {
+  allLinks,
+  clearQuotaDay,
+  deleteLink,
+  type LinkRecord,
+  loadJob,
+  loadLink,
+  loadRetry,
+  saveLink,
+  updateLink,
+} from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
 /** Base sheets are named this plus the linked sheet's id. */
@@ -276,6 +286,8 @@ export function endLink(link: LinkRecord): void {
   }
   deleteLink(link.sheetId);
   clearHeld(link.sheetId);
+  // The Sync log's day of quota use belongs to the spreadsheet's links: it goes with the last one.
+  if (allLinks().length === 0) clearQuotaDay();
   // The caller's edit trigger goes with their last live link; another sender's deletes itself when it fires.
   if (link.live?.length) dropEditTriggerIfUnused();
 }

@@ -3,7 +3,14 @@ import { runOutcome } from '../core/summary';
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './sheets';
-import { type LinkRecord, loadQuotaDay, recordRun, type StoredSchedule, saveQuotaDay } from './stores';
+import {
+  allLinks,
+  type LinkRecord,
+  loadQuotaDay,
+  recordRun,
+  type StoredSchedule,
+  saveQuotaDay,
+} from './stores';
 
 export const LOG_SHEET = 'Sync log';
 const LOG_KEEP = 500;
@@ -48,7 +55,9 @@ function addToQuotaDay(
   day.fetches += summary.requests;
   // Runs from the menu or the sidebar are not triggers: only scheduled runs spend trigger time.
   if (trigger === 'scheduled') day.triggerSeconds += summary.seconds;
-  saveQuotaDay(day);
+  // A run that ended the last link (its sheet deleted) is logged with the day's use, which is not kept:
+  // the spreadsheet has no link left to plan for.
+  if (allLinks().length > 0) saveQuotaDay(day);
   return {
     fetches: day.fetches,
     triggerMinutes: Math.round(day.triggerSeconds / 6) / 10,

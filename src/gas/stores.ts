@@ -249,6 +249,11 @@ export function saveQuotaDay(day: QuotaDay): void {
   documentProperties().setProperty(QUOTA_DAY_KEY, JSON.stringify(day));
 }
 
+/** Forgets the day's use (the last link ended: no run of this spreadsheet counts any more). */
+export function clearQuotaDay(): void {
+  documentProperties().deleteProperty(QUOTA_DAY_KEY);
+}
+
 /** The account kind the person plans with (USER properties: it is theirs); consumer until chosen. */
 export function loadAccountKind(): AccountKind {
   return PropertiesService.getUserProperties().getProperty(ACCOUNT_KIND_KEY) === 'workspace'
