@@ -1,8 +1,9 @@
-// Benchmark: a day of a 5-minute pull schedule on a 10,000-row table with 1% of its rows changed an
-// hour, through the simulator and the emulator (poll on). The day's full listing is measured (the
-// first pull), then `--hours` hours of scheduled runs by poll are measured one by one; the day is
-// that listing plus 287 runs at the sampled average, printed with how it was computed. Runs alone:
-//   npm run build && npx tsx bench/day-schedule.ts [--hours 2] [--profile central]
+// Benchmark: a day of a 5-minute sync schedule (push, then pull; issue 25) or pull schedule on a
+// 10,000-row table with 1% of its rows changed an hour, through the simulator and the emulator (poll
+// on, its stamps on the simulated clock). The day's full listing is measured (the first pull), then
+// `--hours` hours of scheduled runs by poll are measured one by one; the day is that listing plus 287
+// runs at the sampled average, printed with how it was computed. Runs alone:
+//   npm run build && npx tsx bench/day-schedule.ts [--hours 2] [--profile central] [--mode sync|pull]
 // and as a child of `npm run bench` (`--only day-schedule` runs it alone; last stdout line: JSON).
 import { parseArgs } from 'node:util';
 import { createSimulator, type ExecutionResult } from '../emulators/apps-script';
@@ -13,6 +14,7 @@ import {
   sheetCallKind,
 } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
+import { followSimulatedClock } from '../emulators/table-service/simulated-clock';
 import { DAILY_QUOTAS } from '../src/core/quota-plan';
 import { BENCH_APP } from './seed';
 import { installSheetCallCensus, startCensus, stopCensus } from './sheet-call-census';
@@ -25,9 +27,16 @@ const INTERVAL_MINUTES = 5;
 const RUNS_A_DAY = (24 * 60) / INTERVAL_MINUTES;
 /** 1% of the rows an hour, spread over the hour's runs. */
 const CHANGES_AN_HOUR = ROWS / 100;
+/** Where the simulated day starts (a fixed time: the service's stamps follow the simulated clock). */
+const START = Date.UTC(2025, 0, 6, 9, 0, 0);
+
+/** What the schedule runs: sync (push, then pull) as issue 25 measures it, or pull alone. */
+export type DayMode = 'sync' | 'pull';
+export const DAY_MODES: readonly DayMode[] = ['sync', 'pull'];
 
 export interface DaySchedule {
   profile: CostProfileName;
+  mode: DayMode;
   sampledHours: number;
   /** The day's full listing (the first pull): requests and simulated seconds. */
   listing: { requests: number; seconds: number };
@@ -51,10 +60,18 @@ export interface DaySchedule {
 const avg = (values: number[]): number =>
   values.length === 0 ? 0 : values.reduce((sum, each) => sum + each, 0) / values.length;
 
-export async function measureDay(hours: number, profile: CostProfileName): Promise<DaySchedule> {
+export async function measureDay(
+  hours: number,
+  profile: CostProfileName,
+  mode: DayMode = 'sync',
+): Promise<DaySchedule> {
   installSheetCallCensus();
-  const emulator = await startEmulator({ poll: 'on', logLimit: 100_000 });
+  // The service stamps lMods with its own clock, kept on the simulated one: rows changed during the
+  // measured hours carry simulated times, so the poll's 10-minute overlap brings only what changed
+  // within it (on the machine's clock every row changed since the bench started would come again).
+  const emulator = await startEmulator({ poll: 'on', logLimit: 100_000, stampsFollowClock: true });
   try {
+    await emulator.admin.setClock({ nowMs: START });
     // Rows last changed a day ago, as in bench/main.ts's poll scenarios: a cursor at their lMod asks the
     // poll from 10 minutes before it, which then brings only what changed since.
     await emulator.admin.seedTable({
@@ -63,13 +80,18 @@ export async function measureDay(hours: number, profile: CostProfileName): Promi
       rows: ROWS,
       columns: COLUMNS,
       hostile: true,
-      modifiedAt: new Date(Date.now() - 24 * 60 * MINUTE).toISOString(),
+      modifiedAt: new Date(START - 24 * 60 * MINUTE).toISOString(),
     });
     const costs = COST_PROFILES[profile];
     const sim = createSimulator({
       spreadsheetName: 'Bench day of a 5-minute schedule',
       costs: profile,
       countRealTime: costs.cpuFactor > 0,
+      startTime: START,
+      onBeforeFetch: followSimulatedClock(
+        () => emulator.url,
+        () => sim.clock.now(),
+      ),
     });
     const call = (fn: string, ...args: unknown[]): ExecutionResult => {
       const result = sim.callFromClient(fn, args);
@@ -93,7 +115,7 @@ export async function measureDay(hours: number, profile: CostProfileName): Promi
     // A pull by poll before scheduling: the plan counts every run as a listing until it has seen one
     // (and the connection knows the service has the poll), and would refuse the schedule.
     call('pullActiveSheet');
-    call('setSchedule', { mode: 'pull', every: `m${INTERVAL_MINUTES}` });
+    call('setSchedule', { mode, every: `m${INTERVAL_MINUTES}` });
 
     const runs: ExecutionResult[] = [];
     let changed = 0;
@@ -102,6 +124,8 @@ export async function measureDay(hours: number, profile: CostProfileName): Promi
     for (let k = 0; k < runsToSample; k++) {
       // The hour's changes spread evenly over its runs (8 or 9 rows before each).
       const due = Math.round(((k + 1) * CHANGES_AN_HOUR * INTERVAL_MINUTES) / 60);
+      // Changed now on the simulated clock (the emulator's stays where the last request left it).
+      await emulator.admin.setClock({ nowMs: sim.clock.now() });
       for (; changed < due; changed++) {
         const id = ids[(changed * 97) % ROWS] as string;
         await emulator.admin.editRow(BENCH_APP, TABLE, id, { title: `Changed on the service ${changed}` });
@@ -123,6 +147,7 @@ export async function measureDay(hours: number, profile: CostProfileName): Promi
     const quotas = DAILY_QUOTAS.consumer;
     return {
       profile,
+      mode,
       sampledHours: hours,
       listing,
       polls: {
@@ -145,12 +170,17 @@ export async function measureDay(hours: number, profile: CostProfileName): Promi
       },
       computed:
         `1 full listing (the first pull, measured: ${listing.requests} requests, ${listing.seconds.toFixed(1)} s) + ` +
-        `${RUNS_A_DAY - 1} scheduled runs by poll at the average of ${runs.length} measured over ${hours} h ` +
+        `${RUNS_A_DAY - 1} scheduled ${mode} runs by poll at the average of ${runs.length} measured over ${hours} h ` +
         `(${requests.toFixed(2)} requests, ${seconds.toFixed(2)} s each)`,
     };
   } finally {
     await emulator.close();
   }
+}
+
+/** The heading of a day's figures. */
+export function dayTitle(mode: DayMode): string {
+  return `Day of a 5-minute ${mode} schedule on 10,000 rows, 1% changed an hour (consumer quotas)`;
 }
 
 /** Human-readable lines of the figures. */
@@ -160,14 +190,18 @@ export function formatDay(day: DaySchedule): string {
     `  URL fetches a day: ${day.fetchesPerDay.toLocaleString('en-US')} = ${day.fetchShare.toFixed(1)}% of 20,000 (${target(day.fetchShare)})`,
     `  trigger minutes a day: ${day.triggerMinutesPerDay.toFixed(1)} = ${day.triggerShare.toFixed(1)}% of 90 (${target(day.triggerShare)})`,
     `  computed: ${day.computed}`,
-    `  waiting Spreadsheet calls a run by poll: ${day.waitingCallsPerRun}`,
-    `  a run by poll (average, s): HTTP ${day.polls.seconds > 0 ? day.split.httpSeconds.toFixed(2) : '0'}, Spreadsheet ${day.split.sheetSeconds.toFixed(2)}, script JavaScript ${day.split.scriptSeconds.toFixed(2)}; longest ${day.polls.longestSeconds.toFixed(1)} s; ${day.polls.failed} of ${day.polls.runs} failed; ${day.changedRows} rows changed`,
+    `  waiting Spreadsheet calls a ${day.mode} run by poll: ${day.waitingCallsPerRun}`,
+    `  a ${day.mode} run by poll (average, s): HTTP ${day.polls.seconds > 0 ? day.split.httpSeconds.toFixed(2) : '0'}, Spreadsheet ${day.split.sheetSeconds.toFixed(2)}, script JavaScript ${day.split.scriptSeconds.toFixed(2)}; longest ${day.polls.longestSeconds.toFixed(1)} s; ${day.polls.failed} of ${day.polls.runs} failed; ${day.changedRows} rows changed`,
   ].join('\n');
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { hours: { type: 'string', default: '2' }, profile: { type: 'string', default: 'central' } },
+    options: {
+      hours: { type: 'string', default: '2' },
+      profile: { type: 'string', default: 'central' },
+      mode: { type: 'string', default: 'sync' },
+    },
   });
   const hours = Number(values.hours);
   const profile = values.profile as CostProfileName;
@@ -175,10 +209,10 @@ async function main(): Promise<void> {
     throw new Error('--hours must be a number of hours from 1 to 24.');
   if (!COST_PROFILE_NAMES.includes(profile))
     throw new Error(`--profile must be one of ${COST_PROFILE_NAMES.join(', ')}.`);
-  const day = await measureDay(hours, profile);
-  process.stderr.write(
-    `Day of a 5-minute pull schedule, 10,000 rows, 1% changed an hour (profile ${profile}):\n${formatDay(day)}\n`,
-  );
+  const mode = values.mode as DayMode;
+  if (!DAY_MODES.includes(mode)) throw new Error(`--mode must be one of ${DAY_MODES.join(', ')}.`);
+  const day = await measureDay(hours, profile, mode);
+  process.stderr.write(`${dayTitle(mode)} (profile ${profile}):\n${formatDay(day)}\n`);
   process.stdout.write(`${JSON.stringify(day)}\n`);
 }
 

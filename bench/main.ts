@@ -8,7 +8,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type CostModel, type CostProfileName, sheetCallKind } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
 import { largestTableRows, NEW_SHEET_COLUMNS } from '../src/core/capacity';
-import { type DaySchedule, formatDay } from './day-schedule';
+import { type DaySchedule, dayTitle, formatDay } from './day-schedule';
 import type { DiffFigures } from './diff-micro';
 import { type BenchOptions, costsOf, parseOptions } from './options';
 import { formatRateLimited, type RateLimitedPushFigures } from './rate-limited-push';
@@ -112,16 +112,18 @@ function largestTableLine(columns: number): string {
 
 /** The day of a 5-minute schedule, in its own child process. */
 function daySchedule(options: BenchOptions): Promise<DaySchedule> {
-  log(`  day of a 5-minute schedule (10k rows, 1% changed an hour; ${options.dayHours} h measured)...`);
+  log(
+    `  day of a 5-minute ${options.dayMode} schedule (10k rows, 1% changed an hour; ${options.dayHours} h measured)...`,
+  );
   return child<DaySchedule>('day-schedule.ts', [
     '--hours',
     String(options.dayHours),
     '--profile',
     options.profile,
+    '--mode',
+    options.dayMode,
   ]);
 }
-
-const DAY_TITLE = 'Day of a 5-minute pull schedule on 10,000 rows, 1% changed an hour (consumer quotas):';
 
 /** The typed edit of live sync under the run's profile and the pessimistic one (a child each run). */
 async function typedEdit(options: BenchOptions): Promise<TypedEditFigures[]> {
@@ -139,7 +141,7 @@ function typedEditSection(figures: readonly TypedEditFigures[]): string[] {
 
 async function main(options: BenchOptions): Promise<void> {
   if (options.only === 'day-schedule') {
-    process.stdout.write(`\n${DAY_TITLE}\n${formatDay(await daySchedule(options))}\n`);
+    process.stdout.write(`\n${dayTitle(options.dayMode)}:\n${formatDay(await daySchedule(options))}\n`);
     return;
   }
   const started = performance.now();
@@ -177,7 +179,10 @@ async function main(options: BenchOptions): Promise<void> {
     };
     const specs: ScenarioSpec[] = [];
     // --only: the scenarios named, and only their tables seeded.
-    const wanted = (name: string): boolean => options.only === undefined || name.includes(options.only);
+    // A leading ^ matches the name's start ("^pull 10k" leaves out "re-pull 10k").
+    const only = options.only;
+    const wanted = (name: string): boolean =>
+      only === undefined || (only.startsWith('^') ? name.startsWith(only.slice(1)) : name.includes(only));
     const spec = (
       name: string,
       kind: ScenarioSpec['kind'],
@@ -334,7 +339,7 @@ async function main(options: BenchOptions): Promise<void> {
             '',
           ]
         : []),
-      ...(day ? [DAY_TITLE, formatDay(day), ''] : []),
+      ...(day ? [`${dayTitle(options.dayMode)}:`, formatDay(day), ''] : []),
       ...(typed.length > 0 ? [...typedEditSection(typed), ''] : []),
       'Targets:',
       formatTargets(targets),

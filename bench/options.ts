@@ -9,6 +9,7 @@ import {
   type CostModel,
   type CostProfileName,
 } from '../emulators/apps-script/costs';
+import { DAY_MODES, type DayMode } from './day-schedule';
 
 /** What one run measures and how the simulator charges its clock. */
 export interface BenchOptions {
@@ -46,6 +47,8 @@ export interface BenchOptions {
   only?: string;
   /** Hours of scheduled runs the day-of-a-schedule scenario measures (the rest of the day extrapolated). */
   dayHours: number;
+  /** What that schedule runs: sync (push, then pull), as issue 25 states the target, or pull. */
+  dayMode: DayMode;
 }
 
 export const DEFAULTS: BenchOptions = {
@@ -64,6 +67,7 @@ export const DEFAULTS: BenchOptions = {
   out: 'bench/results.json',
   quick: false,
   dayHours: 2,
+  dayMode: 'sync',
 };
 
 /** The cost model of a profile with this run's flag overrides. */
@@ -105,11 +109,13 @@ const USAGE = `npm run bench -- [flags]
   --page-wave N          pages per wave the limit assumes (default 10)
   --write-wave N         writes per wave the limit assumes (default 10)
   --day-hours N          hours of a 5-minute schedule measured; the rest of the day extrapolated (default 2)
+  --day-mode MODE        what that schedule runs: sync (push, then pull; default) or pull
   --out FILE             results file (default bench/results.json)
   --quick                small sizes, ~1 minute
-  --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k"; "day-schedule":
-                         only the day of a 5-minute schedule, 10,000 rows, 1% changed an hour;
-                         "typed-edit": only the typed edit of live sync, under the profile and pessimistic)`;
+  --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k"; "^pull 10k": whose
+                         name starts with "pull 10k", not "re-pull 10k"; "day-schedule": only the day of a
+                         5-minute schedule, 10,000 rows, 1% changed an hour; "typed-edit": only the typed
+                         edit of live sync, under the profile and pessimistic)`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')
@@ -210,6 +216,13 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       case '--day-hours':
         options.dayHours = Math.min(24, Math.max(1, positive(value(), flag)));
         break;
+      case '--day-mode': {
+        const mode = value() as DayMode;
+        if (!DAY_MODES.includes(mode))
+          throw new Error(`--day-mode takes ${DAY_MODES.join(', ')}: ${String(mode)}`);
+        options.dayMode = mode;
+        break;
+      }
       case '--out':
         options.out = value() ?? options.out;
         break;

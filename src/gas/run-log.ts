@@ -136,8 +136,9 @@ export function appendRunLog(
 /** Mails the schedule's owner once per failure streak, and once when it recovers. */
 export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary: SyncSummary): void {
   if (!schedule.notifyEmail) return;
-  const name = activeSpreadsheet().getName();
+  // Asked only for a mail: the name is a waiting call, and most runs send none.
   if (!summary.ok && !schedule.notifiedFailure) {
+    const name = activeSpreadsheet().getName();
     const paused = schedule.paused
       ? '\n\nThe schedule has paused itself after 10 failures in a row. Fix the cause, then resume it in the sidebar.'
       : '';
@@ -148,6 +149,7 @@ export function notifyOwner(link: LinkRecord, schedule: StoredSchedule, summary:
     );
     schedule.notifiedFailure = true;
   } else if (summary.ok && schedule.notifiedFailure) {
+    const name = activeSpreadsheet().getName();
     MailApp.sendEmail(
       schedule.notifyEmail,
       `Table App Sync: scheduled ${summary.operation} of "${link.sheetName}" recovered`,

@@ -6,8 +6,14 @@ import { execution } from './execution';
 import type { LinkRecord } from './stores';
 import { waitsSoFar } from './url-fetch-port';
 
+/**
+ * Looks the sheet up among the spreadsheet's sheets (always asked: a deleted sheet is found missing)
+ * and remembers it, so the run that follows finds it again without asking (requireLinkedSheet).
+ */
 export function findSheetById(spreadsheet: GoogleAppsScript.Spreadsheet.Spreadsheet, sheetId: number) {
-  return spreadsheet.getSheets().find((sheet) => sheet.getSheetId() === sheetId) ?? null;
+  const sheet = spreadsheet.getSheets().find((each) => each.getSheetId() === sheetId) ?? null;
+  if (sheet) rememberSheet(sheetId, sheet);
+  return sheet;
 }
 
 export function requireLinkedSheet(link: LinkRecord): GoogleAppsScript.Spreadsheet.Sheet {

@@ -1,6 +1,7 @@
 // Setup and bookkeeping of a pull or push without needless waiting Spreadsheet calls (issue 18): what
 // each saving must keep true. Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
+import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
 import { CRM, DEALS, startWorld, type World } from './world';
 
 let world: World | undefined;
@@ -192,4 +193,23 @@ describe('a long first pull', () => {
     // second chunk a measuring flush and a re-identification (3): 17. In 5,000-row chunks, 26.
     expect(result.stats.sheetWaits).toBe(17);
   }, 60_000);
+});
+
+describe('a scheduled run', () => {
+  it('finds its linked sheet once and asks the spreadsheet name only for a mail', async () => {
+    world = await startWorld();
+    world.connect();
+    world.linkAndPull();
+    world.call('setSchedule', { mode: 'sync', every: 'm15' });
+    installSheetCallCensus();
+    startCensus();
+    const runs = world.sim.advanceAndFire(15 * 60_000);
+    const calls = stopCensus();
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.ok, runs[0]?.error?.message).toBe(true);
+    // The trigger looks the sheet up among the spreadsheet's sheets (a deleted one ends the link);
+    // the run it starts finds it again without asking. No failure, no recovery: no mail, no name.
+    expect(calls['Spreadsheet.getSheets']).toBe(1);
+    expect(calls['Spreadsheet.getName']).toBeUndefined();
+  });
 });
