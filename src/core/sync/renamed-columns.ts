@@ -8,8 +8,8 @@ import type { LineGrid } from '../line-grid';
 import { cellText } from '../lines';
 
 /**
- * Counts, for a column id and a sheet column, the lines whose row the base knows ([known]) and those
- * whose cell there still holds the base's agreed value ([matching]): how renamedColumns recognises a
+ * Counts, for a column id and a sheet column, the lines whose row the base knows with a value agreed
+ * in that column ([known]) and those whose cell there still holds it ([matching]): how renamedColumns recognises a
  * synced column under a new header. Loads every line (only asked when a synced header is gone).
  */
 export function agreedCounter(
@@ -33,10 +33,14 @@ export function agreedCounter(
     let known = 0;
     let matching = 0;
     const kind = kinds.get(columnId) ?? 'text';
+    // An agreed empty cell is no evidence: every mostly empty column would match it (a column deleted
+    // beside another renamed, both empty on most lines, was taken for the renamed one: chaos seed
+    // 20240143).
+    const empty = cellDigestFor('', kind);
     for (let line = 0; line < grid.length; line++) {
       const id = cellText(grid.get(line, idColumn));
       const digest = id === '' ? undefined : base.get(id)?.digests[columnId];
-      if (digest === undefined) continue;
+      if (digest === undefined || digest === empty) continue;
       known++;
       if (cellDigestFor(grid.get(line, sheetColumn), kind) === digest) matching++;
     }

@@ -251,6 +251,27 @@ describe('agreedCounter', () => {
     expect(agreed('title', SIZE)).toEqual([0, 2]);
   });
 
+  it('counts no line whose agreed value is empty: an empty column matches every mostly empty one', () => {
+    const state = stateOf(
+      [
+        ['r1', 'One', null, 'l', ''],
+        ['r2', '', null, 'l', ''],
+        ['r3', '', 3, 'l', ''],
+      ],
+      [
+        ['r1', 'One', null],
+        ['r2', '', null],
+        ['r3', '', 3],
+      ],
+    );
+    const agreed = agreedCounter(state.grid, state.layout, state.base);
+    // Only r1's title and r3's size were agreed with a value.
+    expect(agreed('title', TITLE)).toEqual([1, 1]);
+    expect(agreed('size', SIZE)).toEqual([1, 1]);
+    // Before, the empty cells made the title column a 2-in-3 match for the size column.
+    expect(agreed('size', TITLE)).toEqual([0, 1]);
+  });
+
   it('counts nothing in a sheet without an id column', () => {
     const layout = readLayout(['title', 'size'], live);
     const agreed = agreedCounter(new LineGrid([['One', 1]], 2), layout, new BaseTable([], ['title']));
