@@ -2,14 +2,9 @@
 // `GET /tableApps/<a>/tables/<t>/rows/updates?since=&offset=&limit=`, and the modes the emulator
 // plays it in (served, missing, or ignoring `since`) so a client's fallbacks can be tested.
 
-import type { Row, TableData } from './types.js';
+import type { PollMode, Row, TableData } from './types.js';
 
-/**
- * How the emulator serves the poll: `'on'` as the contract settles it; `'off'` without it (404, no
- * route; the emulator's ids never read "updates", so no row hides behind the path); `'ignore-since'`
- * as a service that takes the route but ignores `since` (it answers the full rows listing).
- */
-export type PollMode = 'on' | 'off' | 'ignore-since';
+export type { PollMode };
 
 /** Every mode, for checking options and admin bodies. */
 export const POLL_MODES: readonly PollMode[] = ['on', 'off', 'ignore-since'];

@@ -1,6 +1,12 @@
 // Shared types of the table service emulator: its data (the state), faults, queued answers, log and options.
 
-import type { PollMode } from './poll.js';
+/**
+ * How the emulator serves the poll (poll.ts): `'on'` as the contract settles it; `'off'` without it
+ * (404, no route; the emulator's ids never read "updates", so no row hides behind the path);
+ * `'ignore-since'` as a service that takes the route but ignores `since` (it answers the full rows
+ * listing).
+ */
+export type PollMode = 'on' | 'off' | 'ignore-since';
 
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
