@@ -15,6 +15,7 @@ import { activeSheetId, activeSpreadsheet, rememberActiveSheet } from './active'
 import { forgetBaseSheet } from './base-sheet';
 import { clearHeld } from './held';
 import { dropEditTriggerIfUnused, liveInfo, setLive } from './live-switch';
+import { assertLiveSyncFits } from './quota';
 import { localTime } from './local-time';
 import { MEMBERS_SHEET } from './members';
 import { clientFor, Deadline, requireConnection } from './operation';
@@ -258,6 +259,8 @@ export function setLinkOptions(input: LinkOptionsInput): LinkInfo {
   });
   if (!link) throw new SyncError('CONFIG', 'This sheet is not linked to a table yet: link it first.');
   if (typeof input?.live === 'boolean') {
+    // Planned, not discovered: live sync that would run out of a daily quota is refused.
+    if (input.live) assertLiveSyncFits(link);
     const saved = setLive(link.sheetId, input.live);
     if (saved) return toInfo(saved);
   }

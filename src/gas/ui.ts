@@ -9,6 +9,7 @@ import { keySafety } from './key-safety';
 import { addOnSheetReason, linkInfo } from './link';
 import { askAboutMissingRows } from './review';
 import { scheduleInfo } from './schedule';
+import { liveSyncUse } from './quota';
 import { scheduleOptions } from './schedule-triggers';
 import { loadConnection, loadLink, loadProgress, loadSummary } from './stores';
 
@@ -165,6 +166,7 @@ export function getState(): SidebarState {
     progress: link ? loadProgress(sheetId) : null,
     schedule: scheduleInfo(link),
     scheduleOptions: scheduleOptions(link ? sheetId : null),
+    livePlan: link ? liveSyncUse(link) : null,
     keySafety: keySafety(),
     hints: { baseUrl: PropertiesService.getScriptProperties().getProperty('tas.demoBaseUrl') },
   };

@@ -357,6 +357,11 @@ export interface SidebarState {
   progress: ProgressInfo | null;
   schedule: ScheduleInfo | null;
   scheduleOptions: ScheduleOptions;
+  /**
+   * What "Send edits as I type" (with the sidebar's checks) uses a day of the person's quotas on this
+   * link, shown before it is turned on; its refusal when that would run out. Null when not linked.
+   */
+  livePlan?: QuotaUse | null;
   /** How the add-on runs here and what that means for keys and schedules. */
   keySafety?: KeySafety;
   /** Sample values the demo pre-fills; null in production. */

@@ -44,7 +44,7 @@ function render(current: SidebarState): void {
   renderRunPanel(sidebar, current);
   if (current.link) {
     renderSchedulePanel(sidebar, current);
-    renderOptionsPanel(current.link);
+    renderOptionsPanel(current.link, current.livePlan);
   }
 }
 

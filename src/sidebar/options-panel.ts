@@ -1,6 +1,6 @@
 // "Columns shown": which read-only fields a pull adds besides id and lMod, and whether createdBy
 // and lModBy show as e-mails; saved for the next pull.
-import type { LinkInfo } from '../shared/types';
+import type { LinkInfo, QuotaUse } from '../shared/types';
 import type { Sidebar } from './context';
 import { byId } from './dom';
 import { on, say, step } from './feedback';
@@ -10,13 +10,17 @@ function fixedChoices(): HTMLInputElement[] {
   return [...document.querySelectorAll<HTMLInputElement>('#fixed-choices input')];
 }
 
-export function renderOptionsPanel(link: LinkInfo): void {
+export function renderOptionsPanel(link: LinkInfo, livePlan: QuotaUse | null | undefined): void {
   for (const box of fixedChoices()) box.checked = link.fixedFields.includes(box.value);
   byId<HTMLInputElement>('show-emails').checked = link.showEmails;
   byId<HTMLInputElement>('live-switch').checked = link.live?.mine === true;
   // Whose key sends what the person types: theirs, another live sender's, or nobody's yet.
   byId('live-sender').textContent =
     link.live?.sentWith ?? 'Edits you type are sent when someone pushes or a schedule runs.';
+  // What it uses a day of the person's quotas, before it is turned on (the refusal when it runs out).
+  const plan = byId('live-plan');
+  plan.textContent = livePlan ? (livePlan.refusal ?? livePlan.usage) : '';
+  plan.classList.toggle('warning', !!livePlan?.refusal);
 }
 
 export function wireOptionsPanel(sidebar: Sidebar): void {

@@ -138,6 +138,10 @@ describe('the playground', () => {
     const liveSwitch = sidebar.locator('#live-switch');
     await sidebar.locator('#options-title').click();
     expect(await liveSwitch.isChecked()).toBe(false);
+    // Before it is turned on, what it would use a day of the person's quotas (issue 25).
+    expect(await sidebar.locator('#live-plan').textContent()).toMatch(
+      /^A day: about [\d,]+ URL fetch calls \(\d+% of 20,000\)/,
+    );
     await liveSwitch.check();
     await idle(sidebar);
     await expect

@@ -31,7 +31,8 @@ describe('sidebar: whose key acts', () => {
     await operate(page, 'Pull');
     await page.locator('#schedule-every').selectOption({ label: 'Every hour' });
     expect(await page.locator('#schedule-estimate').textContent()).toMatch(
-      /^Recent runs take about 12(\.\d)? s: about 5 of the 90 minutes of trigger time Apps Script allows a day\.$/,
+      // A 12-second run every hour: 24 runs of 6 requests, about 5 minutes of the day's 90 (issue 25's plan).
+      /^A day: about 144 URL fetch calls \(1% of 20,000\) and 5 minutes of trigger time \(6% of 90\), the daily quotas of a Google account, shared by all your scripts\.$/,
     );
     expect(await page.locator('#schedule-form #key-safety').isVisible()).toBe(true);
     await page.locator('#schedule-mode').selectOption('pull');

@@ -141,6 +141,24 @@ describe('live sync', () => {
   });
 });
 
+describe('"Send edits as I type" that would use up the day’s trigger time', () => {
+  it('is refused on the server before its trigger is made; a modest plan turns it on', async () => {
+    const w = await startWorld();
+    world = w;
+    w.connect();
+    w.linkAndPull();
+    const editTriggers = () => w.sim.triggers().filter((trigger) => trigger.eventType === 'ON_EDIT');
+    // Pushes of 30 s: a day of typing (200 pushes, the plan's guess) takes 100 of the 90 minutes.
+    recordRuns(w, [LISTING, BY_POLL, { operation: 'push', seconds: 30, requests: 3 }]);
+    const refused = w.sim.callFromClient('setLinkOptions', [{ live: true }]);
+    expect(refused.error?.message).toMatch(/^Live sync was not turned on\..*trigger time/);
+    expect(editTriggers()).toEqual([]);
+    recordRuns(w, [LISTING, BY_POLL, { operation: 'push', seconds: 2, requests: 3 }]);
+    expect(w.sim.callFromClient('setLinkOptions', [{ live: true }]).ok).toBe(true);
+    expect(editTriggers()).toHaveLength(1);
+  });
+});
+
 describe('the Sync log shows the day’s use', () => {
   it('adds each run’s fetch calls, and scheduled runs’ trigger minutes, until the quota day ends', async () => {
     const w = await startWorld({ simulator: { costs: { httpLatencyMs: 6_000 }, countRealTime: false } });

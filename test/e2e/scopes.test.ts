@@ -28,6 +28,11 @@ function sidebarCalls(w: World): Array<[string, unknown[]]> {
     ['linkActiveSheet', [{ tableAppId: CRM, tableId: DEALS }]],
     ['setLinkOptions', [{ fixedFields: ['createdBy'], showEmails: true }]],
     ['pullActiveSheet', []],
+    ['checkForChanges', []],
+    ['setAccountKind', ['workspace']],
+    ['planLiveSync', [null]],
+    // Also fires the edit trigger it installs (onLiveEdit) with a typed cell.
+    ['setLinkOptions', [{ live: true }]],
     ['pullEverything', []],
     ['pushActiveSheet', []],
     ['syncActiveSheet', []],
@@ -134,6 +139,14 @@ describe('scopes of the built manifest', () => {
         record('pushActiveSheet', w.sim.callFromClient('pushActiveSheet', []));
         record(fn, w.sim.callFromClient(fn, args));
         if (fn === 'keepEditingHeld') sheet.getRange(2, titleAt, 12, 1).setValues(titles);
+        continue;
+      }
+      if (fn === 'setLinkOptions' && (args[0] as { live?: boolean }).live) {
+        record(fn, w.sim.callFromClient(fn, args));
+        const before = w.sim.editRuns.length;
+        const notes = (w.values()[0] as string[]).indexOf('notes') + 1;
+        w.sim.person.edit(w.sim.spreadsheet.getActiveSheet().getName(), 2, notes, 'typed live');
+        for (const firing of w.sim.editRuns.slice(before)) record('onLiveEdit', firing.result);
         continue;
       }
       if (fn === 'setSchedule') {
