@@ -20,8 +20,14 @@ export interface TypedEditFigures {
 
 export const TYPED_EDIT_TARGETS = { toServiceMs: 60_000, executionMs: 3_000 };
 
-/** Types one cell of a synced line on a fresh live sheet and measures its firing. */
-export async function measureTypedEdit(profile: CostProfileName): Promise<TypedEditFigures> {
+/** Table sizes measured: the sample table (25 rows) and a 10,000-row one (the firing reads its id column). */
+export const TYPED_EDIT_SIZES = [25, 10_000] as const;
+
+/**
+ * Types one cell of a synced line on a fresh live sheet and measures its firing: the sample deals
+ * table, or a seeded table of `rows` rows (12 columns, hostile values) when more than the sample's.
+ */
+export async function measureTypedEdit(profile: CostProfileName, rows = 25): Promise<TypedEditFigures> {
   const emulator = await startEmulator({ poll: 'off' });
   try {
     const sim = createSimulator({
@@ -34,13 +40,15 @@ export async function measureTypedEdit(profile: CostProfileName): Promise<TypedE
       if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
       return result.value;
     };
+    const tableId = rows > 25 ? 'tbl_typed_edit' : 'tbl_deals';
+    if (rows > 25) await emulator.admin.seedTable({ appId: 'ta_crm', tableId, rows, columns: 12 });
     call('saveConnection', { baseUrl: emulator.url, apiKey: emulator.keys.u_alice });
-    call('linkActiveSheet', { tableAppId: 'ta_crm', tableId: 'tbl_deals' });
+    call('linkActiveSheet', { tableAppId: 'ta_crm', tableId });
     call('pullActiveSheet');
     call('setLinkOptions', { live: true });
     const sheet = sim.spreadsheet.getActiveSheet();
     const headers = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] as unknown[];
-    const notes = headers.indexOf('notes') + 1;
+    const notes = headers.indexOf(rows > 25 ? 'title' : 'notes') + 1;
     const id = String(sheet.getRange(3, headers.indexOf('id') + 1).getValue());
     const typedAt = sim.clock.now();
     sim.person.edit(sheet.getName(), 3, notes, 'typed in the bench');
@@ -48,9 +56,9 @@ export async function measureTypedEdit(profile: CostProfileName): Promise<TypedE
     const state = await emulator.admin.state();
     const row = state.apps
       .find((app) => app.id === 'ta_crm')
-      ?.tables.find((table) => table.id === 'tbl_deals')
+      ?.tables.find((table) => table.id === tableId)
       ?.rows.find((each) => String(each.id) === id) as Record<string, unknown> | undefined;
-    if (!firing?.ok || row?.notes !== 'typed in the bench')
+    if (!firing?.ok || row?.[rows > 25 ? 'title' : 'notes'] !== 'typed in the bench')
       throw new Error(`the typed edit did not reach the service (${profile})`);
     return {
       profile,
@@ -88,7 +96,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const figures: TypedEditFigures[] = [];
   for (const profile of profiles.length > 0 ? profiles : (['central'] as const))
-    figures.push(await measureTypedEdit(profile));
+    for (const rows of TYPED_EDIT_SIZES) figures.push(await measureTypedEdit(profile, rows));
   // As a child of bench/main.ts: the figures as the last line.
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
   else process.stdout.write(`Typed edit (live sync):\n${formatTypedEdit(figures)}\n`);
