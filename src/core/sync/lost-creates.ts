@@ -179,8 +179,9 @@ export function adoptedBase(
 /**
  * New lines whose status no longer names their pending create (a person cleared or pasted over the
  * cell) are matched to the base's pending records by what was sent: a line holding exactly the values
- * of an unclaimed pending create is that create, so it is looked for, never sent again. Returns the
- * token per line index of `lines`.
+ * of an unclaimed pending create is that create, so it is looked for, never sent again; so is the one
+ * line holding half of them or more when no other line and no other record shares that match. Returns
+ * the token per line index of `lines`.
  */
 export function matchPendingByContent(
   lines: ReadonlyArray<{
@@ -193,8 +194,8 @@ export function matchPendingByContent(
 ): Map<number, string> {
   const found = new Map<number, string>();
   const taken = new Set(claimed);
-  lines.forEach((line, index) => {
-    const sent = sentDigests(line.values, live);
+  const sentOf = lines.map((line) => sentDigests(line.values, live));
+  sentOf.forEach((sent, index) => {
     const keys = Object.keys(sent);
     for (const record of pending) {
       if (taken.has(record.id)) continue;
@@ -206,5 +207,25 @@ export function matchPendingByContent(
       return;
     }
   });
+  // A line whose mark was wiped and which the person then changed holds only part of what was sent
+  // (platform chaos seed 20240108: its status cleared, its amount retyped, it was created again).
+  // Half of the sent values or more, on exactly one line for exactly one record, is that create.
+  const halfMatches = new Map<number, string[]>();
+  const linesOfRecord = new Map<string, number[]>();
+  sentOf.forEach((sent, index) => {
+    if (found.has(index)) return;
+    for (const record of pending) {
+      if (taken.has(record.id)) continue;
+      const recordKeys = Object.keys(record.digests);
+      const matching = recordKeys.filter((key) => sent[key] === record.digests[key]).length;
+      if (matching === 0 || matching * 2 < recordKeys.length) continue;
+      halfMatches.set(index, [...(halfMatches.get(index) ?? []), record.id]);
+      linesOfRecord.set(record.id, [...(linesOfRecord.get(record.id) ?? []), index]);
+    }
+  });
+  for (const [index, records] of halfMatches) {
+    const record = records[0] as string;
+    if (records.length === 1 && linesOfRecord.get(record)?.length === 1) found.set(index, record);
+  }
   return found;
 }

@@ -73,6 +73,22 @@ describe('runPush over memory', () => {
     expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
   });
 
+  it('a lost create whose mark was cleared and one of its values retyped is adopted, not sent again', () => {
+    const world = pulledWorld(2);
+    world.sheet.appendLine({ title: 'new', amount: 7 });
+    world.service.fault('post', 'lost');
+    push(world);
+    const line = world.sheet.lineOfId('');
+    // The person clears the status (the pending mark goes) and retypes the amount.
+    world.sheet.type(line, '_sync', '');
+    world.sheet.type(line, 'amount', 8);
+    push(world);
+    expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
+    push(world);
+    expect(world.service.rows).toHaveLength(3);
+    expect(world.service.find('r0003')).toMatchObject({ title: 'new', amount: 8 });
+  });
+
   it('a PATCH answered 503 after the service committed it is retried harmlessly', () => {
     const world = pulledWorld(2);
     world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 'mine');
