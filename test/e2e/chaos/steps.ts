@@ -94,6 +94,18 @@ async function bothChange(chaos: Chaos, current: Line[], step: number): Promise<
     );
   }
   const theirs = person.valueFor(column, 2000 + step);
+  if (!col) {
+    // The column's header is gone, so the person typed nothing: bob's is a plain service edit, and a
+    // value the person gave this cell that already reached the service is superseded by it, as in
+    // bobEdits (platform chaos seed 20240145).
+    const row = ((await serviceTable(chaos.admin))?.rows ?? []).find((each) => each.id === rowId);
+    const onService = (row as unknown as Record<string, JsonValue> | undefined)?.[column];
+    const typed = person.typed.get(line.title);
+    if (typed?.has(column) && JSON.stringify(typed.get(column)) === JSON.stringify(onService ?? null)) {
+      typed.delete(column);
+      figures.supersededByService++;
+    }
+  }
   const afterSeq = await lastSeq(chaos);
   await chaos.admin.editRow(APP, TABLE, rowId, { [column]: theirs }, 'u_bob');
   chaos.watch.bobSet(rowId, line.title, column, theirs, afterSeq);
@@ -133,7 +145,10 @@ async function bobEdits(chaos: Chaos, step: number, onLines = false): Promise<vo
   const bobValue = person.valueFor(column, 1000 + step);
   const afterSeq = await lastSeq(chaos);
   await chaos.admin.editRow(APP, TABLE, row.id, { [column]: bobValue }, 'u_bob');
-  chaos.watch.bobSet(row.id, title, column, bobValue, afterSeq);
+  // Setting the value a cell already holds (a checkbox left false) changes no value: a three-way
+  // merge rightly sends the person's edit over it (platform chaos seed 20240154).
+  if (JSON.stringify(bobValue) !== JSON.stringify(onService ?? null))
+    chaos.watch.bobSet(row.id, title, column, bobValue, afterSeq);
   person.sawOnService(title, column, bobValue);
   trace(chaos, `bob ${title} ${column}=${JSON.stringify(bobValue)}`);
   figures.serviceEdits++;

@@ -213,7 +213,20 @@ export function undoBaseTouch(chaos: Chaos): void {
 export async function relink(chaos: Chaos): Promise<void> {
   const { team, person } = chaos;
   const who = team.pick();
-  const linked = callAs(chaos, who, 'linkActiveSheet', [{ tableAppId: APP, tableId: TABLE, replace: true }]);
+  const link = () =>
+    callAs(chaos, who, 'linkActiveSheet', [{ tableAppId: APP, tableId: TABLE, replace: true }]);
+  let linked = link();
+  // Under the platform's limits the service may refuse for a minute: the message says to run it again
+  // then, and the person does (the simulated clock moves on; no real wait).
+  for (
+    let tries = 0;
+    tries < 3 && !linked.ok && /limits how many requests/.test(linked.error?.message ?? '');
+    tries++
+  ) {
+    trace(chaos, `${who.name} is told the service limits requests; tries again a minute later`, linked);
+    chaos.sim.clock.advance(61_000);
+    linked = link();
+  }
   trace(chaos, `${who.name} links the sheet again (replacing its contents)`, linked);
   if (!linked.ok) {
     chaos.violations.push(`linking the sheet again failed: ${linked.error?.message}`);
