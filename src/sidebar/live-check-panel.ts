@@ -52,6 +52,8 @@ async function check(sidebar: Sidebar): Promise<void> {
     return;
   }
   checking = true;
+  // Says a check is on its way (tests wait for it to end; nothing is shown).
+  byId('live-check').dataset.checking = 'true';
   lastCheckAt = Date.now();
   const zone = state.scheduleOptions.timeZone;
   try {
@@ -65,6 +67,7 @@ async function check(sidebar: Sidebar): Promise<void> {
     say(`Could not check for changes: ${(error as Error).message}`, new Date().toISOString(), zone, true);
   } finally {
     checking = false;
+    byId('live-check').dataset.checking = 'false';
     schedule(sidebar, CHECK_EVERY_MS);
   }
 }

@@ -42,6 +42,15 @@ async function setVisible(visible: boolean): Promise<void> {
   }, visible);
 }
 
+/**
+ * The page's check has ended: its answer was shown and its next one scheduled. The server records a
+ * call when it answers, before the page has taken the answer: moving the page's clock before that
+ * would schedule the next check from the later time.
+ */
+async function checkEnded(): Promise<void> {
+  await page.locator('#live-check[data-checking="false"]').waitFor({ state: 'attached' });
+}
+
 /** A linked and pulled sheet, the page's clock paused: from here time moves only when the test says. */
 async function linkedAndPaused(): Promise<number> {
   const start = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -55,8 +64,10 @@ async function linkedAndPaused(): Promise<number> {
   await operate(page, 'Pull');
   const paused = start + 5 * 60_000;
   await page.clock.pauseAt(paused);
-  // A check that came due while setting up has answered: counting starts from a quiet page.
-  await expect.poll(async () => (await page.locator('#live-check').isVisible()) || checks() === 0).toBe(true);
+  // Five minutes passed: the check that came due has started. Counting starts once it has answered
+  // (before, a check still on its way when counting began was counted in the next window).
+  await checkEnded();
+  await expect.poll(() => page.locator('#live-check').isVisible()).toBe(true);
   return checks();
 }
 
@@ -65,11 +76,13 @@ describe('the sidebar looks for changes while it is open', () => {
     const before = await linkedAndPaused();
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 1);
+    await checkEnded();
     await expect.poll(line).toBe(`Up to date · ${clockNow()}`);
     await page.clock.runFor(EVERY - 1);
     expect(checks()).toBe(before + 1);
     await page.clock.runFor(1);
     await expect.poll(checks).toBe(before + 2);
+    await checkEnded();
 
     // Hidden: no check, however long.
     await setVisible(false);
@@ -79,6 +92,7 @@ describe('the sidebar looks for changes while it is open', () => {
     await setVisible(true);
     await page.clock.runFor(1);
     await expect.poll(checks).toBe(before + 3);
+    await checkEnded();
 
     // Hidden 10 s after that check and shown again: not at once, but when it is due (20 s later).
     await page.clock.runFor(10_000);
@@ -88,9 +102,11 @@ describe('the sidebar looks for changes while it is open', () => {
     expect(checks()).toBe(before + 3);
     await page.clock.runFor(2);
     await expect.poll(checks).toBe(before + 4);
+    await checkEnded();
     // And every 30 s again from there.
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 5);
+    await checkEnded();
   });
 
   it('shows what came in, and the sheet has it', async () => {
@@ -105,6 +121,7 @@ describe('the sidebar looks for changes while it is open', () => {
     });
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 1);
+    await checkEnded();
     await expect.poll(line).toBe(`1 row updated · ${clockNow()}`);
     const sheet = h.sim.snapshotSheet('Sheet1').rows;
     const status = (sheet[0] ?? []).indexOf('status');
@@ -130,13 +147,16 @@ describe('the sidebar looks for changes while it is open', () => {
     ]);
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 1);
+    await checkEnded();
     await expect.poll(line).toMatch(/^Could not check for changes: .+ · \d\d:\d\d$/);
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 2);
+    await checkEnded();
     expect(await page.locator('#live-check').count()).toBe(1);
     expect(await page.locator('#error').isVisible()).toBe(false);
     await page.clock.runFor(EVERY);
     await expect.poll(checks).toBe(before + 3);
+    await checkEnded();
     await expect.poll(line).toBe(`Up to date · ${clockNow()}`);
   });
 });
