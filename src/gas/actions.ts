@@ -106,6 +106,8 @@ export function runOperation(
             everything: options.everything === true,
             ...(lines ? { lines } : {}),
           });
+          // A hold of the push stands whatever a round of queued lines holds after it.
+          let heldCells = step.heldCells;
           // Firings during this push left their lines: taken before the lock goes, so a burst of
           // typing is one push (and a firing after the last look finds the lock free).
           for (let round = 0; round < LIVE_ROUNDS && operation === 'push' && !step.continuation; round++) {
@@ -121,7 +123,9 @@ export function runOperation(
               lines,
             });
             mergeRound(summary, more);
+            if (step.heldCells) heldCells = [...(heldCells ?? []), ...step.heldCells];
           }
+          step.heldCells = heldCells;
         } finally {
           // What the run found of the poll stands whatever else happened.
           rememberPoll(running);

@@ -184,6 +184,26 @@ for (const sortFiresEdit of [false, true]) {
       expect(asUser(w, ALICE, 'putBackHeld')).toBeTruthy();
     });
 
+    it('a push held as an accident keeps its hold when it also sends a line typed while it ran', async () => {
+      const sheet = w.sim.spreadsheet.getActiveSheet();
+      const last = sheet.getLastRow();
+      const title = column(w, 'title');
+      const letter = String.fromCharCode(64 + title);
+      w.sim.person.sortRange(sheet.getName(), `${letter}2:${letter}${last}`, title, true);
+      const line = syncedLine(w, 5);
+      // While the push waits for the service, the person types a note: its firing leaves the line.
+      w.sim.person.at({ on: 'network', nth: 1 }, () =>
+        w.sim.person.edit(line.sheet, line.row, 'notes', 'typed during a held push'),
+      );
+      const pushed = asUser<SyncSummary>(w, ALICE, 'pushActiveSheet');
+      expect(pushed.held).toBeTruthy();
+      expect((await serviceRow(w, line.id))?.notes).toBe('typed during a held push');
+      // The hold is still recorded for the person's choice (the round of typed lines held nothing).
+      const held = Object.keys(w.sim.properties('document')).filter((key) => key.startsWith('tas.held.'));
+      expect(held.length).toBeGreaterThan(0);
+      expect(asUser(w, ALICE, 'putBackHeld')).toBeTruthy();
+    });
+
     it('two editors each with live on: one trigger each, an edit sent once with the first one’s key', async () => {
       const bobInfo = liveOn(w, BOB);
       expect(bobInfo.live?.mine).toBe(true);
