@@ -3,7 +3,7 @@
 
 import { sheetPrecision } from '../core/codec';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { LIVE_HANDLER } from './live-switch';
+import { isSender, LIVE_HANDLER } from './live-switch';
 import { allLinks, loadConnection, loadLink } from './stores';
 
 export interface SelfCheckResult {
@@ -218,6 +218,22 @@ function fetchAllCheck(): SelfCheckResult {
   );
 }
 
+/** Deletes a trigger the check just created, and says whether it is really gone. */
+function createdAndRemoved(
+  trigger: GoogleAppsScript.Script.Trigger,
+  what: string,
+): { passed: boolean; detail: string } {
+  const id = trigger.getUniqueId();
+  ScriptApp.deleteTrigger(trigger);
+  const left = ScriptApp.getProjectTriggers().some((each) => each.getUniqueId() === id);
+  return {
+    passed: !left,
+    detail: left
+      ? 'Created, but it is still installed after deleting it.'
+      : `Created ${what} and deleted it.`,
+  };
+}
+
 function triggerCheck(): SelfCheckResult {
   return attempt(
     'Hourly triggers can be created and removed',
@@ -234,16 +250,10 @@ function triggerCheck(): SelfCheckResult {
           detail: `Passed with schedule: you already have ${existing.length === 1 ? 'a schedule trigger' : `${existing.length} schedule triggers`} here, so none was created for the check.`,
         };
       }
-      const trigger = ScriptApp.newTrigger(HANDLER).timeBased().everyHours(1).create();
-      const id = trigger.getUniqueId();
-      ScriptApp.deleteTrigger(trigger);
-      const left = ScriptApp.getProjectTriggers().some((each) => each.getUniqueId() === id);
-      return {
-        passed: !left,
-        detail: left
-          ? 'Created, but it is still installed after deleting it.'
-          : 'Created an everyHours(1) trigger and deleted it.',
-      };
+      return createdAndRemoved(
+        ScriptApp.newTrigger(HANDLER).timeBased().everyHours(1).create(),
+        'an everyHours(1) trigger',
+      );
     },
   );
 }
@@ -261,7 +271,7 @@ function editTriggerCheck(): SelfCheckResult {
         (each) => each.getHandlerFunction() === LIVE_HANDLER,
       );
       const userId = loadConnection()?.info.userId;
-      const liveLinks = allLinks().filter((link) => (link.live ?? []).some((each) => each.userId === userId));
+      const liveLinks = userId === undefined ? [] : allLinks().filter((link) => isSender(link, userId));
       if (liveLinks.length > 0) {
         return own.length === 1
           ? { passed: true, detail: `Your edit trigger serves ${liveLinks.length} linked sheet(s).` }
@@ -276,19 +286,10 @@ function editTriggerCheck(): SelfCheckResult {
           detail: `You have ${own.length} edit trigger(s) serving no linked sheet: it deletes itself at the next edit, or turn live sync on and off once.`,
         };
       }
-      const trigger = ScriptApp.newTrigger(LIVE_HANDLER)
-        .forSpreadsheet(activeSpreadsheet())
-        .onEdit()
-        .create();
-      const id = trigger.getUniqueId();
-      ScriptApp.deleteTrigger(trigger);
-      const left = ScriptApp.getProjectTriggers().some((each) => each.getUniqueId() === id);
-      return {
-        passed: !left,
-        detail: left
-          ? 'Created, but it is still installed after deleting it.'
-          : 'Created an edit trigger and deleted it.',
-      };
+      return createdAndRemoved(
+        ScriptApp.newTrigger(LIVE_HANDLER).forSpreadsheet(activeSpreadsheet()).onEdit().create(),
+        'an edit trigger',
+      );
     },
   );
 }
