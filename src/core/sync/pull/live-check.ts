@@ -47,9 +47,13 @@ export function schemaDigestOf(table: { readonly columns: readonly unknown[] }):
  * as the pull goes: a whole listing of 100,000 rows keeps only those within the overlap of the newest
  * lMod seen so far.
  */
+const PRUNE_AT_LEAST = 4096;
+
 export class PollWindow {
   private rows: Array<PolledRow & { at: number }> = [];
   private newest = Number.NEGATIVE_INFINITY;
+  /** Rows held before the next prune: twice what the last one kept, so pruning stays linear. */
+  private pruneAt = PRUNE_AT_LEAST;
 
   add(page: ReadonlyArray<Readonly<Record<string, unknown>>>): void {
     for (const row of page) {
@@ -59,8 +63,13 @@ export class PollWindow {
       if (at > this.newest) this.newest = at;
       if (at >= this.newest - POLL_OVERLAP_MS) this.rows.push({ ...polled, at });
     }
-    // Pruned once it has grown: rows a later page pushed out of the window are dropped in bulk.
-    if (this.rows.length > 4096) this.prune(this.newest - POLL_OVERLAP_MS);
+    // Pruned once it has grown: rows a later page pushed out of the window are dropped in bulk. A
+    // listing whose rows all sit within the overlap keeps them all, and a fixed threshold would then
+    // filter the whole window at every page (quadratic: 5 s of a 100,000-row pull's JavaScript).
+    if (this.rows.length > this.pruneAt) {
+      this.prune(this.newest - POLL_OVERLAP_MS);
+      this.pruneAt = Math.max(PRUNE_AT_LEAST, this.rows.length * 2);
+    }
   }
 
   /** The rows at or after `since` (ms). */

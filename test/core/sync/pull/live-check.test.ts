@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../../../src/core/records';
 import {
   checkPlanFor,
+  PollWindow,
   pollEchoOf,
   SCHEMA_RECHECK_MS,
   unchangedSince,
@@ -49,5 +50,31 @@ describe('the check plan', () => {
     expect(checkPlanFor(old, SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
     expect(checkPlanFor(link({}), SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
     expect(checkPlanFor(fresh, undefined, now)).toEqual({ kind: 'pull' });
+  });
+});
+
+describe('the poll window a listing fills', () => {
+  const at = (minutes: number): string => new Date(Date.UTC(2026, 0, 5, 8, 0) + minutes * 60_000).toISOString();
+  const page = (from: number, count: number, minutes: number) =>
+    Array.from({ length: count }, (_, i) => ({ id: `r${from + i}`, lMod: at(minutes) }));
+
+  it('keeps every row of a listing whose rows all sit within the overlap, past any prune', () => {
+    const window = new PollWindow();
+    for (let p = 0; p < 120; p += 1) window.add(page(p * 100, 100, 30));
+    const kept = window.since(Date.parse(at(20)));
+    expect(kept).toHaveLength(12_000);
+    expect(new Set(kept.map((row) => row.id)).size).toBe(12_000);
+  });
+
+  it('drops rows a newer page pushed out of the overlap, and never a row inside it', () => {
+    const window = new PollWindow();
+    for (let p = 0; p < 60; p += 1) window.add(page(p * 100, 100, 0));
+    // The newest lMod moves 15 minutes on: the rows at minute 0 fall out of the 10-minute overlap.
+    for (let p = 60; p < 120; p += 1) window.add(page(p * 100, 100, 15));
+    const kept = window.since(Number.NEGATIVE_INFINITY);
+    expect(kept).toHaveLength(6_000);
+    expect(kept.every((row) => row.lMod === at(15))).toBe(true);
+    window.add([{ id: 'late', lMod: at(7) }]);
+    expect(window.since(Date.parse(at(5))).map((row) => row.id)).toContain('late');
   });
 });
