@@ -54,7 +54,8 @@ describe('the check plan', () => {
 });
 
 describe('the poll window a listing fills', () => {
-  const at = (minutes: number): string => new Date(Date.UTC(2026, 0, 5, 8, 0) + minutes * 60_000).toISOString();
+  const at = (minutes: number): string =>
+    new Date(Date.UTC(2026, 0, 5, 8, 0) + minutes * 60_000).toISOString();
   const page = (from: number, count: number, minutes: number) =>
     Array.from({ length: count }, (_, i) => ({ id: `r${from + i}`, lMod: at(minutes) }));
 
