@@ -206,9 +206,9 @@ function openPush(
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
   const serviceRows = new Map<string, ServiceRow>();
+  const base = ports.base.read();
   // A sync's pull polls with the schema read (pollAhead): the lines are read after that wave, so the
   // pull can take them as they stand when the push waits no more.
-  const base = ports.base.read();
   const ahead =
     pollAhead === undefined ? undefined : pollWithSchema(ports, link, pollAhead, base.size, serviceRows);
   const { headers, grid } = sheet.readLines();
