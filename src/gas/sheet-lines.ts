@@ -23,8 +23,9 @@ import { setPlainText, textColumns } from './plain-text';
 import { waitsSoFar } from './url-fetch-port';
 
 /**
- * Reads header row and data lines in one call. Without the sheet's size, its data range gives it
- * (one waiting call, where asking the last row and column takes two).
+ * Reads header row and data lines in one call. Without the sheet's size, the sheet's content from A1
+ * (getSheetValues to its last row and column: one waiting call, where the data range and its values
+ * wait twice); an empty sheet, which that read cannot give, through its data range.
  */
 export function readLines(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -33,6 +34,8 @@ export function readLines(
 ): { headers: unknown[]; grid: LineGrid } {
   let values: unknown[][];
   if (lastRow === undefined || lastColumn === undefined) {
+    const content = contentValues(sheet);
+    if (content) return linesOf(sheet, content);
     values = dataRangeValues(sheet.getDataRange());
   } else {
     if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };

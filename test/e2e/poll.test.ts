@@ -136,3 +136,46 @@ describe('pulls that must reach every line list the whole table, even where the 
     expect(cellOf(w, rowId as string, 'notes')).toBe(theirs);
   });
 });
+
+describe('a scheduled sync by poll', () => {
+  it('whose push sends nothing polls once, with the schema; a line typed during that poll is sent, and its pull reads and polls again', async () => {
+    let duringPoll: (() => void) | undefined;
+    const w = await startWorld({
+      emulator: { poll: 'on' },
+      simulator: {
+        onBeforeFetch: (requests) => {
+          if (!duringPoll || !requests.some((request) => request.url.includes('/rows/updates'))) return;
+          const act = duringPoll;
+          duringPoll = undefined;
+          act();
+        },
+      },
+    });
+    world = w;
+    w.connect();
+    w.linkAndPull();
+    const [theirs, mine] = await firstRowIds(w);
+    w.call('setSchedule', { mode: 'sync', every: 'm15' });
+    await w.emulator.admin.editRow(CRM, DEALS, theirs as string, { status: 'Won by sync' }, 'u_bob');
+    await w.emulator.admin.clearLog();
+    expect(w.sim.advanceAndFire(15 * MINUTE)[0]?.error).toBeUndefined();
+    const quiet = await w.emulator.admin.requestLog();
+    // The schema and the poll, in one round: the pull took the push's poll, lines and base.
+    expect(quiet.map((entry) => entry.method)).toEqual(['GET', 'GET']);
+    expect(rowReads(quiet)).toEqual(['poll']);
+    expect(cellOf(w, theirs as string, 'status')).toBe('Won by sync');
+
+    await w.emulator.admin.editRow(CRM, DEALS, theirs as string, { status: 'Lost by sync' }, 'u_bob');
+    duringPoll = () => typeInto(w, mine as string, 'status', 'typed during the poll');
+    await w.emulator.admin.clearLog();
+    expect(w.sim.advanceAndFire(15 * MINUTE)[0]?.error).toBeUndefined();
+    const sent = await w.emulator.admin.requestLog();
+    expect(duringPoll).toBeUndefined();
+    expect(sent.filter((entry) => entry.method === 'PATCH')).toHaveLength(1);
+    expect(rowReads(sent)).toEqual(['poll', 'poll']);
+    expect((await w.serviceRows()).find((row) => row.id === mine)?.status).toBe('typed during the poll');
+    expect(cellOf(w, mine as string, 'status')).toBe('typed during the poll');
+    expect(cellOf(w, mine as string, '_sync')).toBe(STATUS.pushed);
+    expect(cellOf(w, theirs as string, 'status')).toBe('Lost by sync');
+  });
+});

@@ -2,7 +2,7 @@
 // each saving must keep true. Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
-import { CRM, DEALS, startWorld, type World } from './world';
+import { CRM, DEALS, pushSheet, startWorld, typeInto, type World } from './world';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -211,5 +211,25 @@ describe('a scheduled run', () => {
     // the run it starts finds it again without asking. No failure, no recovery: no mail, no name.
     expect(calls['Spreadsheet.getSheets']).toBe(1);
     expect(calls['Spreadsheet.getName']).toBeUndefined();
+  });
+});
+
+describe("a push's read of the linked sheet", () => {
+  it('reads its content from A1 in one waiting call, and sends the edit', async () => {
+    world = await startWorld();
+    world.connect();
+    world.linkAndPull();
+    const [row] = await world.serviceRows();
+    typeInto(world, String(row?.id), 'title', 'typed');
+    installSheetCallCensus();
+    startCensus();
+    const pushed = pushSheet(world);
+    const calls = stopCensus();
+    expect(pushed).toMatchObject({ ok: true, updated: 1 });
+    // The data range and its values would wait twice (the second getSheetValues is the write's
+    // re-identification of this small sheet, after the requests).
+    expect(calls['Sheet.getDataRange']).toBeUndefined();
+    expect(calls['Sheet.getSheetValues']).toBe(2);
+    expect((await world.serviceRows()).find((each) => each.id === row?.id)?.title).toBe('typed');
   });
 });

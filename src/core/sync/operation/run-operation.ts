@@ -9,6 +9,8 @@ import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
 import { pullSummaryFields } from '../pull/finish';
 import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
+import type { PullHandoff } from '../pull/handoff';
+import { pollSinceFor } from '../pull/poll';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
 import type { HeldCell } from '../push/hold';
@@ -179,13 +181,20 @@ function runPhases(
     tally: null,
     warnings: [],
   };
+  let handoff: PullHandoff | undefined;
   if (step.phase === 'push') {
-    runPushPhase(ports, link, start, summary, step, lines);
+    // A sync whose pull will poll reads that poll with the push's schema (one round, not two).
+    const pollAhead =
+      operation === 'sync' && !lines && !step.pullProgress
+        ? pollSinceFor(link, ports.run.now(), everything)
+        : undefined;
+    handoff = runPushPhase(ports, link, start, summary, step, lines, pollAhead);
     if (step.finished && operation === 'sync') step.phase = 'pull';
   }
   summary.created = step.pushCreated;
   summary.updated = step.pushUpdated;
-  if (step.finished && step.phase === 'pull') runPullPhase(ports, link, operation, summary, step, everything);
+  if (step.finished && step.phase === 'pull')
+    runPullPhase(ports, link, operation, summary, step, everything, handoff);
   return step;
 }
 
@@ -195,8 +204,9 @@ function runPushPhase(
   start: RunStart,
   summary: SyncSummary,
   step: RunStep,
-  lines?: StepOptions['lines'],
-): void {
+  lines: StepOptions['lines'] | undefined,
+  pollAhead: string | undefined,
+): PullHandoff | undefined {
   const listing = start.resuming?.phase === 'push' ? start.resuming.pushListing : undefined;
   let pushed: PushResult;
   try {
@@ -204,6 +214,7 @@ function runPushPhase(
       confirmHeld: start.confirmHeld,
       scheduled: start.origin === 'scheduled',
       ...(listing ? { listing } : {}),
+      ...(pollAhead !== undefined ? { pollAhead } : {}),
       ...(lines
         ? { lines: lines.lines, ...(lines.typing !== undefined ? { typing: lines.typing } : {}) }
         : {}),
@@ -213,7 +224,7 @@ function runPushPhase(
     if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;
     step.finished = false;
     waitForRateLimit(ports, summary, step, error.retryAfterMs, 0, 0);
-    return;
+    return undefined;
   }
   step.pushListing = pushed.listing;
   if (pushed.held) summary.held = pushed.held;
@@ -240,6 +251,7 @@ function runPushPhase(
   step.tally = pushed.tally;
   step.warnings.push(...pushed.headerWarnings);
   step.finished = pushed.finished;
+  return pushed.handoff;
 }
 
 /**
@@ -275,10 +287,11 @@ function runPullPhase(
   summary: SyncSummary,
   step: RunStep,
   everything: boolean,
+  handoff: PullHandoff | undefined,
 ): void {
   let pulled: ReturnType<typeof runPull>;
   try {
-    pulled = runPull(ports, link, step.pullProgress, { everything });
+    pulled = runPull(ports, link, step.pullProgress, { everything, ...(handoff ? { handoff } : {}) });
   } catch (error) {
     // Stopped by the service's limit on requests before a page arrived: it goes on after the wait.
     if (!isSyncError(error) || error.code !== 'RATE_LIMITED' || error.retryAfterMs === undefined) throw error;

@@ -11,7 +11,7 @@ import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { assertIdColumn } from '../issues';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
-import type { LinkedSheetPort, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
+import type { LinkedSheetPort, Listing, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
 import { applyServiceRows } from './apply-rows';
 import {
   assertChunkFits,
@@ -31,6 +31,7 @@ import {
   workbookFootprint,
 } from './chunks';
 import { putBackEditedIds } from './edited-ids';
+import { type PullHandoff, usableHandoff } from './handoff';
 import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
 import { echoAfterPull, PollWindow, schemaDigestOf } from './live-check';
 import { findPendingCreates } from './pending-creates';
@@ -73,6 +74,8 @@ interface Pull {
 export interface PullOptions {
   /** "Pull everything": list the whole table, never only what changed. */
   everything?: boolean;
+  /** A sync's push's poll, lines and base: taken instead of reading them again where usableHandoff says. */
+  handoff?: PullHandoff;
 }
 
 /**
@@ -92,8 +95,12 @@ export function runPull(
   ports.run.report({ phase: 'reading the table schema' });
   const sheet = ports.openSheet();
   const reading = readingFor(resume);
+  // A continuation lists the whole table (it resumes an offset of the listing); a fresh pull reads
+  // only what changed where the link has a cursor and the service a poll (pull/poll.ts).
+  const since = resume ? undefined : pollSinceFor(link, ports.run.now(), options.everything === true);
+  const handoff = usableHandoff(options.handoff, since, ports.run.waitsSoFar());
   // The base and the sheet's size need no schema: read first, they plan the first page wave.
-  const base = ports.base.read(reading);
+  const base = handoff ? handoff.base : ports.base.read(reading);
   // Only a continuing pull asks its size before the schema wait: its lazy reads are planned by it.
   const lastRow = resume ? sheet.lastRow() : undefined;
   const lastRowAtWait = ports.run.waitsSoFar();
@@ -121,7 +128,7 @@ export function runPull(
           ? sheet.lastRow()
           : undefined;
     pull.schemaDigest = schemaDigestOf(table);
-    prepared = preparePull(pull, table, base, sizeNow, reading);
+    prepared = preparePull(pull, table, base, sizeNow, reading, handoff);
     schemaArrived(run, prepared.state.layout.width);
     ports.run.report({ phase: 'fetching rows' });
   };
@@ -138,15 +145,14 @@ export function runPull(
     measureChunk(pull);
     return shouldStopListing(run, ports.run.timeLeft());
   };
-  // A continuation lists the whole table (it resumes an offset of the listing); a fresh pull reads
-  // only what changed where the link has a cursor and the service a poll (pull/poll.ts).
-  const since = resume ? undefined : pollSinceFor(link, ports.run.now(), options.everything === true);
   let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number } | undefined;
   try {
     if (since !== undefined) {
       // Columns this pull adds (back) take the service's value on every line: only a whole listing has them.
       const addsColumns = (): boolean => (prepared?.state.freshColumns?.size ?? 0) > 0;
-      listing = pollChanges(pull, since, setUp, onPage, shouldStop, addsColumns);
+      listing = handoff
+        ? takeHandoffPoll(pull, handoff, setUp, onPage, addsColumns)
+        : pollChanges(pull, since, setUp, onPage, shouldStop, addsColumns);
     }
     if (listing === undefined) {
       // Rows a poll delivered before it gave way are merged first: the listing brings them again.
@@ -233,6 +239,26 @@ function pollChanges(
   return undefined;
 }
 
+/**
+ * The poll a sync's push read with the schema, delivered as pollChanges delivers its own (no request):
+ * undefined, as there, when the pull adds columns and lists the whole table instead.
+ */
+function takeHandoffPoll(
+  pull: Pull,
+  handoff: PullHandoff,
+  setUp: (table: ServiceTable) => void,
+  onPage: (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number) => void,
+  needsWholeListing: () => boolean,
+): Listing | undefined {
+  pull.polled = true;
+  setUp(handoff.table);
+  for (const page of handoff.pages) onPage(page.rows, page.offset);
+  if (!needsWholeListing()) return handoff.listing;
+  pull.polled = false;
+  pull.run.deliveredTo = 0;
+  return undefined;
+}
+
 /** Reads the lines, completes the header row and builds the merge state, once the schema is known. */
 function preparePull(
   pull: Pull,
@@ -240,12 +266,16 @@ function preparePull(
   base: BaseTable,
   lastRow: number | undefined,
   reading: SheetReadOptions,
+  handoff: PullHandoff | undefined,
 ): PreparedPull {
   const { ports, link, sheet, progress } = pull;
   const live = liveColumns(table.columns);
   const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
   const layoutOf = (headerRow: unknown[]) => readLayout(headerRow, live, deletedIds);
-  const { headers, grid } = sheet.readLinesForPull(layoutOf, reading, lastRow);
+  // The push's lines as it left them: nobody can have changed the sheet since (usableHandoff).
+  const { headers, grid } = handoff
+    ? { headers: handoff.headers, grid: handoff.grid }
+    : sheet.readLinesForPull(layoutOf, reading, lastRow);
   const before = readLayout(headers, live, deletedIds);
   assertIdColumn(before, grid.length, base.size);
   const renamed = renamedSyncedColumns(before, live, base, grid);

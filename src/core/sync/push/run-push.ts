@@ -15,7 +15,9 @@ import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../i
 import { fixedFieldText } from '../line-values';
 import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
-import type { LinkedSheetPort, Listing, RowAnswer, ServiceRow, SyncPorts } from '../ports';
+import type { LinkedSheetPort, Listing, RowAnswer, ServiceRow, ServiceTable, SyncPorts } from '../ports';
+import type { PullHandoff } from '../pull/handoff';
+import { pollRowsAtMost } from '../pull/poll';
 import {
   adoptLostCreates,
   claimPendingCreates,
@@ -100,6 +102,8 @@ export interface PushResult {
   requestsLeft: number;
   /** The held edits cell by cell (with `held`), for putting the service's values back later. */
   heldCells?: HeldCell[];
+  /** With `pollAhead`: the poll, lines and base for the pull (pull/handoff.ts says when it takes them). */
+  handoff?: PullHandoff;
 }
 
 export interface PushOptions {
@@ -117,6 +121,12 @@ export interface PushOptions {
   lines?: readonly number[];
   /** With `lines`: a new line the person is still typing, not created yet. */
   typing?: number;
+  /**
+   * A sync's pull polls from this `since` next: the push reads that poll with the schema (its first
+   * wave, in place of the listing's first pages) and hands it, with its lines and base, to the pull
+   * (`PushResult.handoff`).
+   */
+  pollAhead?: string;
 }
 
 /** One push: its ports, its session and the service's rows once read. */
@@ -141,6 +151,8 @@ interface Push {
   rateLimitedMs?: number;
   /** Writes left unsent when the limit stopped the sending. */
   requestsLeft: number;
+  /** A sync's poll for its pull, read with the schema, and the lines and base read after it. */
+  ahead?: PullHandoff;
 }
 
 /**
@@ -151,7 +163,7 @@ interface Push {
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
   const { push, headerWarnings } = options.lines
     ? openLinesPush(ports, link, options.lines, options.typing)
-    : openPush(ports, link, options.listing);
+    : openPush(ports, link, options.listing, options.listing ? undefined : options.pollAhead);
   const { session } = push;
   const holding = holdAccidents(push, options);
   markSettledLines(session);
@@ -177,6 +189,7 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
       ? { rateLimited: { waitMs: push.rateLimitedMs, requestsLeft: push.requestsLeft } }
       : {}),
     requestsLeft: push.requestsLeft,
+    ...(push.ahead ? { handoff: push.ahead } : {}),
   };
 }
 
@@ -189,17 +202,24 @@ function openPush(
   ports: SyncPorts,
   link: LinkRecord,
   resumedListing: PushListingProgress | undefined,
+  pollAhead: string | undefined,
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
-  const { headers, grid } = sheet.readLines();
+  const serviceRows = new Map<string, ServiceRow>();
   const base = ports.base.read();
+  // A sync's pull polls with the schema read (pollAhead): the lines are read after that wave, so the
+  // pull can take them as they stand when the push waits no more.
+  const ahead =
+    pollAhead === undefined ? undefined : pollWithSchema(ports, link, pollAhead, base.size, serviceRows);
+  const { headers, grid } = sheet.readLines();
+  const readAtWait = ports.run.waitsSoFar();
   // Read before the service is: no Spreadsheet call between reading the rows and patching them.
   const decode = sheet.decodeContext();
   ports.run.report({ phase: 'reading the table schema' });
   const known = Math.max(base.size, grid.length);
-  const serviceRows = new Map<string, ServiceRow>();
-  const { table, firstWave } =
-    known > 0
+  const { table, firstWave } = ahead?.table
+    ? { table: ahead.table, firstWave: null }
+    : known > 0
       ? ports.service.tableAndFirstRows(link.tableAppId, link.tableId, {
           expectedTotal: known,
           onPage: (page) => keepRows(serviceRows, page),
@@ -246,8 +266,68 @@ function openPush(
     listingStopped: undefined,
     unfinished: false,
     requestsLeft: 0,
+    ...(ahead?.polled && pollAhead !== undefined
+      ? {
+          ahead: {
+            since: pollAhead,
+            table,
+            pages: ahead.pages,
+            listing: ahead.polled,
+            headers,
+            grid,
+            base,
+            readAtWait,
+          },
+        }
+      : {}),
   };
   return { push, headerWarnings };
+}
+
+/**
+ * The schema with the rows changed since `since`, in one wave (a sync's first, for the pull after the
+ * push): the poll's rows also spare the push GETs of edited rows among them (they are the service's
+ * rows as they stand). Stops past the rows a pull takes by poll (it would list the table instead).
+ * `table` undefined when the poll is known missing and no schema was read with it; `polled` undefined
+ * when the poll is missing or stopped.
+ */
+function pollWithSchema(
+  ports: SyncPorts,
+  link: LinkRecord,
+  since: string,
+  knownRows: number,
+  serviceRows: Map<string, ServiceRow>,
+): {
+  table: ServiceTable | undefined;
+  pages: Array<{ rows: readonly ServiceRow[]; offset: number }>;
+  polled: Listing | undefined;
+} {
+  let table: ServiceTable | undefined;
+  const pages: Array<{ rows: readonly ServiceRow[]; offset: number }> = [];
+  let rows = 0;
+  const atMost = pollRowsAtMost(knownRows);
+  const outcome = ports.service.tableAndRowsChangedSince(
+    link.tableAppId,
+    link.tableId,
+    since,
+    (read) => {
+      table = read;
+    },
+    {
+      onPage: (page, offset) => {
+        pages.push({ rows: page, offset });
+        rows += page.length;
+        keepRows(serviceRows, page);
+      },
+      shouldStop: () => rows >= atMost,
+    },
+  );
+  if (!outcome.supported) {
+    // Pages delivered before the poll was found missing are dropped (the client's rule).
+    serviceRows.clear();
+    return { table: table ?? outcome.table, pages: [], polled: undefined };
+  }
+  return { table, pages, polled: outcome.listing.done ? outcome.listing : undefined };
 }
 
 /** Lines a live push reads whole at most when the sheet is small (one read is then cheapest). */
