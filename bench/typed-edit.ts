@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../emulators/apps-script';
 import { COST_PROFILE_NAMES, type CostProfileName } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
+import { installSheetCallCensus, startCensus, stopCensus } from './sheet-call-census';
 
 /** What one typed edit cost under one profile. */
 export interface TypedEditFigures {
@@ -51,7 +52,11 @@ export async function measureTypedEdit(profile: CostProfileName, rows = 25): Pro
     const notes = headers.indexOf(rows > 25 ? 'title' : 'notes') + 1;
     const id = String(sheet.getRange(3, headers.indexOf('id') + 1).getValue());
     const typedAt = sim.clock.now();
+    // BENCH_SHEET_TRACE=<file> lists the firing's waiting calls with the functions that made them.
+    installSheetCallCensus();
+    startCensus();
     sim.person.edit(sheet.getName(), 3, notes, 'typed in the bench');
+    stopCensus();
     const firing = sim.editRuns.at(-1)?.result;
     const state = await emulator.admin.state();
     const row = state.apps

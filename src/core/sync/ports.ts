@@ -22,6 +22,13 @@ export interface SheetReadOptions {
    * one call without asking its size first (a sheet larger after all is still read whole).
    */
   expectedLines?: number;
+  /**
+   * Lines a live push reads whole (its edited lines). A large sheet gives them with its header in one
+   * read when they are near it, the rows between costing less than a second read would.
+   */
+  lines?: readonly number[];
+  /** Columns the sheet likely has (to weigh those rows between): the table's, fixed fields, status. */
+  expectedWidth?: number;
 }
 
 /** The header row and the lines under it, as read. */

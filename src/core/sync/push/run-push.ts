@@ -264,7 +264,8 @@ function openLinesPush(
   typing: number | undefined,
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
-  const base = ports.base.read();
+  // Every record (a line's lMod is checked against the rows that show it), not the pulls' seen marks.
+  const base = ports.base.read({ eagerUpTo: Number.POSITIVE_INFINITY, withSeen: false });
   const decode = sheet.decodeContext();
   const table = ports.service.table(link.tableAppId, link.tableId);
   const live = liveColumns(table.columns);
@@ -275,6 +276,9 @@ function openLinesPush(
     eagerUpTo: LINES_PUSH_EAGER_MAX,
     withSeen: false,
     expectedLines: base.size,
+    lines,
+    // The table's columns, fixed fields and the status (a person's own columns widen it).
+    expectedWidth: live.length + ALL_FIXED_FIELDS.length + 1,
   });
   const wanted = lines.filter((line) => line >= 0 && line < grid.length);
   grid.ensureLoaded(wanted);
