@@ -104,8 +104,14 @@ export function onLiveEdit(event?: {
     enqueueLines(sheetId, queued);
     return null;
   }
+  // The cells the edit named: their rows are checked with the schema (geometry: no waiting call).
+  const typed = {
+    lines: linesOfRange(range),
+    firstColumn: range.getColumn() - 1,
+    lastColumn: range.getLastColumn() - 1,
+  };
   return runOperation('push', link, {
     scheduled: true,
-    live: { ...queued, onBusy: () => enqueueLines(sheetId, queued) },
+    live: { ...queued, typed, onBusy: () => enqueueLines(sheetId, queued) },
   });
 }

@@ -25,6 +25,13 @@ function rowOfId(w: World, id: string): number {
   return rows[0] as number;
 }
 
+function columnLetter(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
 async function serviceRow(w: World, id: string): Promise<Record<string, unknown> | undefined> {
   return (await w.serviceRows(CRM, LARGE)).find((row) => String(row.id) === id);
 }
@@ -56,6 +63,9 @@ describe('live sync on a large sheet', () => {
     const firing = type(3, 'typed near the header');
     expect((await serviceRow(w, id))?.title).toBe('typed near the header');
     expect(firing.stats.httpRequests).toBe(3);
+    // The schema and the row's check in one round, then the PATCH: two rounds (three before).
+    expect(firing.stats.fetchAllCalls).toBe(2);
+    expect(firing.simulatedMs).toBeLessThanOrEqual(3_000);
     // The event's sheet and its id, the base found and read (ids and records), the header with the
     // line, the id column to the last line, the status column, the header with the written row before
     // writing, the lock's flush: 9 (13 before: the size, the header, the line, and after the network
@@ -63,6 +73,18 @@ describe('live sync on a large sheet', () => {
     expect(firing.stats.sheetWaits).toBeLessThanOrEqual(9);
     expect(cellAt(w, 3, '_sync')).toBe(STATUS.pushed);
     expect(String(cellAt(w, 3, 'lMod'))).toBe(String((await serviceRow(w, id))?.lMod));
+  });
+
+  it("a cell typed in a person's own column reads no row and sends nothing: the schema alone", async () => {
+    const sheetObject = w.sim.spreadsheet.getActiveSheet();
+    const own = sheetObject.getLastColumn() + 1;
+    w.sim.person.edit(sheet, 1, own, 'my notes');
+    const before = w.sim.editRuns.length;
+    w.sim.person.edit(sheet, 4, own, 'a note of mine');
+    const firing = w.sim.editRuns.slice(before)[0]?.result;
+    expect(firing?.ok, firing?.error?.message).toBe(true);
+    expect(firing?.stats.httpRequests).toBe(1);
+    w.sim.person.clearCells(sheet, `${columnLetter(own)}1:${columnLetter(own)}4`);
   });
 
   it('a line typed far from the header: header and line read apart, the value sent', async () => {

@@ -184,6 +184,15 @@ export interface TableServicePort {
     onTable: (table: ServiceTable) => void,
     options?: ListingOptions,
   ): { supported: true; listing: Listing } | { supported: false; table?: ServiceTable };
+  /**
+   * The schema with rows read by id in the same round (at most 9 rows; a live push's typed lines).
+   * Optional: without it the schema is read alone and the rows after it.
+   */
+  tableAndRowsByIds?(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+  ): { table: ServiceTable; rows: RowAnswer[] };
   rowsByIds(
     appId: string,
     tableId: string,
