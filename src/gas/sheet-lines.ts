@@ -326,7 +326,9 @@ function stillInPlace(
   let header: unknown[];
   let window: { ids: unknown[]; markers: Array<string | null> };
   try {
-    if (low * width <= CELLS_PER_EXTRA_READ) {
+    // Row 1 down to the span in one read, unless that costs more cells than a read apart saves.
+    const apart = width + 2 * (high - low + 1);
+    if (sheetRowOf(high) * width - apart <= CELLS_PER_EXTRA_READ) {
       const block = sheet.getRange(1, 1, sheetRowOf(high), width).getValues() as unknown[][];
       header = block[0] ?? [];
       window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, block);

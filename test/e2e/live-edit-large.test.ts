@@ -178,4 +178,34 @@ describe('live sync on a large sheet', () => {
     expect(pushed.ok, pushed.message).toBe(true);
     expect(String(cellAt(w, 12, 'lMod'))).toBe(String((await serviceRow(w, id))?.lMod));
   });
+  it('a block pasted over 20 lines far down: every row sent, every status written where its line stands', async () => {
+    const first = LINES - 200;
+    const ids = Array.from({ length: 20 }, (_, i) => String(cellAt(w, first + i, 'id')));
+    const before = w.sim.editRuns.length;
+    w.sim.person.setValues(
+      sheet,
+      first,
+      'title',
+      ids.map((_, i) => [`pasted ${i}`]),
+    );
+    const firing = w.sim.editRuns.slice(before)[0]?.result;
+    expect(firing?.ok, firing?.error?.message).toBe(true);
+    const rows = await w.serviceRows(CRM, LARGE);
+    for (const [i, id] of ids.entries()) {
+      expect(rows.find((row) => String(row.id) === id)?.title).toBe(`pasted ${i}`);
+      expect(cellAt(w, first + i, '_sync')).toBe(STATUS.pushed);
+    }
+  });
+
+  it('every line deleted, then a cell cleared below the header: nothing sent, nothing written', async () => {
+    const requests = (await w.emulator.admin.requestLog()).length;
+    w.sim.person.deleteRows(sheet, 2, w.sim.spreadsheet.getActiveSheet().getLastRow() - 1);
+    const before = w.sim.editRuns.length;
+    w.sim.person.edit(sheet, 5, 'title', '');
+    const firing = w.sim.editRuns.slice(before)[0]?.result;
+    expect(firing?.ok, firing?.error?.message).toBe(true);
+    expect(w.sim.spreadsheet.getActiveSheet().getLastRow()).toBe(1);
+    const sent = (await w.emulator.admin.requestLog()).slice(requests);
+    expect(sent.filter((entry) => entry.method !== 'GET')).toEqual([]);
+  });
 });
