@@ -235,12 +235,21 @@ export function relocateLines(
   // A small sheet is read whole once (fewer cells than a waiting call costs): its size, headers, ids
   // and marks from one call where asking them apart takes three.
   const content = (grid.sheetRows + 1) * grid.width <= CELLS_PER_EXTRA_READ ? contentValues(sheet) : null;
-  if (!content && dirty && stillInPlace(sheet, grid, layout, idColumn, dirty)) {
-    grid.placeAppendedLines(grid.sheetRows);
-    return;
+  // What a look at the written rows read already is not asked again: the header, and whether those
+  // rows changed.
+  let header: readonly unknown[] | undefined = content?.[0];
+  let rowsChanged = false;
+  if (!content && dirty) {
+    const placement = stillInPlace(sheet, grid, layout, idColumn, dirty);
+    if (placement.inPlace) {
+      grid.placeAppendedLines(grid.sheetRows);
+      return;
+    }
+    header = placement.header;
+    rowsChanged = placement.rowsChanged;
   }
   const count = content ? Math.max(0, content.length - 1) : Math.max(0, sheet.getLastRow() - 1);
-  if (columnsMovedSince(sheet, layout, content?.[0])) {
+  if (columnsMovedSince(sheet, layout, header)) {
     // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
     // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
     // the next push sends). No line of this run can be written safely: all are left for the next
@@ -263,7 +272,7 @@ export function relocateLines(
     return;
   }
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
-  if (dirty && count === grid.sheetRows) {
+  if (dirty && count === grid.sheetRows && !rowsChanged) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
     const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, content);
     let same = true;
@@ -291,9 +300,10 @@ export function relocateLines(
  * the write spans holds a line whose id no other line holds, those rows still holding these ids and
  * marks, under the same headers, means no line moved into or out of them (a row inserted or deleted
  * above shifts another id in). One read of row 1 down to the span when the rows between are few
- * (where asking the size, the header and the span apart waits three times), else two. False when it
- * cannot tell (lines without an id, or new to the sheet, or anything moved): the caller reads the ids
- * of the whole sheet.
+ * (where asking the size, the header and the span apart waits three times), else two. Not in place
+ * when it cannot tell (lines without an id, or new to the sheet) or something moved: the caller reads
+ * the ids of the whole sheet, and takes the header read here (`header`) and whether the span's rows
+ * changed (`rowsChanged`) rather than reading them again.
  */
 function stillInPlace(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
@@ -301,26 +311,27 @@ function stillInPlace(
   layout: Layout,
   idColumn: number,
   dirty: readonly number[],
-): boolean {
+): { inPlace: boolean; header?: unknown[]; rowsChanged: boolean } {
+  const cannotTell = { inPlace: false, rowsChanged: false };
   let low = Number.POSITIVE_INFINITY;
   let high = -1;
   for (const line of dirty) {
     const row = grid.physicalRow(line);
-    if (row < 0) return false;
+    if (row < 0) return cannotTell;
     if (row < low) low = row;
     if (row > high) high = row;
   }
-  if (high < 0 || layout.status === undefined) return false;
+  if (high < 0 || layout.status === undefined) return cannotTell;
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
   const linesWithId = new Map<string, number>();
   const atRow: Array<{ id: string; marker: string | null } | undefined> = new Array(high - low + 1);
   for (const line of expected) {
     // A line new to the sheet goes after its last line: where that is takes the size.
-    if (line.row === NOT_WRITTEN_YET) return false;
+    if (line.row === NOT_WRITTEN_YET) return cannotTell;
     if (line.id !== '') linesWithId.set(line.id, (linesWithId.get(line.id) ?? 0) + 1);
     if (line.row >= low && line.row <= high) atRow[line.row - low] = line;
   }
-  for (const line of atRow) if (!line || line.id === '' || linesWithId.get(line.id) !== 1) return false;
+  for (const line of atRow) if (!line || line.id === '' || linesWithId.get(line.id) !== 1) return cannotTell;
   const positions = [...layout.fixed.values(), ...layout.columns.values(), layout.status];
   const width = Math.max(...positions) + 1;
   let header: unknown[];
@@ -338,13 +349,14 @@ function stillInPlace(
     }
   } catch {
     // Rows or columns the run read are gone from the grid: the whole sheet's ids say where lines are.
-    return false;
+    return cannotTell;
   }
-  if (columnsMovedSince(sheet, layout, header)) return false;
-  return atRow.every(
+  if (columnsMovedSince(sheet, layout, header)) return { inPlace: false, header, rowsChanged: false };
+  const same = atRow.every(
     (line, i) =>
       cellText(window.ids[i]) === line?.id && (window.markers[i] ?? null) === (line?.marker ?? null),
   );
+  return { inPlace: same, header, rowsChanged: !same };
 }
 
 /**
