@@ -147,12 +147,12 @@ function readWithLines(
   const wanted = [...new Set(lines)].filter((line) => line >= 0).sort((a, b) => a - b);
   // The lines read with the header: while the rows between cost fewer cells than a read of their own.
   let blockRows = 1;
-  let inBlock: number[] = [];
+  const inBlock: number[] = [];
   for (const line of wanted) {
     const rows = sheetRowOf(line);
     if ((rows - 1 - (inBlock.length + 1)) * Math.max(1, expectedWidth) > CELLS_PER_EXTRA_READ) break;
     blockRows = rows;
-    inBlock = [...inBlock, line];
+    inBlock.push(line);
   }
   let block: unknown[][];
   try {
