@@ -7,11 +7,14 @@ import { fileURLToPath } from 'node:url';
 import { createSimulator } from '../emulators/apps-script';
 import { COST_PROFILE_NAMES, type CostProfileName } from '../emulators/apps-script/costs';
 import { startEmulator } from '../emulators/table-service';
+import { installSheetCallCensus, startCensus, stopCensus } from './sheet-call-census';
 
 /** What one typed edit cost under one profile. */
 export interface TypedEditFigures {
   profile: CostProfileName;
   lines: number;
+  /** The sheet row typed into (row 3: near the header, read with it; far down: read apart). */
+  row: number;
   toServiceMs: number;
   executionMs: number;
   requests: number;
@@ -20,14 +23,26 @@ export interface TypedEditFigures {
 
 export const TYPED_EDIT_TARGETS = { toServiceMs: 60_000, executionMs: 3_000 };
 
-/** Table sizes measured: the sample table (25 rows) and a 10,000-row one (the firing reads its id column). */
-export const TYPED_EDIT_SIZES = [25, 10_000] as const;
+/**
+ * What is measured: a line near the header of the sample table (25 rows) and of a 10,000-row one (the
+ * firing reads its id and status columns), and a line far down the 10,000 rows (the header and the
+ * line read apart, before and after the network).
+ */
+export const TYPED_EDIT_CASES = [
+  { rows: 25, row: 3 },
+  { rows: 10_000, row: 3 },
+  { rows: 10_000, row: 9_000 },
+] as const;
 
 /**
  * Types one cell of a synced line on a fresh live sheet and measures its firing: the sample deals
  * table, or a seeded table of `rows` rows (12 columns, hostile values) when more than the sample's.
  */
-export async function measureTypedEdit(profile: CostProfileName, rows = 25): Promise<TypedEditFigures> {
+export async function measureTypedEdit(
+  profile: CostProfileName,
+  rows = 25,
+  typedRow = 3,
+): Promise<TypedEditFigures> {
   const emulator = await startEmulator({ poll: 'off' });
   try {
     const sim = createSimulator({
@@ -49,9 +64,13 @@ export async function measureTypedEdit(profile: CostProfileName, rows = 25): Pro
     const sheet = sim.spreadsheet.getActiveSheet();
     const headers = sheet.getRange(1, 1, 1, sheet.getLastColumn()).getValues()[0] as unknown[];
     const notes = headers.indexOf(rows > 25 ? 'title' : 'notes') + 1;
-    const id = String(sheet.getRange(3, headers.indexOf('id') + 1).getValue());
+    const id = String(sheet.getRange(typedRow, headers.indexOf('id') + 1).getValue());
     const typedAt = sim.clock.now();
-    sim.person.edit(sheet.getName(), 3, notes, 'typed in the bench');
+    // BENCH_SHEET_TRACE=<file> lists the firing's waiting calls with the functions that made them.
+    installSheetCallCensus();
+    startCensus();
+    sim.person.edit(sheet.getName(), typedRow, notes, 'typed in the bench');
+    stopCensus();
     const firing = sim.editRuns.at(-1)?.result;
     const state = await emulator.admin.state();
     const row = state.apps
@@ -63,6 +82,7 @@ export async function measureTypedEdit(profile: CostProfileName, rows = 25): Pro
     return {
       profile,
       lines: sheet.getLastRow() - 1,
+      row: typedRow,
       toServiceMs: firing.endedAt - typedAt,
       executionMs: firing.simulatedMs,
       requests: firing.stats.httpRequests,
@@ -79,7 +99,7 @@ export function formatTypedEdit(figures: readonly TypedEditFigures[]): string {
   return figures
     .map(
       (f) =>
-        `  ${f.profile.padEnd(12)} ${f.lines} lines: edit to service ${(f.toServiceMs / 1000).toFixed(2)} s (<= 60 s ${verdict(f.toServiceMs, TYPED_EDIT_TARGETS.toServiceMs)}), ` +
+        `  ${f.profile.padEnd(12)} ${f.lines} lines, row ${f.row}: edit to service ${(f.toServiceMs / 1000).toFixed(2)} s (<= 60 s ${verdict(f.toServiceMs, TYPED_EDIT_TARGETS.toServiceMs)}), ` +
         `firing ${(f.executionMs / 1000).toFixed(2)} s of execution (<= 3 s ${verdict(f.executionMs, TYPED_EDIT_TARGETS.executionMs)}), ` +
         `${f.requests} requests, ${f.sheetWaits} waiting Spreadsheet calls`,
     )
@@ -96,7 +116,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   const figures: TypedEditFigures[] = [];
   for (const profile of profiles.length > 0 ? profiles : (['central'] as const))
-    for (const rows of TYPED_EDIT_SIZES) figures.push(await measureTypedEdit(profile, rows));
+    for (const { rows, row } of TYPED_EDIT_CASES) figures.push(await measureTypedEdit(profile, rows, row));
   // As a child of bench/main.ts: the figures as the last line.
   if (args.includes('--json')) process.stdout.write(`${JSON.stringify(figures)}\n`);
   else process.stdout.write(`Typed edit (live sync):\n${formatTypedEdit(figures)}\n`);

@@ -778,6 +778,39 @@ export class TableClient {
     });
   }
 
+  /**
+   * The table's schema with rows read by id, in one fetchAll round: a live push checks the rows of the
+   * typed lines in the round the schema costs alone. At most {@link DEFAULT_MAX_PARALLEL_PAGES} - 1
+   * rows (more are refused: read them with {@link rowsByIds}). A failed schema read throws; each row's
+   * answer is as rowsByIds gives it.
+   */
+  tableAndRowsByIds(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+  ): { table: Table; rows: RowResult[] } {
+    checkId(appId, 'table app id');
+    checkId(tableId, 'table id');
+    if (rowIds.length >= DEFAULT_MAX_PARALLEL_PAGES)
+      throw new SyncError('INTERNAL', `Read at most ${DEFAULT_MAX_PARALLEL_PAGES - 1} rows with the schema.`);
+    const pending = rowIds.map((rowId) => this.prepare(() => this.rowExchange(appId, tableId, rowId)));
+    const sendable = pending.filter((item): item is Exchange<Row> => !(item instanceof SyncError));
+    const sent = this.exchange<Table | Row>([this.tableExchange(appId, tableId), ...sendable]);
+    const [schema, ...answers] = sent.outcomes;
+    if (schema === undefined) throw new SyncError('INTERNAL', 'The table was not read.');
+    if (!schema.ok) throw schema.error;
+    let next = 0;
+    const rows = pending.map((item): RowResult => {
+      if (item instanceof SyncError) return { ok: false, error: item, notSent: true };
+      const outcome = answers[next++];
+      if (outcome === undefined)
+        return { ok: false, error: new SyncError('INTERNAL', 'Not sent.'), notSent: true };
+      if (outcome.ok) return { ok: true, row: outcome.value as Row };
+      return { ok: false, error: outcome.error, ...(outcome.notSent ? { notSent: true } : {}) };
+    });
+    return { table: schema.value as Table, rows };
+  }
+
   /** Reads rows by id in parallel waves; one result per id, in order (404 → NOT_FOUND for that id). */
   rowsByIds(
     appId: string,

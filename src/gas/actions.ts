@@ -13,6 +13,7 @@ import {
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { broughtNothing } from '../core/sync/pull/live-check';
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
+import type { TypedCells } from '../core/sync/push/typed-rows';
 import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolve/resolve-conflicts';
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
@@ -62,7 +63,7 @@ export interface RunOptions {
    * the lock: a run going takes the lines (`onBusy` leaves them for it), and nothing is logged when
    * nothing was sent.
    */
-  live?: { lines: readonly number[]; typing?: number; onBusy: () => void };
+  live?: { lines: readonly number[]; typing?: number; typed?: TypedCells; onBusy: () => void };
   /** How many times this execution already looked again for lines firings left (sendLeftLines). */
   leftLinesLooks?: number;
 }
@@ -204,13 +205,20 @@ function sendLeftLines(link: LinkRecord, options: RunOptions): void {
   });
 }
 
-/** The lines of a firing with those left by firings meanwhile (the latest still-typed line stays unsent). */
+/**
+ * The lines of a firing with those left by firings meanwhile (the latest still-typed line stays
+ * unsent), and the cells the firing's edit named.
+ */
 function withQueued(
   live: NonNullable<RunOptions['live']>,
   queued: { lines: number[]; typing?: number } | null,
-): { lines: readonly number[]; typing?: number } {
+): { lines: readonly number[]; typing?: number; typed?: TypedCells } {
   const lines = [...new Set([...live.lines, ...(queued?.lines ?? [])])];
-  return { lines, ...(live.typing !== undefined ? { typing: live.typing } : {}) };
+  return {
+    lines,
+    ...(live.typing !== undefined ? { typing: live.typing } : {}),
+    ...(live.typed ? { typed: live.typed } : {}),
+  };
 }
 
 /** Adds a later round's counts to the run's summary; its issues are the sheet's as they stand now. */

@@ -31,9 +31,10 @@ function linesOfRange(range: GoogleAppsScript.Spreadsheet.Range): number[] {
 function linesOfEdit(
   sheetId: number,
   range: GoogleAppsScript.Spreadsheet.Range,
+  edited: readonly number[],
   editor: string,
 ): QueuedLines {
-  const lines = linesOfRange(range);
+  const lines = [...edited];
   const properties = PropertiesService.getDocumentProperties();
   const key = TYPING_PREFIX + sheetId;
   let typingBy: Record<string, number> = {};
@@ -97,15 +98,22 @@ export function onLiveEdit(event?: {
   if (!serves(link, userId)) return null;
   // The event's sheet spares finding it among the spreadsheet's sheets again.
   rememberSheet(sheetId, sheet);
-  const queued = linesOfEdit(sheetId, range, editor);
+  const edited = linesOfRange(range);
+  const queued = linesOfEdit(sheetId, range, edited, editor);
   if (queued.lines.length === 0) return null;
   // An operation continuing in later executions owns the sheet: its run takes these lines.
   if (loadJob(sheetId)) {
     enqueueLines(sheetId, queued);
     return null;
   }
+  // The cells the edit named: their rows are checked with the schema (geometry: no waiting call).
+  const typed = {
+    lines: edited,
+    firstColumn: range.getColumn() - 1,
+    lastColumn: range.getLastColumn() - 1,
+  };
   return runOperation('push', link, {
     scheduled: true,
-    live: { ...queued, onBusy: () => enqueueLines(sheetId, queued) },
+    live: { ...queued, typed, onBusy: () => enqueueLines(sheetId, queued) },
   });
 }

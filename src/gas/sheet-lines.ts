@@ -8,7 +8,7 @@ import { LineGrid } from '../core/line-grid';
 import { cellText, sheetRowOf } from '../core/lines';
 import { SPAN_GAP, spansOf } from '../core/row-spans';
 import { pendingTokenOf } from '../core/status';
-import { LOST, locateLines } from '../core/sync/locate-lines';
+import { LOST, locateLines, NOT_WRITTEN_YET } from '../core/sync/locate-lines';
 import type { SheetReadOptions } from '../core/sync/ports';
 import {
   plainTextBlocks,
@@ -94,6 +94,10 @@ export function readLinesForPull(
   const expectedSmall = options.expectedLines !== undefined && options.expectedLines <= options.eagerUpTo;
   const content = knownLastRow === undefined && expectedSmall ? contentValues(sheet) : null;
   if (content) return linesOf(sheet, content);
+  if (knownLastRow === undefined && !expectedSmall && options.lines) {
+    const near = readWithLines(sheet, layoutOf, options.lines, options.expectedWidth ?? 0);
+    if (near) return near;
+  }
   if (knownLastRow === undefined) {
     // The data range says the size in one waiting call (its geometry is known without another).
     const range = sheet.getDataRange();
@@ -124,6 +128,75 @@ export function readLinesForPull(
   const loader = (first: number, rows: number): unknown[][] =>
     sheet.getRange(sheetRowOf(first), 1, rows, lastColumn).getValues() as unknown[][];
   const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
+  grid.checkedAtWait = waitsSoFar();
+  execution.lazyGrids.add(grid);
+  return { headers, grid };
+}
+
+/**
+ * A large sheet's header, id and status columns, and `lines` whole (a live push's edited lines): the
+ * header and the lines near it in one read (rows 1 to the last such line, to the last column with
+ * content), the ids to the last row with content (their count is the sheet's lines, where asking the
+ * size waits once more), the status column. Three waiting calls where asking the size, the header, the
+ * two columns and the lines apart takes five. Null when the sheet has no content or no id column: the
+ * caller reads it as before.
+ */
+function readWithLines(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  layoutOf: (headers: unknown[]) => Layout,
+  lines: readonly number[],
+  expectedWidth: number,
+): { headers: unknown[]; grid: LineGrid } | null {
+  const wanted = [...new Set(lines)].filter((line) => line >= 0).sort((a, b) => a - b);
+  // The lines read with the header: while the rows between cost fewer cells than a read of their own.
+  let blockRows = 1;
+  const inBlock: number[] = [];
+  for (const line of wanted) {
+    const rows = sheetRowOf(line);
+    if ((rows - 1 - (inBlock.length + 1)) * Math.max(1, expectedWidth) > CELLS_PER_EXTRA_READ) break;
+    blockRows = rows;
+    inBlock.push(line);
+  }
+  let block: unknown[][];
+  try {
+    block = sheet.getSheetValues(1, 1, blockRows, -1) as unknown[][];
+  } catch {
+    return null;
+  }
+  const headers = block[0] ?? [];
+  const lastColumn = headers.length;
+  if (lastColumn === 0) return null;
+  const layout = layoutOf(headers);
+  const idColumn = layout.fixed.get(ID_HEADER);
+  if (idColumn === undefined) return null;
+  let ids: unknown[][];
+  try {
+    ids = sheet.getSheetValues(2, idColumn + 1, -1, 1) as unknown[][];
+  } catch {
+    // No line under the header (UNCONFIRMED what -1 gives then): the size says it.
+    const lastRow = sheet.getLastRow();
+    ids = lastRow > 1 ? (sheet.getRange(2, idColumn + 1, lastRow - 1, 1).getValues() as unknown[][]) : [];
+  }
+  const count = ids.length;
+  noteContentSize(sheet, count + 1, lastColumn);
+  const gridLines: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(lastColumn).fill(''));
+  for (let i = 0; i < count; i++) (gridLines[i] as unknown[])[idColumn] = ids[i]?.[0] ?? '';
+  const preloaded = [idColumn];
+  if (layout.status !== undefined && layout.status !== idColumn) {
+    preloaded.push(layout.status);
+    const statuses = count > 0 ? sheet.getRange(2, layout.status + 1, count, 1).getValues() : [];
+    for (let i = 0; i < count; i++) (gridLines[i] as unknown[])[layout.status] = statuses[i]?.[0] ?? '';
+  }
+  // The block serves the lines it holds only now: once the run waits, lines are read where they stand.
+  let fromBlock: unknown[][] | null = block;
+  const loader = (first: number, rows: number): unknown[][] => {
+    if (fromBlock && sheetRowOf(first + rows - 1) <= fromBlock.length)
+      return fromBlock.slice(sheetRowOf(first) - 1, sheetRowOf(first + rows - 1));
+    return sheet.getRange(sheetRowOf(first), 1, rows, lastColumn).getValues() as unknown[][];
+  };
+  const grid = new LineGrid(gridLines, lastColumn, { loader, preloaded });
+  grid.ensureLoaded(inBlock.filter((line) => line < count));
+  fromBlock = null;
   grid.checkedAtWait = waitsSoFar();
   execution.lazyGrids.add(grid);
   return { headers, grid };
@@ -165,8 +238,21 @@ export function relocateLines(
   // A small sheet is read whole once (fewer cells than a waiting call costs): its size, headers, ids
   // and marks from one call where asking them apart takes three.
   const content = (grid.sheetRows + 1) * grid.width <= CELLS_PER_EXTRA_READ ? contentValues(sheet) : null;
+  // What a look at the written rows read already is not asked again: the header, and whether those
+  // rows changed.
+  let header: readonly unknown[] | undefined = content?.[0];
+  let rowsChanged = false;
+  if (!content && dirty) {
+    const placement = stillInPlace(sheet, grid, layout, idColumn, dirty);
+    if (placement.inPlace) {
+      grid.placeAppendedLines(grid.sheetRows);
+      return;
+    }
+    header = placement.header;
+    rowsChanged = placement.rowsChanged;
+  }
   const count = content ? Math.max(0, content.length - 1) : Math.max(0, sheet.getLastRow() - 1);
-  if (columnsMovedSince(sheet, layout, content?.[0])) {
+  if (columnsMovedSince(sheet, layout, header)) {
     // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
     // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
     // the next push sends). No line of this run can be written safely: all are left for the next
@@ -189,7 +275,7 @@ export function relocateLines(
     return;
   }
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
-  if (dirty && count === grid.sheetRows) {
+  if (dirty && count === grid.sheetRows && !rowsChanged) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
     const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, content);
     let same = true;
@@ -210,6 +296,70 @@ export function relocateLines(
     count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count, content) : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
   grid.relocate(located, count);
+}
+
+/**
+ * Whether the dirty lines stand where the run read them, told without the sheet's size: when every row
+ * the write spans holds a line whose id no other line holds, those rows still holding these ids and
+ * marks, under the same headers, means no line moved into or out of them (a row inserted or deleted
+ * above shifts another id in). One read of row 1 down to the span when the rows between are few
+ * (where asking the size, the header and the span apart waits three times), else two. Not in place
+ * when it cannot tell (lines without an id, or new to the sheet) or something moved: the caller reads
+ * the ids of the whole sheet, and takes the header read here (`header`) and whether the span's rows
+ * changed (`rowsChanged`) rather than reading them again.
+ */
+function stillInPlace(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  grid: LineGrid,
+  layout: Layout,
+  idColumn: number,
+  dirty: readonly number[],
+): { inPlace: boolean; header?: unknown[]; rowsChanged: boolean } {
+  const cannotTell = { inPlace: false, rowsChanged: false };
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const line of dirty) {
+    const row = grid.physicalRow(line);
+    if (row < 0) return cannotTell;
+    if (row < low) low = row;
+    if (row > high) high = row;
+  }
+  if (high < 0 || layout.status === undefined) return cannotTell;
+  const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
+  const linesWithId = new Map<string, number>();
+  const atRow: Array<{ id: string; marker: string | null } | undefined> = new Array(high - low + 1);
+  for (const line of expected) {
+    // A line new to the sheet goes after its last line: where that is takes the size.
+    if (line.row === NOT_WRITTEN_YET) return cannotTell;
+    if (line.id !== '') linesWithId.set(line.id, (linesWithId.get(line.id) ?? 0) + 1);
+    if (line.row >= low && line.row <= high) atRow[line.row - low] = line;
+  }
+  for (const line of atRow) if (!line || line.id === '' || linesWithId.get(line.id) !== 1) return cannotTell;
+  const positions = [...layout.fixed.values(), ...layout.columns.values(), layout.status];
+  const width = Math.max(...positions) + 1;
+  let header: unknown[];
+  let window: { ids: unknown[]; markers: Array<string | null> };
+  try {
+    // Row 1 down to the span in one read, unless that costs more cells than a read apart saves.
+    const apart = width + 2 * (high - low + 1);
+    if (sheetRowOf(high) * width - apart <= CELLS_PER_EXTRA_READ) {
+      const block = sheet.getRange(1, 1, sheetRowOf(high), width).getValues() as unknown[][];
+      header = block[0] ?? [];
+      window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, block);
+    } else {
+      header = headerRowOf(sheet, width);
+      window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1);
+    }
+  } catch {
+    // Rows or columns the run read are gone from the grid: the whole sheet's ids say where lines are.
+    return cannotTell;
+  }
+  if (columnsMovedSince(sheet, layout, header)) return { inPlace: false, header, rowsChanged: false };
+  const same = atRow.every(
+    (line, i) =>
+      cellText(window.ids[i]) === line?.id && (window.markers[i] ?? null) === (line?.marker ?? null),
+  );
+  return { inPlace: same, header, rowsChanged: !same };
 }
 
 /**

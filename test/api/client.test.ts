@@ -434,6 +434,32 @@ describe('TableClient', () => {
       expect(port.waves).toEqual([10, 10, 6]);
     });
 
+    it('tableAndRowsByIds reads the schema and the rows in one round, a missing row said per row', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const port = new FakePort()
+        .on('get', TABLE, json(200, { id: 'T1', name: 'T', columns: [{ id: 'title', type: 'text' }] }))
+        .on('get', /\/rows\/r\d$/, (r: HttpRequest) =>
+          r.url.endsWith('/r2')
+            ? json(404, { message: 'no such row' })
+            : json(200, makeRow(Number(r.url.slice(-1)))),
+        );
+      const { table, rows } = clientOf(port).tableAndRowsByIds('A1', 'T1', ['r1', 'r2']);
+      expect(table.columns.map((column) => column.id)).toEqual(['title']);
+      expect(rows.map((r) => (r.ok ? r.row.id : errorOf(r).code))).toEqual(['r1', 'NOT_FOUND']);
+      expect(port.waves).toEqual([3]);
+    });
+
+    it('tableAndRowsByIds throws a failed schema read, and refuses more rows than fit its round', () => {
+      const TABLE = '/api/public/tableApps/A1/tables/T1';
+      const missing = new FakePort()
+        .on('get', TABLE, json(404, { error: { code: 'not_found' } }))
+        .on('get', /\/rows\/r\d$/, json(200, makeRow(1)));
+      expect(thrown(() => clientOf(missing).tableAndRowsByIds('A1', 'T1', ['r1'])).code).toBe('NOT_FOUND');
+      const ids = Array.from({ length: 10 }, (_, i) => `r${i}`);
+      expect(thrown(() => clientOf(missing).tableAndRowsByIds('A1', 'T1', ids)).code).toBe('INTERNAL');
+      expect(missing.waves).toEqual([2]);
+    });
+
     it('tableAndFirstRows on a table read whole in its first wave says done', () => {
       const TABLE = '/api/public/tableApps/A1/tables/T1';
       const port = new FakePort()

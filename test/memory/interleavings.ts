@@ -268,6 +268,8 @@ export class Interleaving {
       runPush(ports(), this.world.links.get(), {
         lines: this.editedLines,
         ...(this.typing === undefined ? {} : { typing: this.typing }),
+        // Her firings named these lines across every column: their rows are read with the schema.
+        typed: { lines: this.editedLines, firstColumn: 0, lastColumn: Number.MAX_SAFE_INTEGER },
       });
     } else if (this.op === 'sync') {
       this.sync(ports);
@@ -412,6 +414,7 @@ export class Interleaving {
 export function inNetworkWindow(calls: readonly string[], point: number): boolean {
   const reads = [
     'service.rowsByIds',
+    'service.tableAndRowsByIds',
     'service.listAllRows',
     'service.tableAndFirstRows',
     'service.listTableAndRows',

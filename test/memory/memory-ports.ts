@@ -45,6 +45,7 @@ const SERVICE_METHODS = [
   'table',
   'listTableAndRows',
   'tableAndFirstRows',
+  'tableAndRowsByIds',
   'listAllRows',
   'tableAndRowsChangedSince',
   'rowsByIds',

@@ -22,6 +22,13 @@ export interface SheetReadOptions {
    * one call without asking its size first (a sheet larger after all is still read whole).
    */
   expectedLines?: number;
+  /**
+   * Lines a live push reads whole (its edited lines). A large sheet gives them with its header in one
+   * read when they are near it, the rows between costing less than a second read would.
+   */
+  lines?: readonly number[];
+  /** Columns the sheet likely has (to weigh those rows between): the table's, fixed fields, status. */
+  expectedWidth?: number;
 }
 
 /** The header row and the lines under it, as read. */
@@ -177,6 +184,15 @@ export interface TableServicePort {
     onTable: (table: ServiceTable) => void,
     options?: ListingOptions,
   ): { supported: true; listing: Listing } | { supported: false; table?: ServiceTable };
+  /**
+   * The schema with rows read by id in the same round (at most 9 rows; a live push's typed lines).
+   * Optional: without it the schema is read alone and the rows after it.
+   */
+  tableAndRowsByIds?(
+    appId: string,
+    tableId: string,
+    rowIds: readonly string[],
+  ): { table: ServiceTable; rows: RowAnswer[] };
   rowsByIds(
     appId: string,
     tableId: string,

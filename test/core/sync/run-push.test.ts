@@ -393,3 +393,47 @@ describe('runPush over memory', () => {
     });
   });
 });
+
+describe('a live push of typed lines', () => {
+  /** Ann types `value` into `header` of the line of `rowId`; the live push of that line, as the firing names it. */
+  function typeAndPush(world: MemoryWorld, rowId: string, header: string, value: unknown) {
+    const line = world.sheet.lineOfId(rowId);
+    world.sheet.type(line, header, value);
+    const column = world.sheet.columnOf(header);
+    return runPush(world.ports(ANN), world.links.get(), {
+      lines: [line],
+      typed: { lines: [line], firstColumn: column, lastColumn: column },
+    });
+  }
+
+  it('checks the typed row in the schema read, then patches it: no GET after the schema', () => {
+    const world = pulledWorld(3);
+    const result = typeAndPush(world, 'r0002', 'amount', 20);
+    expect(result.counts).toMatchObject({ updated: 1, conflicts: 0, errors: 0 });
+    expect(world.service.find('r0002')).toMatchObject({ amount: 20 });
+    const service = world.calls.filter((call) => call.startsWith('service.'));
+    expect(service).toEqual(['service.tableAndRowsByIds', 'service.updateRows']);
+  });
+
+  it('a row changed on the service since the base: the check read with the schema finds it, and a column changed on both sides is a conflict', () => {
+    const world = pulledWorld(3);
+    world.service.update('r0002', { amount: 99 }, BOB.id);
+    const result = typeAndPush(world, 'r0002', 'amount', 20);
+    expect(result.counts).toMatchObject({ updated: 0, conflicts: 1 });
+    expect(world.service.find('r0002')).toMatchObject({ amount: 99 });
+    expect(world.calls).toContain('service.tableAndRowsByIds');
+  });
+
+  it("a cell typed in a person's own column reads no row: the schema alone, nothing sent", () => {
+    const world = pulledWorld(3);
+    // The column right of the headers: one without a header, the person's own.
+    const own = world.sheet.values()[0]?.length ?? 0;
+    const line = world.sheet.lineOfId('r0001');
+    const result = runPush(world.ports(ANN), world.links.get(), {
+      lines: [line],
+      typed: { lines: [line], firstColumn: own, lastColumn: own },
+    });
+    expect(result.counts).toMatchObject({ updated: 0, created: 0 });
+    expect(world.calls.filter((call) => call.startsWith('service.'))).toEqual(['service.table']);
+  });
+});

@@ -15,6 +15,7 @@ import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
 import type { HeldCell } from '../push/hold';
 import { type PushListingProgress, type PushResult, runPush } from '../push/run-push';
+import type { TypedCells } from '../push/typed-rows';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -48,8 +49,11 @@ export interface StepOptions {
   summary: SyncSummary;
   /** "Pull everything": the pull lists the whole table, never only what changed. */
   everything?: boolean;
-  /** A push of these lines only (live sync), and a new line still being typed (see PushOptions). */
-  lines?: { lines: readonly number[]; typing?: number };
+  /**
+   * A push of these lines only (live sync), a new line still being typed, and the cells the edit
+   * named (see PushOptions).
+   */
+  lines?: { lines: readonly number[]; typing?: number; typed?: TypedCells };
 }
 
 /** What the execution did besides its counts. */
@@ -216,7 +220,11 @@ function runPushPhase(
       ...(listing ? { listing } : {}),
       ...(pollAhead !== undefined ? { pollAhead } : {}),
       ...(lines
-        ? { lines: lines.lines, ...(lines.typing !== undefined ? { typing: lines.typing } : {}) }
+        ? {
+            lines: lines.lines,
+            ...(lines.typing !== undefined ? { typing: lines.typing } : {}),
+            ...(lines.typed ? { typed: lines.typed } : {}),
+          }
         : {}),
     });
   } catch (error) {

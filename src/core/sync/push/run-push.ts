@@ -53,6 +53,7 @@ import {
   pushLayoutWarnings,
   startPushSession,
 } from './session';
+import { TYPED_ROWS_WITH_SCHEMA, type TypedCells, type TypedRowsInput, typedRowIds } from './typed-rows';
 import {
   checkedRows,
   editedRowIds,
@@ -127,6 +128,11 @@ export interface PushOptions {
    * (`PushResult.handoff`).
    */
   pollAhead?: string;
+  /**
+   * With `lines`: the cells the edit named. The rows of those lines are checked on the service in the
+   * schema's round when a typed column is synced (one round where the schema, then the rows, take two).
+   */
+  typed?: TypedCells;
 }
 
 /** One push: its ports, its session and the service's rows once read. */
@@ -153,6 +159,12 @@ interface Push {
   requestsLeft: number;
   /** A sync's poll for its pull, read with the schema, and the lines and base read after it. */
   ahead?: PullHandoff;
+  /**
+   * Rows already checked on the service by id (a live push's typed lines, read with the schema); only
+   * until the push writes: a write between a check and its PATCH would widen the window in which
+   * another person's change on the service goes unseen.
+   */
+  checked: ReadonlyMap<string, RowAnswer>;
 }
 
 /**
@@ -162,7 +174,7 @@ interface Push {
  */
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
   const { push, headerWarnings } = options.lines
-    ? openLinesPush(ports, link, options.lines, options.typing)
+    ? openLinesPush(ports, link, options.lines, options.typing, options.typed)
     : openPush(ports, link, options.listing, options.listing ? undefined : options.pollAhead);
   const { session } = push;
   const holding = holdAccidents(push, options);
@@ -280,6 +292,7 @@ function openPush(
           },
         }
       : {}),
+    checked: new Map(),
   };
   return { push, headerWarnings };
 }
@@ -334,30 +347,38 @@ function pollWithSchema(
 const LINES_PUSH_EAGER_MAX = 200;
 
 /**
- * Opens a push of some lines: the base, the schema alone (the edited rows are checked by GET), then
- * the sheet's header, id and status columns, and the given lines whole (a small sheet in one read).
+ * Opens a push of some lines: the base; the sheet's header, id and status columns and the given lines
+ * whole (a small sheet in one read); then the schema, with the rows of the typed lines in its round
+ * (the rest of the edited rows are checked by GET after it).
  */
 function openLinesPush(
   ports: SyncPorts,
   link: LinkRecord,
   lines: readonly number[],
   typing: number | undefined,
+  typed: TypedCells | undefined,
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
-  const base = ports.base.read();
+  // Every record (a line's lMod is checked against the rows that show it), not the pulls' seen marks.
+  const base = ports.base.read({ eagerUpTo: Number.POSITIVE_INFINITY, withSeen: false });
   const decode = sheet.decodeContext();
-  const table = ports.service.table(link.tableAppId, link.tableId);
+  // Read before the schema: the id and status columns are found by their headers alone.
+  const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, []), {
+    eagerUpTo: LINES_PUSH_EAGER_MAX,
+    withSeen: false,
+    expectedLines: base.size,
+    lines,
+    // The synced columns, fixed fields and the status (a person's own columns widen it).
+    expectedWidth: base.columnIds.length + ALL_FIXED_FIELDS.length + 1,
+  });
+  const wanted = lines.filter((line) => line >= 0 && line < grid.length);
+  // Loaded before any wait: the lines are where they were read.
+  grid.ensureLoaded(wanted);
+  const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed });
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   base.ensureColumns(live.map((column) => column.id));
   const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
-  const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, live, deletedIds), {
-    eagerUpTo: LINES_PUSH_EAGER_MAX,
-    withSeen: false,
-    expectedLines: base.size,
-  });
-  const wanted = lines.filter((line) => line >= 0 && line < grid.length);
-  grid.ensureLoaded(wanted);
   const layout = readLayout(headers, live, deletedIds);
   assertIdColumn(layout, grid.length, base.size);
   const layoutInput = { grid, layout, live, base, syncedBefore, freshColumns: link.freshColumns ?? [] };
@@ -387,8 +408,29 @@ function openLinesPush(
     listingStopped: undefined,
     unfinished: false,
     requestsLeft: 0,
+    checked,
   };
   return { push, headerWarnings };
+}
+
+/**
+ * The schema, with the typed lines' rows when the service reads both in one round. An answer that is
+ * neither the row nor "not found" (a fault, a limit) is not kept: the row is read again after it.
+ */
+function schemaWithTypedRows(
+  ports: SyncPorts,
+  link: LinkRecord,
+  read: TypedRowsInput,
+): { table: ServiceTable; checked: Map<string, RowAnswer> } {
+  const rowIds = ports.service.tableAndRowsByIds ? typedRowIds(read, TYPED_ROWS_WITH_SCHEMA) : [];
+  if (rowIds.length === 0 || !ports.service.tableAndRowsByIds)
+    return { table: ports.service.table(link.tableAppId, link.tableId), checked: new Map() };
+  const { table, rows } = ports.service.tableAndRowsByIds(link.tableAppId, link.tableId, rowIds);
+  const checked = new Map<string, RowAnswer>();
+  rows.forEach((answer, i) => {
+    if (answer.ok || answer.error.code === 'NOT_FOUND') checked.set(rowIds[i] as string, answer);
+  });
+  return { table, checked };
 }
 
 function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
@@ -425,6 +467,7 @@ function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cell
 
 /** Writes the lines' fixed fields and statuses, and the base. */
 function writeStatuses(push: Push): void {
+  push.checked = new Map();
   const { grid, layout, live } = push.session;
   const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
   push.ports.base.write(push.session.base);
@@ -551,17 +594,30 @@ function checkRowsInTime(
   const { ports, link, session } = push;
   let rows = new Map(push.serviceRows);
   let changed = false;
+  // Rows read with the schema (a live push's typed lines) are not read again.
+  const known = rowIds.filter((rowId) => push.checked.has(rowId));
+  if (known.length > 0) {
+    const checked = checkedRows(
+      session,
+      known,
+      known.map((rowId) => push.checked.get(rowId) as RowAnswer),
+      rows,
+    );
+    rows = checked.rows;
+    changed = checked.changed;
+  }
+  const unread = rowIds.filter((rowId) => !push.checked.has(rowId));
   let start = 0;
-  for (; start < rowIds.length; start += CHECK_WAVE) {
+  for (; start < unread.length; start += CHECK_WAVE) {
     if (ports.run.timeLeft() <= WRITE_RESERVE_MS) break;
-    const wave = rowIds.slice(start, start + CHECK_WAVE);
+    const wave = unread.slice(start, start + CHECK_WAVE);
     const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, wave);
     const checked = checkedRows(session, wave, answers, rows);
     rows = checked.rows;
     changed ||= checked.changed;
   }
-  if (start < rowIds.length) {
-    const later = new Set(rowIds.slice(start));
+  if (start < unread.length) {
+    const later = new Set(unread.slice(start));
     session.plan.updates = session.plan.updates.filter((update) => !later.has(update.rowId));
     push.unfinished = true;
   }
