@@ -5,6 +5,9 @@ import type { BaseRecord } from '../base';
 import type { BaseTable } from '../base-table';
 import { type CellValue, cellDigestFor } from '../codec';
 import type { ColumnSpec } from '../columns';
+import { ID_HEADER, type Layout, LMOD_HEADER } from '../layout';
+import type { LineGrid } from '../line-grid';
+import { cellText, indexLines } from '../lines';
 
 /** The lMod a synced line of this record shows. */
 export function shownLMod(record: BaseRecord): string {
@@ -116,4 +119,37 @@ export function rowWhoseValuesItHolds(
     return candidate;
   }
   return undefined;
+}
+
+/**
+ * The lines of the other rows that show the same lMod as one of `lines` (rows one batch wrote): the
+ * check of those lines (rowWhoseValuesItHolds) compares them with the rows' own lines, so a grid read
+ * in part loads them too, before any wait.
+ */
+export function linesSharingLModWith(
+  grid: LineGrid,
+  layout: Layout,
+  base: BaseTable,
+  lines: readonly number[],
+): number[] {
+  const idColumn = layout.fixed.get(ID_HEADER);
+  const lModColumn = layout.fixed.get(LMOD_HEADER);
+  if (idColumn === undefined || lModColumn === undefined) return [];
+  const owners = new LModOwners(base);
+  let lineById: ReadonlyMap<string, number> | undefined;
+  const sharing = new Set<number>();
+  for (const line of lines) {
+    if (!grid.isLoaded(line)) continue;
+    const others = owners.othersSharing(
+      cellText(grid.get(line, lModColumn)),
+      cellText(grid.get(line, idColumn)),
+    );
+    if (others.length === 0) continue;
+    lineById ??= indexLines(grid, layout).lineById;
+    for (const other of others) {
+      const at = lineById.get(other);
+      if (at !== undefined && at !== line) sharing.add(at);
+    }
+  }
+  return [...sharing];
 }

@@ -236,3 +236,31 @@ describe('runPull by poll over memory', () => {
     expect(lineOf(world, 'r0001').title).toBe('one');
   });
 });
+
+describe('a continued pull, its lines read in part', () => {
+  it('a line holding the values of another row sharing its lMod, whose line an earlier page holds, is compared with that line', () => {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 1500; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    // One batch wrote r0001 and r1500 (one lMod); the listing gives them in different page waves.
+    const shared = world.service.find('r0001')?.lMod as string;
+    (world.service.find('r1500') as { lMod: string }).lMod = shared;
+    pull(world);
+    // A deal closed like r0001: r1500's line typed to hold r0001's values (r0001's line unchanged).
+    const [headers, ...lines] = world.sheet.values() as [unknown[], ...unknown[][]];
+    const last = lines.findIndex((cells) => cells[headers.indexOf('id')] === 'r1500');
+    world.sheet.type(last, 'title', 't1');
+    world.sheet.type(last, 'amount', 1);
+    world.service.update('r1499', { title: 'changed' }, BOB.id);
+    // Stopped at its first check: the next execution continues the whole listing, reading lines in part.
+    world.clock.deadline = world.clock.ms + 10_000;
+    const first = runPull(world.ports(ANN), world.links.get(), undefined, { everything: true });
+    expect(first.finished).toBe(false);
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    const second = runPull(world.ports(ANN), world.links.get(), first.progress);
+    expect(second.finished).toBe(true);
+    expect(lineOf(world, 'r1499').title).toBe('changed');
+    // r0001's own line still holds its values: r1500's line is r1500's, its edits kept to be pushed.
+    expect(lineOf(world, 'r1500')).toMatchObject({ title: 't1', amount: 1 });
+    expect(String(lineOf(world, 'r1500')._sync)).not.toMatch(/another row/);
+  });
+});

@@ -424,6 +424,44 @@ describe('a live push of typed lines', () => {
     expect(world.calls).toContain('service.tableAndRowsByIds');
   });
 
+  it('on a sheet read in part, a typed line whose lMod other rows share is judged by their lines too, read for it', () => {
+    // More lines than a live push reads whole: only the typed lines are loaded at first. Rows one batch
+    // wrote share an lMod, and the id-swap check compares the typed line with those rows' lines.
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 260; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const shared = world.service.rows[0]?.lMod as string;
+    for (const row of world.service.rows.slice(0, 3)) row.lMod = shared;
+    runPull(world.ports(ANN), world.links.get());
+    const result = typeAndPush(world, 'r0001', 'amount', 10);
+    expect(result.counts).toMatchObject({ updated: 1, errors: 0 });
+    expect(world.service.find('r0001')).toMatchObject({ title: 't1', amount: 10 });
+    // Two id cells swapped among those rows still send nothing, as in a whole push.
+    const a = world.sheet.lineOfId('r0002');
+    const b = world.sheet.lineOfId('r0003');
+    world.sheet.type(a, 'id', 'r0003');
+    world.sheet.type(b, 'id', 'r0002');
+    const before = world.service.commits.length;
+    const column = world.sheet.columnOf('id');
+    runPush(world.ports(ANN), world.links.get(), {
+      lines: [a, b],
+      typed: { lines: [a, b], firstColumn: column, lastColumn: column },
+    });
+    expect(world.service.commits.slice(before)).toEqual([]);
+  });
+
+  it('on a sheet read in part, a line typed to hold the values of a row sharing its lMod, whose line was not read, is sent', () => {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 260; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const shared = world.service.rows[0]?.lMod as string;
+    for (const row of world.service.rows.slice(0, 3)) row.lMod = shared;
+    runPull(world.ports(ANN), world.links.get());
+    world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 't3');
+    const typed = typeAndPush(world, 'r0001', 'amount', 3);
+    expect(typed.counts).toMatchObject({ updated: 1, errors: 0 });
+    expect(world.service.find('r0001')).toMatchObject({ title: 't3', amount: 3 });
+    expect(world.service.find('r0003')).toMatchObject({ title: 't3', amount: 3 });
+  });
+
   it("a cell typed in a person's own column reads no row: the schema alone, nothing sent", () => {
     const world = pulledWorld(3);
     // The column right of the headers: one without a header, the person's own.

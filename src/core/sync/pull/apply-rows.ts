@@ -195,7 +195,11 @@ function showsAnotherRow(state: PullState, line: number, id: string): boolean {
     (at: number) =>
     (column: ColumnSpec): unknown => {
       const sheetColumn = state.layout.columns.get(column.id);
-      return sheetColumn === undefined ? undefined : state.grid.get(at, sheetColumn);
+      if (sheetColumn === undefined) return undefined;
+      // Another row's line a pull read in part did not load: this batch's lines were found with no
+      // wait since, so it is read where it stands (rare: only lines holding a sharing row's values).
+      if (!state.grid.isLoaded(at)) state.grid.ensureLoaded([at]);
+      return state.grid.get(at, sheetColumn);
     };
   const cellOf = cellsOfLine(line);
   const lineOf = (rowId: string): number | undefined => state.index.lineById.get(rowId);

@@ -226,7 +226,12 @@ function planSyncedLine(
           if (sheetColumn < 0) return undefined;
           return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
         };
-      const lineOf = (id: string): number | undefined => index.lineById.get(id);
+      // A line the push did not read (runPush loads those of rows sharing a typed line's lMod) is not
+      // compared: the row then counts as having no line, and this line sends nothing.
+      const lineOf = (id: string): number | undefined => {
+        const at = index.lineById.get(id);
+        return at !== undefined && grid.isLoaded(at) ? at : undefined;
+      };
       if (rowWhoseValuesItHolds(line, cellsOfLine, lineOf, live, base, sharing, record) !== undefined) {
         plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
         return;

@@ -12,6 +12,7 @@ import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
+import { linesSharingLModWith } from '../line-identity';
 import { fixedFieldText } from '../line-values';
 import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
@@ -374,6 +375,8 @@ function openLinesPush(
   const wanted = lines.filter((line) => line >= 0 && line < grid.length);
   // Loaded before any wait: the lines are where they were read.
   grid.ensureLoaded(wanted);
+  // The lines of rows sharing a typed line's lMod too: the plan compares the typed line with them.
+  grid.ensureLoaded(linesSharingLModWith(grid, readLayout(headers, []), base, wanted));
   const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed });
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
