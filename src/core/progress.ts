@@ -76,6 +76,13 @@ export function describeProgress(progress: ProgressInfo): string {
   const execution = progress.execution > 1 ? ` (execution ${progress.execution})` : '';
   if (progress.continuing) {
     const sofar = parts.length > 0 ? `So far ${parts.join(', ')}. ` : '';
+    const limited = progress.serviceLimited;
+    if (limited)
+      return `${sofar}The service limits how many requests the add-on may send: ${
+        limited.goesOnByItself
+          ? 'the run goes on by itself when it allows more.'
+          : 'run it again in a minute or so to go on.'
+      }`;
     return `${sofar}The run continues in its next execution (Apps Script stops each one after 6 minutes).`;
   }
   const left =

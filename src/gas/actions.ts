@@ -174,6 +174,7 @@ export function runOperation(
   else if (!liveQuiet)
     finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
       fullListing: link.fullListingAt !== listedBefore,
+      continuation,
     });
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
@@ -235,7 +236,7 @@ function finishRun(
   origin: 'manual' | 'scheduled',
   toast: boolean,
   continuing: ProgressInfo | null,
-  { fullListing }: { fullListing: boolean },
+  { fullListing, continuation }: { fullListing: boolean; continuation: Continuation },
 ): void {
   if (summary.skipped) {
     // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
@@ -257,6 +258,7 @@ function finishRun(
             ? 'waiting: the service limits how many requests the add-on may send'
             : 'waiting for the next execution',
           continuing: true,
+          ...(summary.rateLimited ? { serviceLimited: { goesOnByItself: continuation === 'trigger' } } : {}),
         }
       : null,
   );

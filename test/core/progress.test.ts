@@ -65,4 +65,22 @@ describe('describeProgress', () => {
       'So far 20,000 of about 50,000 rows fetched, 20,000 lines written. The run continues in its next execution (Apps Script stops each one after 6 minutes).',
     );
   });
+
+  it('says the service limits requests when that, not the 6 minutes, stopped the run', () => {
+    const limited: ProgressInfo = {
+      ...base,
+      operation: 'push',
+      phase: 'waiting: the service limits how many requests the add-on may send',
+      createsSent: 47,
+      createsTotal: 80,
+      continuing: true,
+    };
+    expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: true } })).toBe(
+      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: the run goes on by itself when it allows more.',
+    );
+    // An add-on installation has no trigger to go on with: the person runs it again.
+    expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: false } })).toBe(
+      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: run it again in a minute or so to go on.',
+    );
+  });
 });
