@@ -16,6 +16,7 @@ import {
   type StartOptions,
   startEmulator,
 } from '../emulators/table-service/index';
+import { followSimulatedClock } from '../emulators/table-service/simulated-clock';
 import { CLIENT_SHIM } from './client-shim';
 import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
 import { type GridAction, GridActionRefused, GridActions } from './grid-actions';
@@ -120,6 +121,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let alertsSeen = 0;
   const realNow = options.realTime === true ? Date.now : options.realTime || undefined;
   let realMark = realNow?.() ?? 0;
+  // The service's limits count their windows on its clock: kept on the simulated one (which runs
+  // ahead of real time by each run's simulated time, and by Advance), so the minute the add-on waits
+  // for is the service's minute too and its continuations are not refused.
+  const limitsFollowSimulatedClock = options.emulator?.platform
+    ? {
+        onBeforeFetch: followSimulatedClock(
+          () => emulator.url,
+          () => sim.clock.now(),
+        ),
+      }
+    : {};
   let sim = newSimulator();
   const gridActions = new GridActions(() => sim);
   let selectedRow: number | null = null;
@@ -127,6 +139,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   function newSimulator(): AppsScriptSimulator {
     const created = createSimulator({
       code,
+      ...limitsFollowSimulatedClock,
       ...(realNow ? { startTime: realNow() } : {}),
       distDir: DIST,
       users: [{ email: 'alice@acme.test' }],
@@ -408,6 +421,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     violations,
     async reset() {
       await emulator.admin.reset('sample');
+      // The new simulator's clock starts again: the windows start counting from zero with it.
+      if (options.emulator?.platform) await emulator.admin.setPlatform(options.emulator.platform);
       sim = newSimulator();
       gridActions.clear();
       if (realNow) realMark = realNow();
