@@ -50,17 +50,22 @@ async function serviceTitles(): Promise<string[]> {
   return (table?.rows ?? []).map((row) => String(row.title));
 }
 
+/** Links Deals from the list of table apps, pulls, and pastes NEW_LINES new lines below the table. */
+async function linkAndPasteNewLines(): Promise<string[]> {
+  await connect(sidebar, h.keys[SAMPLE.users.alice] as string);
+  await chooseTableApp(sidebar, 'CRM');
+  await linkTable(sidebar, 'Deals');
+  await operate(sidebar, 'Pull');
+  const lines = h.sim.snapshotSheet(h.sim.spreadsheet.getActiveSheet().getSheetId()).rows.length;
+  const titles = Array.from({ length: NEW_LINES }, (_, i) => `Limited deal ${i + 1}`);
+  await pasteOver(`B${lines + 1}`, `${titles.join('\n')}\n`);
+  await expect.poll(() => page.locator('#tool-result').textContent()).toMatch(/^Pasted 80 lines/);
+  return titles;
+}
+
 describe('a service that limits requests', () => {
   it('says so while a large push goes on by itself, and the push ends with every line created once', async () => {
-    await connect(sidebar, h.keys[SAMPLE.users.alice] as string);
-    await chooseTableApp(sidebar, 'CRM');
-    await linkTable(sidebar, 'Deals');
-    await operate(sidebar, 'Pull');
-    const lines = h.sim.snapshotSheet(h.sim.spreadsheet.getActiveSheet().getSheetId()).rows.length;
-    const titles = Array.from({ length: NEW_LINES }, (_, i) => `Limited deal ${i + 1}`);
-    await pasteOver(`B${lines + 1}`, `${titles.join('\n')}\n`);
-    await expect.poll(() => page.locator('#tool-result').textContent()).toMatch(/^Pasted 80 lines/);
-
+    const titles = await linkAndPasteNewLines();
     const first = await operate(sidebar, 'Push');
     expect(await sidebar.locator('#summary-headline').textContent()).toBe('Push not finished yet');
     expect(first).toMatch(
@@ -96,5 +101,19 @@ describe('a service that limits requests', () => {
     expect(await sidebar.locator('#summary-text').textContent()).toMatch(/^Pushed: \d+ created/);
     expect(await sidebar.locator('#summary-text').textContent()).not.toMatch(/Not finished/);
     expect(await sidebar.locator('#progress').isVisible()).toBe(false);
+  });
+
+  it('says so in the list of table apps when it allows no more for now, instead of an empty list', async () => {
+    await linkAndPasteNewLines();
+    await operate(sidebar, 'Push');
+    // The add-on's own Sync log sheet is not linked: the sidebar opens at the link step.
+    await page.locator('#tabs').getByText('Sync log', { exact: true }).click();
+    await page.reload();
+    await idle(sidebar);
+    await sidebar.locator('#app-list[aria-busy="false"]').waitFor({ state: 'attached' });
+    expect(await sidebar.locator('#app-note').textContent()).toBe(
+      'The service limits how many requests the add-on may send: search again in about a minute to see your table apps, or paste a table app’s link or id below.',
+    );
+    await page.screenshot({ path: artifact('rate-limited-picker.png') });
   });
 });
