@@ -44,6 +44,19 @@ describe('a schedule on a service with the poll', () => {
     );
   });
 
+  it('gives no trigger time from runs measured at 0 s (no "0 minutes (0% of 90)")', () => {
+    const day = plan({
+      runs: [
+        { operation: 'pull', seconds: 0, requests: 6, fullListing: true },
+        { operation: 'pull', seconds: 0, requests: 6, fullListing: false },
+      ],
+    });
+    expect(day.triggerMinutes).toBe(0);
+    expect(usageText(day)).toMatch(
+      /and trigger time not known yet \(recent runs took no measurable time\), the daily quotas/,
+    );
+  });
+
   it('counts every run as a listing while no cheaper run was recorded (conservative)', () => {
     const day = plan({ runs: TEN_THOUSAND_ROWS.slice(0, 1) });
     expect(day.urlFetches).toBe(288 * 101);
