@@ -60,7 +60,6 @@ async function serviceRow(rowId: string): Promise<Record<string, unknown> | unde
     ?.rows.find((row) => row.id === rowId);
 }
 
-const lastRun = () => sidebar.locator('#summary-text').textContent();
 const linesToCheck = () => sidebar.locator('#issues button').allTextContents();
 
 describe('cells typed in the grid', () => {
