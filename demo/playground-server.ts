@@ -239,7 +239,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         .map((sheet) => ({ id: sheet.getSheetId(), name: sheet.getName() })),
       active: sim.snapshotSheet(active.getSheetId()),
       selectedRow,
-      toast: toast ? `${toast.title ? `${toast.title}: ` : ''}${toast.msg}` : null,
+      // Title and message apart: a title may hold ": " itself ("Table App Sync: Pushed with 1 error").
+      toast: toast ? { title: toast.title ?? '', message: toast.msg } : null,
     };
   }
 

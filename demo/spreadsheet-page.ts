@@ -343,10 +343,8 @@ function renderToast(data) {
   if (toastsShown === null) toastsShown = data.toasts;
   if (data.toasts > toastsShown && data.toast) {
     toastsShown = data.toasts;
-    var at = data.toast.indexOf(': ');
-    var title = at > 0 ? data.toast.slice(0, at) : '';
-    document.getElementById('toast-title').textContent = title;
-    document.getElementById('toast').textContent = at > 0 ? data.toast.slice(at + 2) : data.toast;
+    document.getElementById('toast-title').textContent = data.toast.title;
+    document.getElementById('toast').textContent = data.toast.message;
     box.hidden = false;
     if (toastTimer) clearTimeout(toastTimer);
     toastTimer = setTimeout(function () { box.hidden = true; }, 10000);

@@ -102,6 +102,12 @@ describe('the playground', () => {
     h.sim.personEdit(h.sim.spreadsheet.getActiveSheet().getName(), 2, status, 'sent from the menu');
     await menu('Push');
     await expect.poll(() => page.locator('#toast').textContent()).toMatch(/^Pushed: 1 updated/);
+
+    // A run that left something undone says so in the toast's title, where a glance goes (issue 26, point 3).
+    h.sim.personEdit(h.sim.spreadsheet.getActiveSheet().getName(), 3, sheetCell(1, 'amount').col, 'lots');
+    await menu('Push');
+    await expect.poll(() => page.locator('#toast').textContent()).toMatch(/^Pushed: 1 with errors/);
+    expect(await page.locator('#toast-title').textContent()).toBe('Table App Sync: Pushed with 1 error');
   });
 
   it('advances the clock and fires the due schedule', async () => {
