@@ -389,6 +389,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         });
       }
     }
+    if (route === 'POST /service/delete') {
+      // Another person deleting a row in the service's own app (the admin route: a service without
+      // deleting through its API still loses rows that way).
+      const link = activeLink();
+      if (!link) return json(200, { ok: false, error: 'Link this sheet to a table first.' });
+      try {
+        await emulator.admin.deleteRow(link.tableAppId, link.tableId, String(body.rowId ?? ''));
+        return json(200, { ok: true });
+      } catch (error) {
+        return json(200, { ok: false, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     return reply(404, 'text/plain', 'not found');
   }
 
