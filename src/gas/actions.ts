@@ -10,6 +10,7 @@ import {
   runMessage,
   SKIPPED_MESSAGE,
 } from '../core/summary';
+import { progressOverExecutions } from '../core/progress';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { broughtNothing } from '../core/sync/pull/live-check';
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
@@ -252,7 +253,7 @@ function finishRun(
     link.sheetId,
     continuing
       ? {
-          ...continuing,
+          ...progressOverExecutions(continuing, summary),
           // The service's limit on requests, not Apps Script's 6 minutes, is what a rate-limited run waits for.
           phase: summary.rateLimited
             ? 'waiting: the service limits how many requests the add-on may send'

@@ -1,6 +1,6 @@
 // Progress in words with numbers, as the sidebar shows it while a run goes.
 import { describe, expect, it } from 'vitest';
-import { describeProgress, startingProgress } from '../../src/core/progress';
+import { describeProgress, progressOverExecutions, startingProgress } from '../../src/core/progress';
 import type { ProgressInfo } from '../../src/shared/types';
 
 const base: ProgressInfo = {
@@ -82,5 +82,22 @@ describe('describeProgress', () => {
     expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: false } })).toBe(
       'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: run it again in a minute or so to go on.',
     );
+  });
+});
+
+describe('progressOverExecutions', () => {
+  it('counts the sends of all executions, as the summary does, keeping what this one had left', () => {
+    // The second execution of a push of 130 new lines: 47 went in the first, 56 of its 83 in this one.
+    const second: ProgressInfo = {
+      ...startingProgress('push', '2024-03-01T09:00:00.000Z', 2),
+      createsSent: 56,
+      createsTotal: 83,
+      continuing: true,
+    };
+    const over = progressOverExecutions(second, { created: 103, updated: 0 });
+    expect([over.createsSent, over.createsTotal]).toEqual([103, 130]);
+    expect([over.updatesSent, over.updatesTotal]).toEqual([0, null]);
+    // Updates sent in an earlier execution still count when this one sent none.
+    expect(progressOverExecutions(second, { created: 103, updated: 40 }).updatesSent).toBe(40);
   });
 });
