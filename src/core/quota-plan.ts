@@ -257,7 +257,7 @@ export function usageText(plan: QuotaPlan): string {
       ? 'trigger time not known yet'
       : plan.triggerMinutes === 0
         ? 'trigger time not known yet (recent runs took no measurable time)'
-        : `${n(plan.triggerMinutes)} minutes of trigger time (${plan.triggerShare}% of ${n(plan.triggerMinuteQuota)})`;
+        : `${n(plan.triggerMinutes)} ${plan.triggerMinutes === 1 ? 'minute' : 'minutes'} of trigger time (${plan.triggerShare}% of ${n(plan.triggerMinuteQuota)})`;
   return `A day: ${fetches} and ${minutes}, the daily quotas of ${ACCOUNT_NAME[plan.account]}, shared by all your scripts.`;
 }
 
