@@ -105,7 +105,7 @@ export function describeProgress(progress: ProgressInfo): string {
       return `${sofar}The service limits how many requests the add-on may send: ${
         limited.goesOnByItself
           ? 'the run goes on by itself when it allows more.'
-          : 'run it again in a minute or so to go on.'
+          : 'run it again to go on (each run sends what the service allows).'
       }`;
     return `${sofar}The run continues in its next execution (Apps Script stops each one after 6 minutes).`;
   }

@@ -80,7 +80,7 @@ describe('describeProgress', () => {
     );
     // An add-on installation has no trigger to go on with: the person runs it again.
     expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: false } })).toBe(
-      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: run it again in a minute or so to go on.',
+      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: run it again to go on (each run sends what the service allows).',
     );
   });
 });
