@@ -132,6 +132,28 @@ async function typedEdit(options: BenchOptions): Promise<TypedEditFigures[]> {
   return child<TypedEditFigures[]>('typed-edit.ts', [...profiles, '--json']);
 }
 
+/** A push of 1,000 edits (200 with --quick) under the platform's limits, bound and add-on (a child). */
+function rateLimitedPush(options: BenchOptions): Promise<RateLimitedPushFigures[]> {
+  log(`  push of ${rateLimitedEdits(options)} edits under the platform's limits (bound, add-on)...`);
+  return child<RateLimitedPushFigures[]>('rate-limited-push.ts', [
+    '--edits',
+    String(rateLimitedEdits(options)),
+    '--profile',
+    options.profile,
+  ]);
+}
+
+function rateLimitedEdits(options: BenchOptions): number {
+  return options.quick ? 200 : 1000;
+}
+
+function rateLimitedSection(options: BenchOptions, figures: readonly RateLimitedPushFigures[]): string[] {
+  return [
+    `Push of ${rateLimitedEdits(options)} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
+    formatRateLimited(figures),
+  ];
+}
+
 function typedEditSection(figures: readonly TypedEditFigures[]): string[] {
   return [
     'Typed edit of live sync (a cell of a synced line typed on a live sheet, its edit trigger to the service):',
@@ -147,6 +169,12 @@ async function main(options: BenchOptions): Promise<void> {
   const started = performance.now();
   if (options.only === 'typed-edit') {
     process.stdout.write(`\n${typedEditSection(await typedEdit(options)).join('\n')}\n\n`);
+    log('--only: no results file written.');
+    return;
+  }
+  if (options.only === 'rate-limited-push') {
+    const figures = await rateLimitedPush(options);
+    process.stdout.write(`\n${rateLimitedSection(options, figures).join('\n')}\n\n`);
     log('--only: no results file written.');
     return;
   }
@@ -267,16 +295,7 @@ async function main(options: BenchOptions): Promise<void> {
       ? await child<DiffFigures>('diff-micro.ts', [String(options.diffRows), String(options.columns)])
       : undefined;
 
-    const rateLimitedEdits = options.quick ? 200 : 1000;
-    if (everything) log(`  push of ${rateLimitedEdits} edits under the platform's limits (bound, add-on)...`);
-    const rateLimited = everything
-      ? await child<RateLimitedPushFigures[]>('rate-limited-push.ts', [
-          '--edits',
-          String(rateLimitedEdits),
-          '--profile',
-          options.profile,
-        ])
-      : [];
+    const rateLimited = everything ? await rateLimitedPush(options) : [];
 
     const day = everything ? await daySchedule(options) : undefined;
 
@@ -332,13 +351,7 @@ async function main(options: BenchOptions): Promise<void> {
       '',
       largestTableLine(options.columns),
       '',
-      ...(rateLimited.length > 0
-        ? [
-            `Push of ${rateLimitedEdits} edits to a service with the platform's limits (60 requests a minute, 1,800 an hour, 429 without Retry-After):`,
-            formatRateLimited(rateLimited),
-            '',
-          ]
-        : []),
+      ...(rateLimited.length > 0 ? [...rateLimitedSection(options, rateLimited), ''] : []),
       ...(day ? [`${dayTitle(options.dayMode)}:`, formatDay(day), ''] : []),
       ...(typed.length > 0 ? [...typedEditSection(typed), ''] : []),
       'Targets:',

@@ -115,7 +115,8 @@ const USAGE = `npm run bench -- [flags]
   --only TEXT            only the scenarios whose name contains TEXT (e.g. "check 10k"; "^pull 10k": whose
                          name starts with "pull 10k", not "re-pull 10k"; "day-schedule": only the day of a
                          5-minute schedule, 10,000 rows, 1% changed an hour; "typed-edit": only the typed
-                         edit of live sync, under the profile and pessimistic)`;
+                         edit of live sync, under the profile and pessimistic; "rate-limited-push": only
+                         the push of 1,000 edits under the platform's limits, bound and add-on)`;
 
 function numberList(text: string | undefined, flag: string): number[] {
   const list = (text ?? '')

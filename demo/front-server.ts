@@ -37,6 +37,7 @@ export const PLAYGROUND_PATHS: readonly string[] = [
   '/clock/advance',
   '/service/columns',
   '/service/edit',
+  '/service/delete',
 ];
 
 /** The 404 of any other address: someone (or the add-on) took the playground page for the service. */

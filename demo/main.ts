@@ -83,8 +83,8 @@ console.log(
     '',
     'Connect, link the Deals table, Pull, edit a cell in the grid, Push.',
     'Extensions › Table App Sync has the add-on menu; the simulated clock follows real time, and',
-    '"Advance 1 hour" jumps it (due schedules fire); "Change a row on the service…" edits as another',
-    'person. Ctrl-C stops (the emulator too).',
+    '"Advance 1 hour" jumps it (due schedules fire); "Change a row on the service…" edits or deletes',
+    'a row as another person. Ctrl-C stops (the emulator too).',
     '',
   ].join('\n'),
 );

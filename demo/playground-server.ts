@@ -16,6 +16,7 @@ import {
   type StartOptions,
   startEmulator,
 } from '../emulators/table-service/index';
+import { followSimulatedClock } from '../emulators/table-service/simulated-clock';
 import { CLIENT_SHIM } from './client-shim';
 import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
 import { type GridAction, GridActionRefused, GridActions } from './grid-actions';
@@ -120,6 +121,17 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   let alertsSeen = 0;
   const realNow = options.realTime === true ? Date.now : options.realTime || undefined;
   let realMark = realNow?.() ?? 0;
+  // The service's limits count their windows on its clock: kept on the simulated one (which runs
+  // ahead of real time by each run's simulated time, and by Advance), so the minute the add-on waits
+  // for is the service's minute too and its continuations are not refused.
+  const limitsFollowSimulatedClock = options.emulator?.platform
+    ? {
+        onBeforeFetch: followSimulatedClock(
+          () => emulator.url,
+          () => sim.clock.now(),
+        ),
+      }
+    : {};
   let sim = newSimulator();
   const gridActions = new GridActions(() => sim);
   let selectedRow: number | null = null;
@@ -127,6 +139,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   function newSimulator(): AppsScriptSimulator {
     const created = createSimulator({
       code,
+      ...limitsFollowSimulatedClock,
       ...(realNow ? { startTime: realNow() } : {}),
       distDir: DIST,
       users: [{ email: 'alice@acme.test' }],
@@ -226,7 +239,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         .map((sheet) => ({ id: sheet.getSheetId(), name: sheet.getName() })),
       active: sim.snapshotSheet(active.getSheetId()),
       selectedRow,
-      toast: toast ? `${toast.title ? `${toast.title}: ` : ''}${toast.msg}` : null,
+      // Title and message apart: a title may hold ": " itself ("Table App Sync: Pushed with 1 error").
+      toast: toast ? { title: toast.title ?? '', message: toast.msg } : null,
     };
   }
 
@@ -375,6 +389,18 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         });
       }
     }
+    if (route === 'POST /service/delete') {
+      // Another person deleting a row in the service's own app (the admin route: a service without
+      // deleting through its API still loses rows that way).
+      const link = activeLink();
+      if (!link) return json(200, { ok: false, error: 'Link this sheet to a table first.' });
+      try {
+        await emulator.admin.deleteRow(link.tableAppId, link.tableId, String(body.rowId ?? ''));
+        return json(200, { ok: true });
+      } catch (error) {
+        return json(200, { ok: false, error: error instanceof Error ? error.message : String(error) });
+      }
+    }
     return reply(404, 'text/plain', 'not found');
   }
 
@@ -408,6 +434,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     violations,
     async reset() {
       await emulator.admin.reset('sample');
+      // The new simulator's clock starts again: the windows start counting from zero with it.
+      if (options.emulator?.platform) await emulator.admin.setPlatform(options.emulator.platform);
       sim = newSimulator();
       gridActions.clear();
       if (realNow) realMark = realNow();

@@ -69,6 +69,7 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
   dialog label { display: block; margin: 8px 0 2px; font-weight: bold; }
   dialog select, dialog input { width: 100%; font: inherit; padding: 4px; }
   dialog .buttons { display: flex; justify-content: flex-end; gap: 8px; margin-top: 14px; }
+  #edit-delete { margin-right: auto; color: #b3261e; }
   dialog button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #80868b; background: #fff; cursor: pointer; }
   dialog button.primary { background: #1a73e8; border-color: #1a73e8; color: #fff; }
   #edit-error, #sort-error { color: #c5221f; }
@@ -156,7 +157,7 @@ export const SPREADSHEET_PAGE = String.raw`<!doctype html>
     <label for="edit-value">New value</label><input id="edit-value" autocomplete="off">
     <label for="edit-user">Changed by</label><select id="edit-user"></select>
     <p id="edit-error" role="alert"></p>
-    <div class="buttons"><button type="button" id="edit-cancel">Cancel</button><button type="submit" class="primary" id="edit-submit">Change on the service</button></div>
+    <div class="buttons"><button type="button" id="edit-delete">Delete the row on the service</button><button type="button" id="edit-cancel">Cancel</button><button type="submit" class="primary" id="edit-submit">Change on the service</button></div>
   </form>
 </dialog>
 <script>
@@ -343,10 +344,8 @@ function renderToast(data) {
   if (toastsShown === null) toastsShown = data.toasts;
   if (data.toasts > toastsShown && data.toast) {
     toastsShown = data.toasts;
-    var at = data.toast.indexOf(': ');
-    var title = at > 0 ? data.toast.slice(0, at) : '';
-    document.getElementById('toast-title').textContent = title;
-    document.getElementById('toast').textContent = at > 0 ? data.toast.slice(at + 2) : data.toast;
+    document.getElementById('toast-title').textContent = data.toast.title;
+    document.getElementById('toast').textContent = data.toast.message;
     box.hidden = false;
     if (toastTimer) clearTimeout(toastTimer);
     toastTimer = setTimeout(function () { box.hidden = true; }, 10000);
@@ -426,6 +425,16 @@ document.getElementById('service-edit').addEventListener('click', function () {
 });
 
 document.getElementById('edit-cancel').addEventListener('click', function () { document.getElementById('edit-dialog').close(); });
+// Another person deleting the row in the service's own app: the sheet's line is marked at a whole listing.
+document.getElementById('edit-delete').addEventListener('click', function () {
+  var rowSelect = document.getElementById('edit-row');
+  var rowLabel = rowSelect.options[rowSelect.selectedIndex] ? rowSelect.options[rowSelect.selectedIndex].textContent : '';
+  post('/service/delete', { rowId: rowSelect.value }).then(function (answer) {
+    if (!answer.ok) { document.getElementById('edit-error').textContent = answer.error; return; }
+    document.getElementById('edit-dialog').close();
+    toolSay('Deleted ' + rowLabel.split(' · ')[0] + ' on the service. Pull everything to see its line marked removed.', false);
+  });
+});
 document.getElementById('edit-form').addEventListener('submit', function (e) {
   e.preventDefault();
   var rowSelect = document.getElementById('edit-row');

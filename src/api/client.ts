@@ -473,7 +473,13 @@ export class TableClient {
       throw error;
     }
     if (lackingSince !== null) this.memory?.setLackingSince('tableAppSearch', null);
-    return { available: true, apps, complete: result.done && !truncated };
+    const complete = result.done && !truncated;
+    return {
+      available: true,
+      apps,
+      complete,
+      ...(!complete && result.rateLimitedMs !== undefined ? { rateLimitedMs: result.rateLimitedMs } : {}),
+    };
   }
 
   /** A table app with its tables and their columns (`GET /tableApps/<a>`). */

@@ -88,7 +88,13 @@ export interface TableAppSummary {
  * `complete` false when there are more), or, where the service lacks the operation, why not.
  */
 export type TableAppSearch =
-  | { available: true; apps: TableAppSummary[]; complete: boolean }
+  | {
+      available: true;
+      apps: TableAppSummary[];
+      complete: boolean;
+      /** Set when the service's limit on requests cut the list short: ms until it allows more. */
+      rateLimitedMs?: number;
+    }
   | { available: false; reason: string };
 
 /**

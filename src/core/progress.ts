@@ -45,6 +45,30 @@ function duration(seconds: number): string {
   return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
+/**
+ * The progress of a run that stops to continue, its sends counted over all its executions as its
+ * summary counts them (`sent`): each execution plans only what is left, so its own "56 of 103" would
+ * sit beside a summary of 103 created. What this execution had left stays left.
+ */
+export function progressOverExecutions(
+  progress: ProgressInfo,
+  sent: { created: number; updated: number },
+): ProgressInfo {
+  const over = (done: number, total: number | null, all: number) => ({
+    done: all,
+    total: total === null ? null : all + Math.max(0, total - done),
+  });
+  const creates = over(progress.createsSent, progress.createsTotal, sent.created);
+  const updates = over(progress.updatesSent, progress.updatesTotal, sent.updated);
+  return {
+    ...progress,
+    createsSent: creates.done,
+    createsTotal: creates.total,
+    updatesSent: updates.done,
+    updatesTotal: updates.total,
+  };
+}
+
 /** The numbers of a run so far, in the order they happen: "1,200 of about 5,000 rows fetched, …". */
 export function progressParts(progress: ProgressInfo): string[] {
   const parts: string[] = [];
@@ -76,6 +100,13 @@ export function describeProgress(progress: ProgressInfo): string {
   const execution = progress.execution > 1 ? ` (execution ${progress.execution})` : '';
   if (progress.continuing) {
     const sofar = parts.length > 0 ? `So far ${parts.join(', ')}. ` : '';
+    const limited = progress.serviceLimited;
+    if (limited)
+      return `${sofar}The service limits how many requests the add-on may send: ${
+        limited.goesOnByItself
+          ? 'the run goes on by itself when it allows more.'
+          : 'run it again to go on (each run sends what the service allows).'
+      }`;
     return `${sofar}The run continues in its next execution (Apps Script stops each one after 6 minutes).`;
   }
   const left =

@@ -250,10 +250,14 @@ export function usageText(plan: QuotaPlan): string {
     plan.urlFetches === null
       ? 'URL fetch calls not known yet (run a pull first)'
       : `about ${n(plan.urlFetches)} URL fetch calls (${plan.urlFetchShare}% of ${n(plan.urlFetchQuota)})`;
+  // Minutes are rounded up, so 0 means runs measured at 0 s: "0 minutes (0% of 90)" would be a
+  // guess from nothing (issue 26, point 6).
   const minutes =
     plan.triggerMinutes === null
       ? 'trigger time not known yet'
-      : `${n(plan.triggerMinutes)} minutes of trigger time (${plan.triggerShare}% of ${n(plan.triggerMinuteQuota)})`;
+      : plan.triggerMinutes === 0
+        ? 'trigger time not known yet (recent runs took no measurable time)'
+        : `${n(plan.triggerMinutes)} ${plan.triggerMinutes === 1 ? 'minute' : 'minutes'} of trigger time (${plan.triggerShare}% of ${n(plan.triggerMinuteQuota)})`;
   return `A day: ${fetches} and ${minutes}, the daily quotas of ${ACCOUNT_NAME[plan.account]}, shared by all your scripts.`;
 }
 

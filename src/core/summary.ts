@@ -68,6 +68,11 @@ function aboutMinutes(minutes: number): string {
   return hours === 1 ? 'about an hour' : `about ${hours} hours`;
 }
 
+/** How long a wait of `seconds` is, in words: "a few seconds", "about a minute", "about 3 minutes". */
+export function waitWords(seconds: number): string {
+  return seconds < 45 ? 'a few seconds' : aboutMinutes(Math.round(seconds / 60));
+}
+
 /**
  * The tail of a run the service's limit on requests stopped: that the service limits requests, what
  * is left and about how long it takes, and how it goes on.
@@ -77,8 +82,7 @@ export function rateLimitedText(
   limited: NonNullable<SyncSummary['rateLimited']>,
   continuation: Continuation,
 ): string {
-  const wait =
-    limited.waitSeconds < 45 ? 'a few seconds' : aboutMinutes(Math.round(limited.waitSeconds / 60));
+  const wait = waitWords(limited.waitSeconds);
   const left =
     limited.requestsLeft > 0
       ? ` ${limited.requestsLeft} ${limited.requestsLeft === 1 ? 'change is' : 'changes are'} left${

@@ -10,6 +10,7 @@ import {
   runMessage,
   SKIPPED_MESSAGE,
 } from '../core/summary';
+import { progressOverExecutions } from '../core/progress';
 import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
 import { broughtNothing } from '../core/sync/pull/live-check';
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
@@ -175,6 +176,7 @@ export function runOperation(
   else if (!liveQuiet)
     finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
       fullListing: link.fullListingAt !== listedBefore,
+      continuation,
     });
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
@@ -243,7 +245,7 @@ function finishRun(
   origin: 'manual' | 'scheduled',
   toast: boolean,
   continuing: ProgressInfo | null,
-  { fullListing }: { fullListing: boolean },
+  { fullListing, continuation }: { fullListing: boolean; continuation: Continuation },
 ): void {
   if (summary.skipped) {
     // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
@@ -259,12 +261,13 @@ function finishRun(
     link.sheetId,
     continuing
       ? {
-          ...continuing,
+          ...progressOverExecutions(continuing, summary),
           // The service's limit on requests, not Apps Script's 6 minutes, is what a rate-limited run waits for.
           phase: summary.rateLimited
             ? 'waiting: the service limits how many requests the add-on may send'
             : 'waiting for the next execution',
           continuing: true,
+          ...(summary.rateLimited ? { serviceLimited: { goesOnByItself: continuation === 'trigger' } } : {}),
         }
       : null,
   );

@@ -3,6 +3,7 @@
 import { SyncError } from '../core/errors';
 import { ID_HEADER, LMOD_HEADER, OPTIONAL_FIXED_FIELDS } from '../core/layout';
 import { checkTableHint, isUsableId, parseTableAppRef } from '../core/table-app-ref';
+import { appListNote } from '../core/table-app-note';
 import type {
   LinkInfo,
   LinkInput,
@@ -83,12 +84,13 @@ export function listTableApps(input?: { query?: string | null }): TableAppList {
   const found = client.searchTableApps(query);
   if (!found.available) return { available: false, query, reason: found.reason };
   // Cut short by the cap or by the time allowed: either way, searching by name finds the rest.
-  const shown = found.apps.length;
   const more = found.complete
     ? null
-    : query === ''
-      ? `Showing the first ${shown} of your table apps: type part of a name to find the others.`
-      : `Showing the first ${shown} table apps whose name contains “${query}”: type more of the name.`;
+    : appListNote({
+        shown: found.apps.length,
+        query,
+        ...(found.rateLimitedMs === undefined ? {} : { rateLimitedMs: found.rateLimitedMs }),
+      });
   return {
     available: true,
     query,

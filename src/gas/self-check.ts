@@ -258,6 +258,11 @@ function triggerCheck(): SelfCheckResult {
   );
 }
 
+/** "1 linked sheet", "3 linked sheets". */
+function counted(count: number, thing: string): string {
+  return `${count} ${thing}${count === 1 ? '' : 's'}`;
+}
+
 /**
  * Live sync's edit trigger: the caller's one trigger matches the links they turned it on for (none
  * left behind, none missing); without live sync, one is created and deleted.
@@ -274,16 +279,16 @@ function editTriggerCheck(): SelfCheckResult {
       const liveLinks = userId === undefined ? [] : allLinks().filter((link) => isSender(link, userId));
       if (liveLinks.length > 0) {
         return own.length === 1
-          ? { passed: true, detail: `Your edit trigger serves ${liveLinks.length} linked sheet(s).` }
+          ? { passed: true, detail: `Your edit trigger serves ${counted(liveLinks.length, 'linked sheet')}.` }
           : {
               passed: false,
-              detail: `Live sync is on for ${liveLinks.length} linked sheet(s) but you have ${own.length} edit triggers: turn it off and on again.`,
+              detail: `Live sync is on for ${counted(liveLinks.length, 'linked sheet')} but you have ${counted(own.length, 'edit trigger')}: turn it off and on again.`,
             };
       }
       if (own.length > 0) {
         return {
           passed: false,
-          detail: `You have ${own.length} edit trigger(s) serving no linked sheet: it deletes itself at the next edit, or turn live sync on and off once.`,
+          detail: `You have ${counted(own.length, 'edit trigger')} serving no linked sheet: ${own.length === 1 ? 'it deletes itself' : 'they delete themselves'} at the next edit, or turn live sync on and off once.`,
         };
       }
       return createdAndRemoved(

@@ -261,6 +261,11 @@ export interface ProgressInfo {
   execution: number;
   /** This execution stopped; the run continues in the next one (a one-shot trigger or the next run). */
   continuing: boolean;
+  /**
+   * Set on a continuing run the service's limit on requests stopped (not Apps Script's 6 minutes):
+   * whether it goes on by a trigger of its own or when the person runs it again.
+   */
+  serviceLimited?: { goesOnByItself: boolean };
   updatedAt: string;
 }
 

@@ -1,7 +1,7 @@
 // The review of deleted lines: rows whose lines were deleted from the sheet (held: delete them on the
 // service after a confirmation naming how many and which, or bring them back), and lines of rows
 // removed on the service (remove them after a confirmation naming the own columns that go with them).
-import { deleteConfirmation } from '../core/sync/delete/wording';
+import { deleteConfirmation, othersStayHeld } from '../core/sync/delete/wording';
 import type {
   DeleteRowsInput,
   DeleteRowsResult,
@@ -104,9 +104,7 @@ function confirmDelete(sidebar: Sidebar, review: MissingRowsReview): void {
   confirm.replaceChildren();
   for (const line of deleteConfirmation(review).split('\n')) confirm.append(el('p', {}, line));
   if (review.count > review.rows.length) {
-    confirm.append(
-      el('p', { class: 'hint' }, `The other ${review.count - review.rows.length} rows stay held.`),
-    );
+    confirm.append(el('p', { class: 'hint' }, othersStayHeld(review.count - review.rows.length)));
   }
   const yes = buttonOf('missing-delete-confirm', `Delete ${rowsWord(review.rows.length)}`, 'danger');
   const no = buttonOf('missing-delete-cancel', 'Cancel');

@@ -93,6 +93,10 @@ describe('a held push in the sidebar', () => {
   it("Put the service's values back restores the sorted cells, sends nothing, and the choice is gone", async () => {
     const { before, pulledTitles } = await holdASort();
     expect(sheetTitles()).not.toEqual(pulledTitles);
+    // A pull keeps the held edits and their choice (issue 26, point 4: the choice was gone after it).
+    expect(await operate(page, 'Pull')).toMatch(/^Pulled: /);
+    expect(await page.locator('#held-box').isVisible()).toBe(true);
+    expect(sheetTitles()).not.toEqual(pulledTitles);
     await reopen();
     await page.getByRole('button', { name: "Put the service's values back", exact: true }).click();
     await expect

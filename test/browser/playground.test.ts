@@ -102,6 +102,12 @@ describe('the playground', () => {
     h.sim.personEdit(h.sim.spreadsheet.getActiveSheet().getName(), 2, status, 'sent from the menu');
     await menu('Push');
     await expect.poll(() => page.locator('#toast').textContent()).toMatch(/^Pushed: 1 updated/);
+
+    // A run that left something undone says so in the toast's title, where a glance goes (issue 26, point 3).
+    h.sim.personEdit(h.sim.spreadsheet.getActiveSheet().getName(), 3, sheetCell(1, 'amount').col, 'lots');
+    await menu('Push');
+    await expect.poll(() => page.locator('#toast').textContent()).toMatch(/^Pushed: 1 with errors/);
+    expect(await page.locator('#toast-title').textContent()).toBe('Table App Sync: Pushed with 1 error');
   });
 
   it('advances the clock and fires the due schedule', async () => {
@@ -244,6 +250,39 @@ describe('the playground', () => {
     expect(await page.locator('#tool-result').textContent()).toMatch(
       /^Changed amount of Row 2 on the service/,
     );
+  });
+
+  it('deletes a row on the service as another person: Pull everything marks its line, Remove these lines… removes it', async () => {
+    // Issue 26, "Deleting": lines of rows removed on the service can be tried in the playground too.
+    await connectAndLink();
+    await operate(sidebar, 'Pull');
+    await page.getByRole('button', { name: 'Change a row on the service…' }).click();
+    const dialog = page.locator('#edit-dialog');
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    await dialog.locator('#edit-row').selectOption({ index: 1 });
+    const rowId = await dialog.locator('#edit-row').inputValue();
+    const title = sheetCell(3, 'title').shown;
+    await dialog.getByRole('button', { name: 'Delete the row on the service' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    expect(await page.locator('#tool-result').textContent()).toBe(
+      'Deleted Row 3 on the service. Pull everything to see its line marked removed.',
+    );
+    const state = await h.emulator.admin.state();
+    const rows = state.apps
+      .find((app) => app.id === SAMPLE.apps.crm)
+      ?.tables.find((table) => table.id === SAMPLE.tables.deals)?.rows;
+    expect(rows?.map((row) => row.id)).not.toContain(rowId);
+
+    expect(await operate(sidebar, 'Pull everything')).toContain('1 removed on the service');
+    expect(sheetCell(3, '_sync').shown).toMatch(/^✖ removed on the service/);
+    await sidebar.getByRole('button', { name: 'Remove these lines…', exact: true }).click();
+    await sidebar.getByRole('button', { name: 'Remove 1 line', exact: true }).click();
+    await expect.poll(() => sheetCell(3, 'title').shown, { timeout: 20_000 }).not.toBe(title);
+    const ids = h.sim
+      .snapshotSheet(h.sim.spreadsheet.getActiveSheet().getSheetId())
+      .rows.map((row) => row[0]);
+    expect(ids).not.toContain(rowId);
+    await page.screenshot({ path: artifact('playground-removed-on-service.png') });
   });
 
   it("answers the page's own address typed as the service's with a clear message, and stays usable", async () => {

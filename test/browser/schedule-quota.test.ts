@@ -27,10 +27,16 @@ const estimate = (): Promise<string | null> => page.locator('#schedule-estimate'
 describe('the schedule picker plans the day’s quotas', () => {
   it('shows fetch calls and trigger time a day for the chosen account kind, and remembers the kind', async () => {
     await connectLinkAndPull();
+    // Runs that took measurable time (the simulator's pulls of the sample take "0 s": no trigger time).
+    const sheetId = h.sim.spreadsheet.getActiveSheet().getSheetId();
+    const pull = { operation: 'pull', seconds: 12, requests: 6, fullListing: true };
+    h.sim.writeProperty('document', `tas.runtimes.${sheetId}`, JSON.stringify([pull, pull]));
+    await page.reload();
+    await idle(page);
     await page.selectOption('#schedule-mode', 'pull');
     await page.selectOption('#schedule-every', 'h1');
     expect(await estimate()).toMatch(
-      /^A day: about \d+ URL fetch calls \(\d+% of 20,000\) and \d+ minutes of trigger time \(\d+% of 90\), the daily quotas of a Google account/,
+      /^A day: about \d+ URL fetch calls \(\d+% of 20,000\) and [1-9]\d* minutes of trigger time \(\d+% of 90\), the daily quotas of a Google account/,
     );
     await page.selectOption('#schedule-account', 'workspace');
     await expect

@@ -161,7 +161,7 @@ describe('the schedule picker', () => {
     expect(await page.locator('#schedule-every option:checked').textContent()).toBe('Every hour');
   });
 
-  it('shows no estimate from runs that took no measurable time', async () => {
+  it('shows no estimate when the server plans none', async () => {
     await withScheduleOptions({
       runSeconds: 0,
       intervals: [{ every: 'h1', label: 'Every hour', minutesPerDay: 0, quotaWarning: null }],
@@ -171,6 +171,17 @@ describe('the schedule picker', () => {
     expect(estimate).not.toMatch(/minutes of trigger time/);
     expect(estimate).toBe('Times are in the spreadsheet’s time zone, Etc/UTC.');
     await page.unrouteAll({ behavior: 'wait' });
+  });
+
+  it('says trigger time is not known yet after a pull that took no measurable time, never "0 minutes"', async () => {
+    // The server's own plan, as after a first pull in the playground (its runs take "0 s").
+    await connectAndLink();
+    expect(await operate(page, 'Pull')).toMatch(/ in 0 s\.$/);
+    const estimate = page.locator('#schedule-estimate');
+    await expect.poll(() => estimate.textContent()).toMatch(/^A day: about \d+ URL fetch calls/);
+    expect(await estimate.textContent()).toMatch(
+      /^A day: about [\d,]+ URL fetch calls \(\d+% of 20,000\) and trigger time not known yet \(recent runs took no measurable time\), the daily quotas of a Google account, shared by all your scripts\.$/,
+    );
   });
 
   it('shows the estimate when recent runs give one', async () => {

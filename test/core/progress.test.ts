@@ -1,6 +1,6 @@
 // Progress in words with numbers, as the sidebar shows it while a run goes.
 import { describe, expect, it } from 'vitest';
-import { describeProgress, startingProgress } from '../../src/core/progress';
+import { describeProgress, progressOverExecutions, startingProgress } from '../../src/core/progress';
 import type { ProgressInfo } from '../../src/shared/types';
 
 const base: ProgressInfo = {
@@ -64,5 +64,40 @@ describe('describeProgress', () => {
     ).toBe(
       'So far 20,000 of about 50,000 rows fetched, 20,000 lines written. The run continues in its next execution (Apps Script stops each one after 6 minutes).',
     );
+  });
+
+  it('says the service limits requests when that, not the 6 minutes, stopped the run', () => {
+    const limited: ProgressInfo = {
+      ...base,
+      operation: 'push',
+      phase: 'waiting: the service limits how many requests the add-on may send',
+      createsSent: 47,
+      createsTotal: 80,
+      continuing: true,
+    };
+    expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: true } })).toBe(
+      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: the run goes on by itself when it allows more.',
+    );
+    // An add-on installation has no trigger to go on with: the person runs it again.
+    expect(describeProgress({ ...limited, serviceLimited: { goesOnByItself: false } })).toBe(
+      'So far 47 of 80 new rows created. The service limits how many requests the add-on may send: run it again to go on (each run sends what the service allows).',
+    );
+  });
+});
+
+describe('progressOverExecutions', () => {
+  it('counts the sends of all executions, as the summary does, keeping what this one had left', () => {
+    // The second execution of a push of 130 new lines: 47 went in the first, 56 of its 83 in this one.
+    const second: ProgressInfo = {
+      ...startingProgress('push', '2024-03-01T09:00:00.000Z', 2),
+      createsSent: 56,
+      createsTotal: 83,
+      continuing: true,
+    };
+    const over = progressOverExecutions(second, { created: 103, updated: 0 });
+    expect([over.createsSent, over.createsTotal]).toEqual([103, 130]);
+    expect([over.updatesSent, over.updatesTotal]).toEqual([0, null]);
+    // Updates sent in an earlier execution still count when this one sent none.
+    expect(progressOverExecutions(second, { created: 103, updated: 40 }).updatesSent).toBe(40);
   });
 });

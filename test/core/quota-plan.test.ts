@@ -44,6 +44,25 @@ describe('a schedule on a service with the poll', () => {
     );
   });
 
+  it('gives no trigger time from runs measured at 0 s (no "0 minutes (0% of 90)")', () => {
+    const day = plan({
+      runs: [
+        { operation: 'pull', seconds: 0, requests: 6, fullListing: true },
+        { operation: 'pull', seconds: 0, requests: 6, fullListing: false },
+      ],
+    });
+    expect(day.triggerMinutes).toBe(0);
+    expect(usageText(day)).toMatch(
+      /and trigger time not known yet \(recent runs took no measurable time\), the daily quotas/,
+    );
+  });
+
+  it('says "1 minute", not "1 minutes"', () => {
+    const day = plan({ runs: [{ operation: 'pull', seconds: 0.2, requests: 6, fullListing: false }] });
+    expect(day.triggerMinutes).toBe(1);
+    expect(usageText(day)).toMatch(/ and 1 minute of trigger time \(2% of 90\)/);
+  });
+
   it('counts every run as a listing while no cheaper run was recorded (conservative)', () => {
     const day = plan({ runs: TEN_THOUSAND_ROWS.slice(0, 1) });
     expect(day.urlFetches).toBe(288 * 101);

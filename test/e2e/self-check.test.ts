@@ -109,6 +109,18 @@ describe('self-check', () => {
     expect(JSON.stringify(report)).not.toContain(emulator.keys.u_alice);
   });
 
+  it('says how many linked sheets the edit trigger serves, in words (no "sheet(s)")', () => {
+    const on = sim.callFromClient('setLinkOptions', [{ live: true }]);
+    expect(on.ok, on.error?.message).toBe(true);
+    const report = run('runSelfCheck');
+    expect(report.checks.find((c) => /edit trigger/.test(c.name))?.detail).toBe(
+      'Your edit trigger serves 1 linked sheet.',
+    );
+    const off = sim.callFromClient('setLinkOptions', [{ live: false }]);
+    expect(off.ok, off.error?.message).toBe(true);
+    expect(sim.triggers()).toEqual([]);
+  });
+
   it('the menu item shows the results in an alert', () => {
     const result = sim.run('menuSelfCheck');
     expect(result.ok, result.error?.message).toBe(true);

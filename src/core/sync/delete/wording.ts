@@ -20,7 +20,7 @@ export function deleteConfirmation(review: Pick<MissingRowsReview, 'rows'>): str
   const changed = review.rows.filter((row) => row.state === 'changed');
   const lines = [
     `Delete ${count === 1 ? '1 row' : `${count} rows`} on the service: ${namedTitles(review.rows)}?`,
-    'Everyone who uses the table loses them; this cannot be undone from the sheet.',
+    `Everyone who uses the table loses ${count === 1 ? 'it' : 'them'}; this cannot be undone from the sheet.`,
   ];
   for (const row of changed.slice(0, TITLES_NAMED)) {
     const what = row.changes.map((change) => `${change.columnId} is now ${change.value}`).join(', ');
@@ -28,4 +28,9 @@ export function deleteConfirmation(review: Pick<MissingRowsReview, 'rows'>): str
   }
   if (changed.length > TITLES_NAMED) lines.push(`${changed.length - TITLES_NAMED} more changed too.`);
   return lines.join('\n');
+}
+
+/** Under a confirmation that lists only some of the held rows: the others, which stay held. */
+export function othersStayHeld(others: number): string {
+  return others === 1 ? 'The other row stays held.' : `The other ${others} rows stay held.`;
 }

@@ -472,9 +472,10 @@ function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cell
 function writeStatuses(push: Push): void {
   push.checked = new Map();
   const { grid, layout, live } = push.session;
-  const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  // Not counted as lines written: a push writes each line's status more than once (a person would
+  // read 160 lines written for 80 lines), and its sends are its numbers.
+  push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
   push.ports.base.write(push.session.base);
-  push.ports.run.report({ linesWritten: push.ports.run.progress().linesWritten + written });
 }
 
 /**
@@ -653,19 +654,22 @@ function patchPhase(push: Push, requests: readonly PatchRequest[]): boolean {
       return answers;
     },
     () => writeStatuses(push),
+    (sent) => ports.run.report({ requestsLeft: requests.length - sent, updatesSent: sent }),
   );
 }
 
 /**
  * Sends `items` in parallel waves of WRITE_WAVE while the time left allows, and writes what was
  * settled every FLUSH_EVERY_WAVES waves. Stops at the first item the service's limit on requests
- * held back (the rest waits for a later run). Returns whether all were sent.
+ * held back (the rest waits for a later run). Returns whether all were sent. `reportSent` hears how
+ * many were sent after each wave, so a run that stops shows what it did, not what it had begun.
  */
 function inWaves<T>(
   push: Push,
   items: readonly T[],
   sendWave: (wave: readonly T[], start: number) => readonly RowAnswer[],
   writeSettled: () => void,
+  reportSent: (sent: number) => void,
 ): boolean {
   for (let start = 0, waveNumber = 0; start < items.length; start += WRITE_WAVE, waveNumber++) {
     if (push.ports.run.timeLeft() <= WRITE_RESERVE_MS) {
@@ -674,6 +678,7 @@ function inWaves<T>(
     }
     const answers = sendWave(items.slice(start, start + WRITE_WAVE), start);
     const heldBack = answers.findIndex(heldBackByRateLimit);
+    reportSent(start + (heldBack >= 0 ? heldBack : answers.length));
     if (heldBack >= 0) {
       const answer = answers[heldBack] as { error: SyncError };
       push.rateLimitedMs = answer.error.retryAfterMs ?? RATE_LIMIT_WAIT_MS;
@@ -742,14 +747,14 @@ function sendCreates(push: Push, creates: CreateBatch): boolean {
       return answers;
     },
     () => writeCreated(push, creates),
+    (sent) => ports.run.report({ requestsLeft: all.length - sent, createsSent: sent }),
   );
 }
 
 /** Writes created ids and base records; a created row whose line was lost stays pending. */
 function writeCreated(push: Push, creates: CreateBatch): void {
   const { grid, layout, live, base } = push.session;
-  const written = push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
   keepUnwrittenCreatesPending(push.session, creates);
   push.ports.base.write(base);
-  push.ports.run.report({ linesWritten: push.ports.run.progress().linesWritten + written });
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { awaitingReviewText, runMessage } from '../../../../src/core/summary';
 import { deleteOffered, reviewMessage } from '../../../../src/core/sync/delete/missing-rows';
-import { deleteConfirmation, namedTitles } from '../../../../src/core/sync/delete/wording';
+import { deleteConfirmation, namedTitles, othersStayHeld } from '../../../../src/core/sync/delete/wording';
 import type { MissingRow } from '../../../../src/shared/types';
 
 const row = (
@@ -39,7 +39,15 @@ describe('the confirmation of a delete', () => {
         '“b” changed on the service since your last sync: amount is now 7.',
       ].join('\n'),
     );
-    expect(deleteConfirmation({ rows: [row('a')] }).split('\n')[0]).toBe('Delete 1 row on the service: “a”?');
+    expect(deleteConfirmation({ rows: [row('a')] }).split('\n')).toEqual([
+      'Delete 1 row on the service: “a”?',
+      'Everyone who uses the table loses it; this cannot be undone from the sheet.',
+    ]);
+  });
+
+  it('says which of the rows it does not list stay held, one or more', () => {
+    expect(othersStayHeld(1)).toBe('The other row stays held.');
+    expect(othersStayHeld(12)).toBe('The other 12 rows stay held.');
   });
 });
 
