@@ -122,13 +122,14 @@ export function rowWhoseValuesItHolds(
 }
 
 /**
- * The lines of the other rows that show the same lMod as one of `lines` (rows one batch wrote): the
- * check of those lines (rowWhoseValuesItHolds) compares them with the rows' own lines, so a grid read
- * in part loads them too, before any wait.
+ * The lines a check of `lines` (rowWhoseValuesItHolds) compares them with that a grid read in part has
+ * not loaded: the lines of other rows showing the same lMod (one batch wrote them) whose values one of
+ * `lines` holds more of than its own. Rare; the caller loads them, re-identified first.
  */
-export function linesSharingLModWith(
+export function linesToCompareWith(
   grid: LineGrid,
   layout: Layout,
+  live: readonly ColumnSpec[],
   base: BaseTable,
   lines: readonly number[],
 ): number[] {
@@ -137,19 +138,23 @@ export function linesSharingLModWith(
   if (idColumn === undefined || lModColumn === undefined) return [];
   const owners = new LModOwners(base);
   let lineById: ReadonlyMap<string, number> | undefined;
-  const sharing = new Set<number>();
+  const wanted = new Set<number>();
   for (const line of lines) {
     if (!grid.isLoaded(line)) continue;
-    const others = owners.othersSharing(
-      cellText(grid.get(line, lModColumn)),
-      cellText(grid.get(line, idColumn)),
-    );
-    if (others.length === 0) continue;
-    lineById ??= indexLines(grid, layout).lineById;
-    for (const other of others) {
+    const rowId = cellText(grid.get(line, idColumn));
+    const own = base.get(rowId);
+    if (!own) continue;
+    const cellOf = (column: ColumnSpec): unknown => {
+      const at = layout.columns.get(column.id);
+      return at === undefined ? undefined : grid.get(line, at);
+    };
+    for (const other of owners.othersSharing(cellText(grid.get(line, lModColumn)), rowId)) {
+      const record = base.get(other);
+      if (!record || !holdsMoreOf(cellOf, live, record, own)) continue;
+      lineById ??= indexLines(grid, layout).lineById;
       const at = lineById.get(other);
-      if (at !== undefined && at !== line) sharing.add(at);
+      if (at !== undefined && at !== line && !grid.isLoaded(at)) wanted.add(at);
     }
   }
-  return [...sharing];
+  return [...wanted];
 }

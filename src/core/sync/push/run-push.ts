@@ -12,7 +12,7 @@ import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
-import { linesSharingLModWith } from '../line-identity';
+import { linesToCompareWith } from '../line-identity';
 import { fixedFieldText } from '../line-values';
 import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
@@ -375,8 +375,6 @@ function openLinesPush(
   const wanted = lines.filter((line) => line >= 0 && line < grid.length);
   // Loaded before any wait: the lines are where they were read.
   grid.ensureLoaded(wanted);
-  // The lines of rows sharing a typed line's lMod too: the plan compares the typed line with them.
-  grid.ensureLoaded(linesSharingLModWith(grid, readLayout(headers, []), base, wanted));
   const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed });
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
@@ -384,6 +382,13 @@ function openLinesPush(
   const deletedIds = knownDeletedColumnIds(link, table.columns, live, base.columnIds);
   const layout = readLayout(headers, live, deletedIds);
   assertIdColumn(layout, grid.length, base.size);
+  // A typed line holding the values of another row that shows its lMod is compared with that row's
+  // line (the plan's id-swap check): read where it stands now, the schema's wait having come between.
+  const toCompare = linesToCompareWith(grid, layout, live, base, wanted);
+  if (toCompare.length > 0) {
+    sheet.relocateBeforeLoading(grid, layout);
+    grid.ensureLoaded(toCompare);
+  }
   const layoutInput = { grid, layout, live, base, syncedBefore, freshColumns: link.freshColumns ?? [] };
   // A person's own column under a service id is found by a whole push; a live push sends nothing of it.
   setAsidePersonsColumns(layout, link.ownColumns ?? []);
