@@ -5,6 +5,7 @@ import type { BaseRecord } from '../base';
 import type { BaseTable } from '../base-table';
 import { type CellValue, cellDigestFor } from '../codec';
 import type { ColumnSpec } from '../columns';
+import type { Digest } from '../digest';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../layout';
 import type { LineGrid } from '../line-grid';
 import { cellText, indexLines } from '../lines';
@@ -18,6 +19,7 @@ export function shownLMod(record: BaseRecord): string {
 /** Which row shows which lMod, worked out once per push, on the first line that needs it. */
 export class LModOwners {
   private owners: Map<string, string[]> | null = null;
+  private readonly byValue = new Map<string, Map<string, Map<Digest, string[]>>>();
 
   constructor(private readonly base: BaseTable) {}
 
@@ -38,14 +40,48 @@ export class LModOwners {
   }
 
   /**
-   * The other rows than `rowId` that show this lMod when several rows show it (written in one batch,
-   * or by a service whose stamps are coarse): the lMod alone cannot say which of them a line is, the
-   * line's values can (`holdsMoreOf`). Empty when one row or none shows it.
+   * The rows that show this lMod when several rows show it (written in one batch, or by a service whose
+   * stamps are coarse): the lMod alone cannot say which of them a line is, the line's values can
+   * (`holdsMoreOf`). Empty when one row or none shows it. The whole group, the asking row included: a
+   * batch of 100,000 rows is not copied for each of its lines.
    */
-  othersSharing(lModText: string, rowId: string): string[] {
+  rowsSharing(lModText: string): readonly string[] {
     if (lModText === '') return [];
     const owners = this.ownersByLMod().get(lModText);
-    return owners && owners.length > 1 ? owners.filter((owner) => owner !== rowId) : [];
+    return owners && owners.length > 1 ? owners : [];
+  }
+
+  /**
+   * The rows sharing this lMod whose agreed value of the column has this digest: the only rows whose
+   * values a line holding that value where its own row's differs can hold more of. Indexed per lMod
+   * and column on first use, so a line's check costs its own cells, not the whole batch.
+   */
+  rowsHoldingValue(lModText: string, columnId: string, digest: Digest): readonly string[] {
+    const group = this.rowsSharing(lModText);
+    if (group.length === 0) return [];
+    let byColumn = this.byValue.get(lModText);
+    if (!byColumn) {
+      byColumn = new Map();
+      this.byValue.set(lModText, byColumn);
+    }
+    let byDigest = byColumn.get(columnId);
+    if (!byDigest) {
+      byDigest = new Map();
+      for (const rowId of group) {
+        const held = this.base.get(rowId)?.digests[columnId];
+        if (held === undefined) continue;
+        const rows = byDigest.get(held);
+        if (rows) rows.push(rowId);
+        else byDigest.set(held, [rowId]);
+      }
+      byColumn.set(columnId, byDigest);
+    }
+    return byDigest.get(digest) ?? [];
+  }
+
+  /** A row's base record. */
+  record(rowId: string): BaseRecord | undefined {
+    return this.base.get(rowId);
   }
 
   private ownersByLMod(): Map<string, string[]> {
@@ -58,8 +94,9 @@ export class LModOwners {
       for (const lMod of new Set([shownLMod(record), record.lMod, record.conflict?.lMod])) {
         if (lMod === undefined || lMod === '') continue;
         const rows = owners.get(lMod);
+        // Each record once per lMod (its lMods are a set): no look through a batch of 100,000 rows.
         if (!rows) owners.set(lMod, [record.id]);
-        else if (!rows.includes(record.id)) rows.push(record.id);
+        else rows.push(record.id);
       }
     }
     this.owners = owners;
@@ -105,20 +142,99 @@ export function rowWhoseValuesItHolds(
   cellsOfLine: (line: number) => (column: ColumnSpec) => unknown,
   lineOf: (rowId: string) => number | undefined,
   live: readonly ColumnSpec[],
-  base: BaseTable,
-  candidates: readonly string[],
+  owners: LModOwners,
+  lMod: string,
   own: BaseRecord,
 ): string | undefined {
-  const cellOf = cellsOfLine(line);
+  const { digests, notOwn, candidates } = weighedRows(cellsOfLine(line), live, owners, lMod, own);
   for (const candidate of candidates) {
-    const record = base.get(candidate);
-    if (!record || !holdsMoreOf(cellOf, live, record, own)) continue;
+    const record = owners.record(candidate);
+    if (!record || !holdsMoreByDigests(digests, live, record, own, notOwn)) continue;
     const itsLine = lineOf(candidate);
     if (itsLine !== undefined && itsLine !== line && holdsMoreOf(cellsOfLine(itsLine), live, record, own))
       continue;
     return candidate;
   }
   return undefined;
+}
+
+/** Rows to weigh past which the other way of finding them is looked at. */
+const MANY_ROWS_TO_WEIGH = 64;
+
+/**
+ * The line's cell digests, how many of its cells do not hold its own row's value, and the rows sharing
+ * its lMod that hold one of those values: another row's values can be held only where the line does
+ * not hold its own, so a line holding its own values (most lines) weighs no row, and the rows weighed
+ * are found by value, whatever the size of the batch sharing the lMod.
+ */
+function weighedRows(
+  cellOf: (column: ColumnSpec) => unknown,
+  live: readonly ColumnSpec[],
+  owners: LModOwners,
+  lMod: string,
+  own: BaseRecord,
+): { digests: Array<Digest | undefined>; notOwn: number; candidates: Set<string> } {
+  const candidates = new Set<string>();
+  if (owners.rowsSharing(lMod).length === 0) return { digests: [], notOwn: 0, candidates };
+  const digests = live.map((column) => {
+    const value = cellOf(column);
+    return value === undefined ? undefined : cellDigestFor(value as CellValue, column.kind);
+  });
+  // A row outweighs the line's own only by holding one of the line's other values, and by differing
+  // from the own row in fewer of the cells that hold the own row's value than the line has other
+  // values (k): it holds the own row's value in at least one of any k of those cells. Of the two ways
+  // to find such rows, the one with fewer rows to weigh is taken.
+  if (!live.some((column, i) => digests[i] !== undefined && digests[i] !== own.digests[column.id]))
+    return { digests, notOwn: 0, candidates };
+  const otherValued: Array<readonly string[]> = [];
+  const ownValuedColumns: number[] = [];
+  live.forEach((column, i) => {
+    const digest = digests[i];
+    if (digest === undefined) return;
+    if (digest === own.digests[column.id]) ownValuedColumns.push(i);
+    else otherValued.push(owners.rowsHoldingValue(lMod, column.id, digest));
+  });
+  const notOwn = otherValued.length;
+  const sizeOf = (sets: ReadonlyArray<readonly string[]>) => sets.reduce((sum, rows) => sum + rows.length, 0);
+  let sources = otherValued;
+  // Values many rows of the batch hold (a status filled down): the own row's values are rarer.
+  if (sizeOf(otherValued) > MANY_ROWS_TO_WEIGH && ownValuedColumns.length >= notOwn) {
+    const ownValued = ownValuedColumns.map((i) => {
+      const column = live[i] as ColumnSpec;
+      return owners.rowsHoldingValue(lMod, column.id, own.digests[column.id] as Digest);
+    });
+    const rarest = ownValued.sort((a, b) => a.length - b.length).slice(0, notOwn);
+    if (sizeOf(rarest) < sizeOf(otherValued)) sources = rarest;
+  }
+  for (const rows of sources) for (const rowId of rows) candidates.add(rowId);
+  candidates.delete(own.id);
+  return { digests, notOwn, candidates };
+}
+
+/**
+ * holdsMoreOf over digests read once; `notOwn` (cells not holding own's value) bounds what `other` can
+ * count, so a row differing from own where the line holds own's values is left at once.
+ */
+function holdsMoreByDigests(
+  digests: ReadonlyArray<Digest | undefined>,
+  live: readonly ColumnSpec[],
+  other: BaseRecord,
+  own: BaseRecord,
+  notOwn: number,
+): boolean {
+  let otherCount = 0;
+  let ownCount = 0;
+  for (let i = 0; i < live.length; i++) {
+    const id = (live[i] as ColumnSpec).id;
+    const otherDigest = other.digests[id];
+    const ownDigest = own.digests[id];
+    if (otherDigest === ownDigest) continue;
+    const digest = digests[i];
+    if (digest === undefined) continue;
+    if (digest === otherDigest) otherCount++;
+    else if (digest === ownDigest && ++ownCount >= notOwn) return false;
+  }
+  return otherCount > ownCount;
 }
 
 /**
@@ -148,9 +264,11 @@ export function linesToCompareWith(
       const at = layout.columns.get(column.id);
       return at === undefined ? undefined : grid.get(line, at);
     };
-    for (const other of owners.othersSharing(cellText(grid.get(line, lModColumn)), rowId)) {
+    const lMod = cellText(grid.get(line, lModColumn));
+    const { digests, notOwn, candidates } = weighedRows(cellOf, live, owners, lMod, own);
+    for (const other of candidates) {
       const record = base.get(other);
-      if (!record || !holdsMoreOf(cellOf, live, record, own)) continue;
+      if (!record || !holdsMoreByDigests(digests, live, record, own, notOwn)) continue;
       lineById ??= indexLines(grid, layout).lineById;
       const at = lineById.get(other);
       if (at !== undefined && at !== line && !grid.isLoaded(at)) wanted.add(at);
