@@ -209,15 +209,8 @@ function showsAnotherRow(state: PullState, line: number, id: string): boolean {
   const shows =
     (other !== undefined && holdsMoreOf(cellOf, state.live, state.base.get(other) as BaseRecord, record)) ||
     // An lMod several rows show (one batch wrote them) names none: the values say (seed 20240132).
-    rowWhoseValuesItHolds(
-      line,
-      cellsOfLine,
-      lineOf,
-      state.live,
-      state.base,
-      state.lModOwners.othersSharing(lMod, id),
-      record,
-    ) !== undefined;
+    rowWhoseValuesItHolds(line, cellsOfLine, lineOf, state.live, state.lModOwners, lMod, record) !==
+      undefined;
   if (!shows) return false;
   setStatus(state, line, anotherRowsLineStatus(id));
   state.counts.errors += 1;

@@ -217,7 +217,7 @@ function planSyncedLine(
     // An lMod several rows show (one batch wrote them) names none of them: the line's values say
     // whether it is another of those rows' (ids of two rows patched together, swapped: team chaos
     // seed 20240132).
-    const sharing = columns.lModOwners.othersSharing(lMod, rowId);
+    const sharing = columns.lModOwners.rowsSharing(lMod);
     if (sharing.length > 0) {
       const cellsOfLine =
         (at: number) =>
@@ -232,7 +232,9 @@ function planSyncedLine(
         const at = index.lineById.get(id);
         return at !== undefined && grid.isLoaded(at) ? at : undefined;
       };
-      if (rowWhoseValuesItHolds(line, cellsOfLine, lineOf, live, base, sharing, record) !== undefined) {
+      if (
+        rowWhoseValuesItHolds(line, cellsOfLine, lineOf, live, columns.lModOwners, lMod, record) !== undefined
+      ) {
         plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
         return;
       }
