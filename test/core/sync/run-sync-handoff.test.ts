@@ -88,6 +88,20 @@ describe('a sync whose push sends nothing', () => {
 });
 
 describe('a sync whose push sends', () => {
+  it("a change on the service after the push's poll, before its PATCH, is seen: the poll read before the sheet is no check of the row", () => {
+    // Interleavings seeds 472, 642 and 788: the push took the poll's rows as the service's, and the
+    // sheet read after them left a window in which Bob's change was overwritten unseen.
+    const world = pulledWorld();
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'title', 'mine');
+    world.service.update('r0002', { amount: 20 }, BOB.id);
+    // Right after the push's poll (its first service call), as the push reads the sheet.
+    world.actBefore('sheet.readLines', () => world.service.update('r0002', { title: 'theirs' }, BOB.id));
+    sync(world);
+    expect(world.service.find('r0002')?.title).toBe('theirs');
+    expect(lineOf(world, 'r0002').title).toBe('mine');
+    expect(isConflictStatus(lineOf(world, 'r0002')._sync)).toBe(true);
+  });
+
   it('polls again after sending: the poll read before the PATCH never takes the sent value back', () => {
     const world = pulledWorld();
     world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 'mine');
