@@ -2,6 +2,7 @@
 // adopted by the next push), faults after the service committed, and a person acting between the
 // push's port calls.
 import { describe, expect, it } from 'vitest';
+import { valueDigest } from '../../../src/core/codec';
 import { issueKind, STATUS } from '../../../src/core/status';
 import { runPull } from '../../../src/core/sync/pull/run-pull';
 import { runPush } from '../../../src/core/sync/push/run-push';
@@ -351,6 +352,25 @@ describe('runPush over memory', () => {
     push(world);
     expect(world.service.find('r0001')).toMatchObject({ title: 't2', amount: 2 });
     expect(world.service.find('r0002')).toMatchObject({ title: 't2', amount: 2 });
+  });
+
+  it('never sends a value the service already holds, even where the base says the row has not moved', () => {
+    // The base agreed an empty title for r0002 at the row's lMod (as a pull that could not write a
+    // line agrees a column it adds: team chaos seed 20240157); its line holds the service's title.
+    const world = pulledWorld(3);
+    const base = world.base.read();
+    const record = base.get('r0002');
+    if (!record) throw new Error('no record');
+    base.set({ ...record, digests: { ...record.digests, title: valueDigest('', 'text') } });
+    world.base.write(base);
+    const before = world.service.commits.length;
+    const result = push(world);
+    expect(world.service.commits.slice(before)).toEqual([]);
+    expect(result.counts).toMatchObject({ updated: 0, conflicts: 0, errors: 0 });
+    expect(lineOf(world, titled('t2'))._sync).toBe(STATUS.inSync);
+    // The base agrees with the service again: the next push has nothing to send either.
+    push(world);
+    expect(world.service.commits.slice(before)).toEqual([]);
   });
 
   describe('when a person acts between its port calls', () => {

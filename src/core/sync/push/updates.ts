@@ -113,7 +113,13 @@ export function reconcileUpdates(
     }
     if (!withoutCutEdits(session, update, serviceRow)) continue;
     const stale = String(serviceRow.lMod) !== update.base.lMod || update.base.conflict !== undefined;
-    if (!stale) {
+    // An edit the service already holds is no write, even where the base says the row has not moved:
+    // a base off the service (cells agreed empty on a line a pull could not write, the line then given
+    // back its id: team chaos seed 20240157) would send the service its own value.
+    if (
+      !stale &&
+      reconcileEdits(update.edits, update.base, serviceRow, session.live).alreadyEqual.length === 0
+    ) {
       requests.push({ update, patch: update.edits.values, stale });
       continue;
     }
