@@ -115,19 +115,18 @@ export function holdsMoreOf(
   other: BaseRecord,
   own: BaseRecord,
 ): boolean {
-  let otherCount = 0;
-  let ownCount = 0;
-  for (const column of live) {
-    const otherDigest = other.digests[column.id];
-    const ownDigest = own.digests[column.id];
-    if (otherDigest === ownDigest) continue;
+  return holdsMoreByDigests(cellDigestsOf(cellOf, live), live, other, own, Number.POSITIVE_INFINITY);
+}
+
+/** A line's cell digests, column by column (undefined: the column is not in the sheet). */
+function cellDigestsOf(
+  cellOf: (column: ColumnSpec) => unknown,
+  live: readonly ColumnSpec[],
+): Array<Digest | undefined> {
+  return live.map((column) => {
     const value = cellOf(column);
-    if (value === undefined) continue;
-    const digest = cellDigestFor(value as CellValue, column.kind);
-    if (digest === otherDigest) otherCount++;
-    else if (digest === ownDigest) ownCount++;
-  }
-  return otherCount > ownCount;
+    return value === undefined ? undefined : cellDigestFor(value as CellValue, column.kind);
+  });
 }
 
 /**
@@ -176,10 +175,7 @@ function weighedRows(
 ): { digests: Array<Digest | undefined>; notOwn: number; candidates: Set<string> } {
   const candidates = new Set<string>();
   if (owners.rowsSharing(lMod).length === 0) return { digests: [], notOwn: 0, candidates };
-  const digests = live.map((column) => {
-    const value = cellOf(column);
-    return value === undefined ? undefined : cellDigestFor(value as CellValue, column.kind);
-  });
+  const digests = cellDigestsOf(cellOf, live);
   // A row outweighs the line's own only by holding one of the line's other values, and by differing
   // from the own row in fewer of the cells that hold the own row's value than the line has other
   // values (k): it holds the own row's value in at least one of any k of those cells. Of the two ways
@@ -212,8 +208,9 @@ function weighedRows(
 }
 
 /**
- * holdsMoreOf over digests read once; `notOwn` (cells not holding own's value) bounds what `other` can
- * count, so a row differing from own where the line holds own's values is left at once.
+ * Whether more of a line's cell digests are `other`'s agreed ones than `own`'s, where the two differ.
+ * `notOwn` (cells not holding own's value) bounds what `other` can count, so a row differing from own
+ * where the line holds own's values is left at once (holdsMoreOf has no bound).
  */
 function holdsMoreByDigests(
   digests: ReadonlyArray<Digest | undefined>,
