@@ -10,7 +10,7 @@ import {
 } from '../../status';
 import { heldBackByRateLimit } from './creates';
 import { withoutHeld } from './guard';
-import { baseAfterWrite, reconcileEdits } from './line-edits';
+import { baseAfterWrite, type Reconciled, reconcileEdits } from './line-edits';
 import type { UpdatePlan } from './plan';
 import { type PushSession, type RowAnswer, type ServiceRow, setStatus, showFixedFields } from './session';
 
@@ -116,14 +116,12 @@ export function reconcileUpdates(
     // An edit the service already holds is no write, even where the base says the row has not moved:
     // a base off the service (cells agreed empty on a line a pull could not write, the line then given
     // back its id: team chaos seed 20240157) would send the service its own value.
-    if (
-      !stale &&
-      reconcileEdits(update.edits, update.base, serviceRow, session.live).alreadyEqual.length === 0
-    ) {
+    const reconciled = reconcileEdits(update.edits, update.base, serviceRow, session.live);
+    if (!stale && reconciled.alreadyEqual.length === 0) {
       requests.push({ update, patch: update.edits.values, stale });
       continue;
     }
-    const send = reconcileStale(session, update, serviceRow);
+    const send = reconcileStale(session, update, serviceRow, reconciled);
     if (send) requests.push({ update, patch: send, stale });
   }
   return requests;
@@ -149,13 +147,16 @@ function withoutCutEdits(session: PushSession, update: UpdatePlan, serviceRow: S
   return Object.keys(update.edits.values).length > 0;
 }
 
-/** The three-way meeting of a stale row's edits; returns what is left to send, or null. */
+/**
+ * The three-way meeting of a stale row's edits (or of edits the service already holds), as
+ * `reconciled` found it; returns what is left to send, or null.
+ */
 function reconcileStale(
   session: PushSession,
   update: UpdatePlan,
   serviceRow: ServiceRow,
+  reconciled: Reconciled,
 ): Record<string, JsonValue> | null {
-  const reconciled = reconcileEdits(update.edits, update.base, serviceRow, session.live);
   const settled: Record<string, Digest> = Object.create(null);
   for (const columnId of reconciled.alreadyEqual)
     settled[columnId] = update.edits.digests[columnId] as Digest;
