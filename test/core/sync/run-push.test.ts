@@ -16,6 +16,16 @@ function pulledWorld(count: number): MemoryWorld {
   return world;
 }
 
+/** As pulledWorld, the first `sharing` rows written in one batch (one lMod: a coarse or batch stamp). */
+function pulledSharingLMod(count: number, sharing: number): MemoryWorld {
+  const world = new MemoryWorld();
+  for (let i = 1; i <= count; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+  const shared = world.service.rows[0]?.lMod as string;
+  for (const row of world.service.rows.slice(0, sharing)) row.lMod = shared;
+  runPull(world.ports(ANN), world.links.get());
+  return world;
+}
+
 function push(world: MemoryWorld, user = ANN) {
   return runPush(world.ports(user), world.links.get());
 }
@@ -317,11 +327,7 @@ describe('runPush over memory', () => {
   it('two id cells swapped of rows that share an lMod (one batch wrote them): nothing is sent', () => {
     // A service stamps rows written together with one time (or stamps coarsely): the lMod cells then
     // name neither row, and only the lines' values tell that the ids were swapped (chaos seed 20240132).
-    const world = new MemoryWorld();
-    for (let i = 1; i <= 4; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
-    const shared = world.service.rows[0]?.lMod as string;
-    for (const row of world.service.rows.slice(0, 2)) row.lMod = shared;
-    runPull(world.ports(ANN), world.links.get());
+    const world = pulledSharingLMod(4, 2);
     const a = world.sheet.lineOfId('r0001');
     const b = world.sheet.lineOfId('r0002');
     world.sheet.type(a, 'id', 'r0002');
@@ -340,11 +346,7 @@ describe('runPush over memory', () => {
   });
 
   it('a line typed to hold the values of a row sharing its lMod is still its own row, and is sent', () => {
-    const world = new MemoryWorld();
-    for (let i = 1; i <= 3; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
-    const shared = world.service.rows[0]?.lMod as string;
-    for (const row of world.service.rows.slice(0, 2)) row.lMod = shared;
-    runPull(world.ports(ANN), world.links.get());
+    const world = pulledSharingLMod(3, 2);
     // A deal closed like its neighbour: r0001's line typed to r0002's values; r0002's line unchanged.
     const one = world.sheet.lineOfId('r0001');
     world.sheet.type(one, 'title', 't2');
@@ -447,11 +449,7 @@ describe('a live push of typed lines', () => {
   it('on a sheet read in part, a typed line whose lMod other rows share is judged by their lines too, read for it', () => {
     // More lines than a live push reads whole: only the typed lines are loaded at first. Rows one batch
     // wrote share an lMod, and the id-swap check compares the typed line with those rows' lines.
-    const world = new MemoryWorld();
-    for (let i = 1; i <= 260; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
-    const shared = world.service.rows[0]?.lMod as string;
-    for (const row of world.service.rows.slice(0, 3)) row.lMod = shared;
-    runPull(world.ports(ANN), world.links.get());
+    const world = pulledSharingLMod(260, 3);
     const result = typeAndPush(world, 'r0001', 'amount', 10);
     expect(result.counts).toMatchObject({ updated: 1, errors: 0 });
     expect(world.service.find('r0001')).toMatchObject({ title: 't1', amount: 10 });
@@ -470,11 +468,7 @@ describe('a live push of typed lines', () => {
   });
 
   it('on a sheet read in part, a line typed to hold the values of a row sharing its lMod, whose line was not read, is sent', () => {
-    const world = new MemoryWorld();
-    for (let i = 1; i <= 260; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
-    const shared = world.service.rows[0]?.lMod as string;
-    for (const row of world.service.rows.slice(0, 3)) row.lMod = shared;
-    runPull(world.ports(ANN), world.links.get());
+    const world = pulledSharingLMod(260, 3);
     world.sheet.type(world.sheet.lineOfId('r0001'), 'title', 't3');
     const typed = typeAndPush(world, 'r0001', 'amount', 3);
     expect(typed.counts).toMatchObject({ updated: 1, errors: 0 });
