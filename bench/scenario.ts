@@ -7,7 +7,7 @@ import type { CostModel, CostProfileName } from '../emulators/apps-script/costs'
 import { AdminClient } from '../emulators/table-service';
 import type { RequestLogEntry } from '../emulators/table-service/types';
 import { BENCH_APP } from './seed';
-import { installSheetCallCensus, startCensus, stopCensus } from './sheet-call-census';
+import { installSheetCallCensus, startCensus, stopCensus, traceFetch } from './sheet-call-census';
 import { serviceTable, type Verification, verifySheet } from './verify';
 
 /** What the parent asks a child to run. */
@@ -235,7 +235,10 @@ export async function runScenario(spec: ScenarioSpec): Promise<ScenarioResult> {
     // JSON has no Infinity: an unbounded fetchAll concurrency arrives as null.
     costs: { ...spec.costs, fetchAllConcurrency: spec.costs.fetchAllConcurrency ?? Number.POSITIVE_INFINITY },
     countRealTime: spec.costs.cpuFactor > 0,
-    onBeforeFetch: sampleRss,
+    onBeforeFetch: (requests, fetchAll) => {
+      sampleRss();
+      traceFetch(requests, fetchAll);
+    },
   });
   const args = [spec.emulatorUrl, spec.apiKey, BENCH_APP, spec.tableId];
   const call = (fn: string, ...callArgs: unknown[]): ExecutionResult =>

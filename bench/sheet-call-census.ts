@@ -27,6 +27,19 @@ function traceCall(key: string): void {
     );
   appendFileSync(TRACE as string, `wait ${key} <- ${frames.join(' <- ')}\n`);
 }
+/** BENCH_SHEET_TRACE also gets every fetch or fetchAll, in order among the waiting calls. */
+export function traceFetch(
+  requests: ReadonlyArray<{ method: string; url: string }>,
+  fetchAll: boolean,
+): void {
+  if (TRACE === undefined || !counting) return;
+  const paths = requests.map((r) => `${r.method.toUpperCase()} ${r.url.replace(/^https?:\/\/[^/]+/, '')}`);
+  appendFileSync(
+    TRACE,
+    `${fetchAll ? 'fetchAll' : 'fetch'} ${requests.length}: ${paths.slice(0, 3).join(' | ')}${paths.length > 3 ? ' | …' : ''}\n`,
+  );
+}
+
 let depth = 0;
 let counting = false;
 let installed = false;

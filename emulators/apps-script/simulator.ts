@@ -88,7 +88,7 @@ export interface SimulatorOptions {
    */
   fetchDeadlineMs?: number;
   /** Called (outside the script's realm) before each fetch/fetchAll is sent; may start nested runs. */
-  onBeforeFetch?: (requests: FetchRequestInfo[]) => void;
+  onBeforeFetch?: (requests: FetchRequestInfo[], fetchAll: boolean) => void;
   /** Spreadsheet title. Default 'Untitled spreadsheet'. */
   spreadsheetName?: string;
   /** Project name, used as the add-on menu caption. Default 'Table App Sync'. */
@@ -544,7 +544,7 @@ export class AppsScriptSimulator {
         quota: this.urlQuota,
         ...(options.fetchDispatchOrder ? { dispatchOrder: options.fetchDispatchOrder } : {}),
         onBeforeFetch: (requests, fetchAll) => {
-          options.onBeforeFetch?.(requests);
+          options.onBeforeFetch?.(requests, fetchAll);
           this.person._reach(fetchAll ? 'fetchAll' : 'fetch', { requests });
         },
       }),
