@@ -9,10 +9,23 @@ export const STATUS = {
   pushed: '✓ pushed',
   inSync: '✓ in sync',
   keepingMine: '✎ keeping mine: pushing',
-  removed: '✖ removed on the service (kept here; delete the line if you no longer need it)',
+  removed:
+    '✖ removed on the service (kept here: delete the line, or open the sidebar and choose Remove these lines…)',
   idRestored:
     '✎ id put back: ids are the service’s and cannot be edited (to add a row, type it on a new line with the id left empty)',
 } as const;
+
+/** The removed status as earlier versions wrote it: lines they marked are still recognised as removed. */
+const REMOVED_STATUS_BEFORE =
+  '✖ removed on the service (kept here; delete the line if you no longer need it)';
+
+/** Every wording of "removed on the service" a line may carry, the current one first. */
+export const REMOVED_STATUSES: readonly string[] = [STATUS.removed, REMOVED_STATUS_BEFORE];
+
+/** Whether a status cell says its row was removed on the service (in any wording the add-on wrote). */
+export function isRemovedStatus(status: unknown): boolean {
+  return typeof status === 'string' && REMOVED_STATUSES.includes(status);
+}
 
 export function keptLocalStatus(columnIds: readonly string[]): string {
   return `✎ local edits not pushed yet: ${columnIds.join(', ')}`;
@@ -129,7 +142,7 @@ export function issueKind(status: unknown): StatusKind | null {
     case CONFLICT_MARK:
       return 'conflict';
     case ERROR_MARK:
-      return status === STATUS.removed ? 'removed' : 'error';
+      return isRemovedStatus(status) ? 'removed' : 'error';
     case PENDING_MARK:
       return 'pending';
     case EDITED_MARK:
@@ -203,7 +216,7 @@ const KEPT_LOCAL_START = keptLocalStatus([]).trimEnd();
 export function isOutdatedWhenUnedited(status: unknown): boolean {
   if (typeof status !== 'string' || status === '') return false;
   return (
-    (issueKind(status) === 'error' && status !== STATUS.removed) ||
+    (issueKind(status) === 'error' && !isRemovedStatus(status)) ||
     status.startsWith(HELD_MARK) ||
     status.startsWith(KEPT_LOCAL_START)
   );

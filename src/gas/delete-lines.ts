@@ -9,11 +9,11 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /**
  * Deletes the sheet rows of these lines, each only when exactly one line carries its row id and its
- * status cell still reads `status`. Returns the row ids whose lines were deleted.
+ * status cell still reads one of `statuses`. Returns the row ids whose lines were deleted.
  */
 export function deleteLinesById(
   sheet: Sheet,
-  lines: ReadonlyArray<{ rowId: string; status: string }>,
+  lines: ReadonlyArray<{ rowId: string; statuses: readonly string[] }>,
 ): string[] {
   const lastRow = sheet.getLastRow();
   const lastColumn = sheet.getLastColumn();
@@ -33,11 +33,11 @@ export function deleteLinesById(
     else rowsById.set(id, [i + 2]);
   });
   const doomed: Array<{ row: number; rowId: string }> = [];
-  for (const { rowId, status } of lines) {
+  for (const { rowId, statuses: expected } of lines) {
     const found = rowsById.get(rowId);
     if (found?.length !== 1) continue;
     const row = found[0] as number;
-    if (String(statuses[row - 2]?.[0] ?? '') === status) doomed.push({ row, rowId });
+    if (expected.includes(String(statuses[row - 2]?.[0] ?? ''))) doomed.push({ row, rowId });
   }
   if (doomed.length === 0) return [];
   // Sheets refuses to delete every row below the frozen header: one blank row is kept.

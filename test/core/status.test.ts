@@ -23,6 +23,10 @@ describe('issueKind', () => {
   it('reads back every status the add-on writes', () => {
     expect(issueKind(conflictStatus(['amount']))).toBe('conflict');
     expect(issueKind(STATUS.removed)).toBe('removed');
+    // Lines marked by earlier versions, in their wording, are still lines of removed rows.
+    expect(issueKind('✖ removed on the service (kept here; delete the line if you no longer need it)')).toBe(
+      'removed',
+    );
     expect(issueKind(notPushedStatus(['amount: "abc" is not a number.']))).toBe('error');
     expect(issueKind(duplicateStatus('r1', [2, 3]))).toBe('error');
     expect(issueKind(errorStatus('not created: x'))).toBe('error');
@@ -58,7 +62,7 @@ describe('issueKind', () => {
       'conflict: status changed here and on the service — choose Keep mine or Take theirs',
     );
     expect(issueMessage(STATUS.removed)).toBe(
-      'removed on the service (kept here; delete the line if you no longer need it)',
+      'removed on the service (kept here: delete the line, or open the sidebar and choose Remove these lines…)',
     );
   });
 });

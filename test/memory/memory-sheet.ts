@@ -209,7 +209,7 @@ export class MemorySheet {
   }
 
   /** As src/gas/delete-lines.ts: each line found by id as the sheet stands now, deleted bottom up. */
-  private deleteLinesById(lines: ReadonlyArray<{ rowId: string; status: string }>): string[] {
+  private deleteLinesById(lines: ReadonlyArray<{ rowId: string; statuses: readonly string[] }>): string[] {
     const headers = this.sheet.cells[0] ?? [];
     const idColumn = headers.findIndex((cell) => headerText(cell) === ID_HEADER);
     const statusColumn = headers.findIndex((cell) => headerText(cell) === STATUS_HEADER);
@@ -221,11 +221,11 @@ export class MemorySheet {
       if (id !== '') rowsById.set(id, [...(rowsById.get(id) ?? []), row]);
     }
     const doomed: Array<{ row: number; rowId: string }> = [];
-    for (const { rowId, status } of lines) {
+    for (const { rowId, statuses } of lines) {
       const found = rowsById.get(rowId);
       if (found?.length !== 1) continue;
       const row = found[0] as number;
-      if (String(this.sheet.get(row, statusColumn) ?? '') === status) doomed.push({ row, rowId });
+      if (statuses.includes(String(this.sheet.get(row, statusColumn) ?? ''))) doomed.push({ row, rowId });
     }
     doomed.sort((a, b) => b.row - a.row);
     for (const { row } of doomed) this.sheet.cells.splice(row, 1);

@@ -99,10 +99,10 @@ export interface LinkedSheetPort {
   /**
    * Deletes the sheet rows of these lines. Each is found by its row id as the sheet stands right
    * before deleting (its id and status columns read again, wherever the line moved), and deleted only
-   * when exactly one line carries that id and its status cell still reads `status`: a line whose id
-   * or status changed meanwhile is kept. Returns the row ids whose lines were deleted.
+   * when exactly one line carries that id and its status cell still reads one of `statuses`: a line
+   * whose id or status changed meanwhile is kept. Returns the row ids whose lines were deleted.
    */
-  deleteLines(lines: ReadonlyArray<{ rowId: string; status: string }>): string[];
+  deleteLines(lines: ReadonlyArray<{ rowId: string; statuses: readonly string[] }>): string[];
 }
 
 /** The link's hidden base sheet: the last values both sides agreed on. */

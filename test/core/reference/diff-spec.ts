@@ -31,6 +31,7 @@ import {
   duplicateStatus,
   errorStatus,
   keptLocalStatus,
+  REMOVED_STATUSES,
   STATUS,
 } from '../../../src/core/status';
 import { fixedFieldText } from '../../../src/core/sync/line-values';
@@ -497,7 +498,7 @@ export interface ReferencePlan {
 function outdatedWhenUnedited(status: unknown): boolean {
   return (
     typeof status === 'string' &&
-    ((status.startsWith('✖') && status !== STATUS.removed) ||
+    ((status.startsWith('✖') && !REMOVED_STATUSES.includes(status)) ||
       status.startsWith('⏸') ||
       status.startsWith('✎ local edits not pushed yet:'))
   );

@@ -6,7 +6,7 @@ import { liveColumns } from '../../columns';
 import { headerText, ID_HEADER, readLayout } from '../../layout';
 import { cellText, indexLines, sheetRowOf } from '../../lines';
 import type { LinkRecord } from '../../records';
-import { STATUS } from '../../status';
+import { isRemovedStatus, REMOVED_STATUSES } from '../../status';
 import type { SyncPorts } from '../ports';
 import { MAX_REVIEW_ROWS } from './missing-rows';
 import { namedTitles } from './wording';
@@ -31,7 +31,7 @@ export function reviewRemovedLines(ports: SyncPorts, link: LinkRecord): RemovedL
       .map((column) => layout.columns.get(column.id))
       .filter((column): column is number => column !== undefined);
     for (const [rowId, line] of index.lineById) {
-      if (index.duplicates.has(rowId) || grid.get(line, statusColumn) !== STATUS.removed) continue;
+      if (index.duplicates.has(rowId) || !isRemovedStatus(grid.get(line, statusColumn))) continue;
       const title = titleColumns
         .map((column) => cellText(grid.get(line, column)))
         .find((text) => text !== '');
@@ -80,7 +80,7 @@ export function removeRemovedLines(ports: SyncPorts, rowIds: readonly string[]):
   const sheet = ports.openSheet();
   const base = ports.base.read();
   const unique = [...new Set(rowIds)];
-  const removed = sheet.deleteLines(unique.map((rowId) => ({ rowId, status: STATUS.removed })));
+  const removed = sheet.deleteLines(unique.map((rowId) => ({ rowId, statuses: REMOVED_STATUSES })));
   for (const rowId of removed) base.delete(rowId);
   if (removed.length > 0) ports.base.write(base);
   const skipped = unique.length - removed.length;

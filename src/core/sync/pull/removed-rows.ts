@@ -1,5 +1,5 @@
 import type { SyncError } from '../../errors';
-import { pendingTokenOf, STATUS } from '../../status';
+import { isRemovedStatus, pendingTokenOf, STATUS } from '../../status';
 import { type PullState, setStatus, statusOf } from './pull-state';
 
 /**
@@ -21,7 +21,7 @@ export function unseenRowIds(state: PullState): string[] {
 /** Whether the row's line already says it was removed on the service (an earlier pull confirmed it). */
 export function markedRemoved(state: PullState, id: string): boolean {
   const line = state.index.lineById.get(id);
-  return line !== undefined && statusOf(state, line) === STATUS.removed;
+  return line !== undefined && isRemovedStatus(statusOf(state, line));
 }
 
 /**

@@ -66,6 +66,16 @@ describe('lines of rows removed on the service', () => {
     expect(column(world, 'id')).toEqual(['r0004', 'r0001']);
   });
 
+  it('recognise the wording earlier versions wrote: such lines are listed and removed too', () => {
+    const world = worldWithRemovedRows();
+    const before = '✖ removed on the service (kept here; delete the line if you no longer need it)';
+    world.sheet.type(world.sheet.lineOfId('r0002'), '_sync', before);
+    world.sheet.type(world.sheet.lineOfId('r0003'), '_sync', before);
+    expect(reviewRemovedLines(world.ports(ANN), world.links.get()).count).toBe(2);
+    expect(removeRemovedLines(world.ports(ANN), ['r0002', 'r0003'])).toMatchObject({ ok: true, removed: 2 });
+    expect(column(world, 'id')).toEqual(['r0001', 'r0004']);
+  });
+
   it('keep a line whose status or id changed since the review', () => {
     const world = worldWithRemovedRows();
     world.sheet.type(world.sheet.lineOfId('r0002'), '_sync', STATUS.pulled);
