@@ -256,9 +256,12 @@ async function showTables(tableAppId: string, how: 'picked' | 'pasted'): Promise
   show(byId('link-form'), info.tables.length > 0);
   const state = page?.state();
   if (state) renderOwnSheet(state);
+  const tablesIn = `${info.tables.length} ${info.tables.length === 1 ? 'table' : 'tables'} in ${info.name || info.id}`;
+  // The problem itself is said once, under the link (#understood): the status line only points there.
   say(
-    info.tableProblem ??
-      `${info.tables.length} ${info.tables.length === 1 ? 'table' : 'tables'} in ${info.name || info.id}. Choose one.`,
+    info.tableProblem
+      ? `The link's table is not among the ${tablesIn}: see below, and choose one.`
+      : `${tablesIn}. Choose one.`,
   );
   (
     list.querySelector<HTMLInputElement>('input:checked') ?? list.querySelector<HTMLInputElement>('input')

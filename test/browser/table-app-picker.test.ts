@@ -173,6 +173,10 @@ describe('when the service lists table apps', () => {
       'Understood: table app ta_crm (from the link). This table app has no table tbl_gone; pick one of “Deals” or “Contacts”.',
     );
     expect(await page.locator('#understood').getAttribute('class')).toContain('warning');
+    // Said once: the status line points to it rather than repeating it.
+    expect(await page.locator('#status').textContent()).toBe(
+      "The link's table is not among the 2 tables in CRM: see below, and choose one.",
+    );
     expect(await page.locator('#table-list input:checked').count()).toBe(0);
     await checkScreen(page, 'picker-missing-table');
     await page.locator('#link-form').getByRole('button', { name: 'Link' }).click();
