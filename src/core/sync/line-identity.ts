@@ -16,9 +16,12 @@ export function shownLMod(record: BaseRecord): string {
   return shown !== undefined ? String(shown) : record.lMod;
 }
 
-/** Which row shows which lMod, worked out once per push, on the first line that needs it. */
+/**
+ * Which row shows which lMod, worked out once per push or pull, on the first line that needs it: the
+ * rows' records as the base held them then (a pull's own merges since do not move them).
+ */
 export class LModOwners {
-  private owners: Map<string, string[]> | null = null;
+  private owners: Map<string, BaseRecord[]> | null = null;
   /** Per lMod and column, the sharing rows by agreed digest: one row as itself, several as a list. */
   private readonly byValue = new Map<string, Map<string, Map<Digest, string | string[]>>>();
 
@@ -36,7 +39,7 @@ export class LModOwners {
   anotherRowOf(lModText: string, rowId: string): string | undefined {
     if (lModText === '') return undefined;
     const owners = this.ownersByLMod().get(lModText);
-    const owner = owners?.length === 1 ? owners[0] : undefined;
+    const owner = owners?.length === 1 ? owners[0]?.id : undefined;
     return owner !== undefined && owner !== rowId ? owner : undefined;
   }
 
@@ -44,9 +47,9 @@ export class LModOwners {
    * The rows that show this lMod when several rows show it (written in one batch, or by a service whose
    * stamps are coarse): the lMod alone cannot say which of them a line is, the line's values can
    * (`holdsMoreOf`). Empty when one row or none shows it. The whole group, the asking row included: a
-   * batch of 100,000 rows is not copied for each of its lines.
+   * batch of 100,000 rows is not copied for each of its lines. Their records as the index found them.
    */
-  rowsSharing(lModText: string): readonly string[] {
+  rowsSharing(lModText: string): readonly BaseRecord[] {
     if (lModText === '') return [];
     const owners = this.ownersByLMod().get(lModText);
     return owners && owners.length > 1 ? owners : [];
@@ -55,7 +58,8 @@ export class LModOwners {
   /**
    * The rows sharing this lMod whose agreed value of the column has this digest: the only rows whose
    * values a line holding that value where its own row's differs can hold more of. Indexed per lMod
-   * and column on first use, so a line's check costs its own cells, not the whole batch.
+   * and column on first use, so a line's check costs its own cells, not the whole batch; by the
+   * records the lMod index found (no look-up in the base for each of a batch's rows).
    */
   rowsHoldingValue(lModText: string, columnId: string, digest: Digest): readonly string[] {
     const group = this.rowsSharing(lModText);
@@ -68,9 +72,10 @@ export class LModOwners {
     let byDigest = byColumn.get(columnId);
     if (!byDigest) {
       byDigest = new Map();
-      for (const rowId of group) {
-        const held = this.base.get(rowId)?.digests[columnId];
+      for (const record of group) {
+        const held = record.digests[columnId];
         if (held === undefined) continue;
+        const rowId = record.id;
         const rows = byDigest.get(held);
         // Most values are one row's: no list is made for each of a batch's 100,000 rows.
         if (rows === undefined) byDigest.set(held, rowId);
@@ -89,14 +94,14 @@ export class LModOwners {
     return this.base.get(rowId);
   }
 
-  private ownersByLMod(): Map<string, string[]> {
+  private ownersByLMod(): Map<string, BaseRecord[]> {
     if (this.owners) return this.owners;
-    const owners = new Map<string, string[]>();
-    const addOwner = (lMod: string | undefined, rowId: string): void => {
+    const owners = new Map<string, BaseRecord[]>();
+    const addOwner = (lMod: string | undefined, record: BaseRecord): void => {
       if (lMod === undefined || lMod === '') return;
       const rows = owners.get(lMod);
-      if (!rows) owners.set(lMod, [rowId]);
-      else rows.push(rowId);
+      if (!rows) owners.set(lMod, [record]);
+      else rows.push(record);
     };
     for (const record of this.base.all()) {
       // A line may show any lMod its row had since the last agreement: the one shown then, the agreed
@@ -106,9 +111,9 @@ export class LModOwners {
       const shown = shownLMod(record);
       const agreed = record.lMod;
       const conflicting = record.conflict?.lMod;
-      addOwner(shown, record.id);
-      if (agreed !== shown) addOwner(agreed, record.id);
-      if (conflicting !== shown && conflicting !== agreed) addOwner(conflicting, record.id);
+      addOwner(shown, record);
+      if (agreed !== shown) addOwner(agreed, record);
+      if (conflicting !== shown && conflicting !== agreed) addOwner(conflicting, record);
     }
     this.owners = owners;
     return owners;
