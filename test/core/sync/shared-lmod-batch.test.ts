@@ -120,6 +120,22 @@ describe('a batch of 3,000 rows sharing one lMod', () => {
     expect((state.grid.lines[10] as unknown[])[TITLE]).toBe(`${titleOf(10)} renamed`);
   });
 
+  it('a pull finds a swap of a row the service changed since, rows of the batch merged before it', () => {
+    const lines = linesOfBatch();
+    swapIds(lines, 2_500, 2_501);
+    const state = pullStateOf(lines, eagerBase());
+    applyServiceRows(
+      state,
+      serviceRows(0, ROWS, (i) => i % 10 === 0),
+    );
+    expect((state.grid.lines[2_500] as unknown[])[STATUS_COLUMN]).toBe(anotherRowsLineStatus(idOf(2_501)));
+    expect((state.grid.lines[2_501] as unknown[])[STATUS_COLUMN]).toBe(anotherRowsLineStatus(idOf(2_500)));
+    // Row 2,500's change waits for its line: neither line took it, its record is as agreed.
+    expect((state.grid.lines[2_501] as unknown[]).slice(0, 3)).toEqual([idOf(2_500), titleOf(2_501), 2_501]);
+    expect(state.base.get(idOf(2_500))?.lMod).toBe(BATCH);
+    expect(state.counts.updated).toBe(299);
+  });
+
   it('a pull of lines holding their own values reads only its own rows of a base read in part; a swap reads the rest', () => {
     const loaded = new Set<number>();
     const state = pullStateOf(linesOfBatch(), lazyBase(loaded));
