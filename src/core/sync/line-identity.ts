@@ -16,10 +16,14 @@ export function shownLMod(record: BaseRecord): string {
   return shown !== undefined ? String(shown) : record.lMod;
 }
 
-/** Which row shows which lMod, worked out once per push, on the first line that needs it. */
+/**
+ * Which row shows which lMod, worked out once per push or pull, on the first line that needs it: the
+ * rows' records as the base held them then (a pull's own merges since do not move them).
+ */
 export class LModOwners {
-  private owners: Map<string, string[]> | null = null;
-  private readonly byValue = new Map<string, Map<string, Map<Digest, string[]>>>();
+  private owners: Map<string, BaseRecord[]> | null = null;
+  /** Per lMod and column, the sharing rows by agreed digest: one row as itself, several as a list. */
+  private readonly byValue = new Map<string, Map<string, Map<Digest, string | string[]>>>();
 
   constructor(private readonly base: BaseTable) {}
 
@@ -35,7 +39,7 @@ export class LModOwners {
   anotherRowOf(lModText: string, rowId: string): string | undefined {
     if (lModText === '') return undefined;
     const owners = this.ownersByLMod().get(lModText);
-    const owner = owners?.length === 1 ? owners[0] : undefined;
+    const owner = owners?.length === 1 ? owners[0]?.id : undefined;
     return owner !== undefined && owner !== rowId ? owner : undefined;
   }
 
@@ -43,9 +47,9 @@ export class LModOwners {
    * The rows that show this lMod when several rows show it (written in one batch, or by a service whose
    * stamps are coarse): the lMod alone cannot say which of them a line is, the line's values can
    * (`holdsMoreOf`). Empty when one row or none shows it. The whole group, the asking row included: a
-   * batch of 100,000 rows is not copied for each of its lines.
+   * batch of 100,000 rows is not copied for each of its lines. Their records as the index found them.
    */
-  rowsSharing(lModText: string): readonly string[] {
+  rowsSharing(lModText: string): readonly BaseRecord[] {
     if (lModText === '') return [];
     const owners = this.ownersByLMod().get(lModText);
     return owners && owners.length > 1 ? owners : [];
@@ -54,7 +58,8 @@ export class LModOwners {
   /**
    * The rows sharing this lMod whose agreed value of the column has this digest: the only rows whose
    * values a line holding that value where its own row's differs can hold more of. Indexed per lMod
-   * and column on first use, so a line's check costs its own cells, not the whole batch.
+   * and column on first use, so a line's check costs its own cells, not the whole batch; by the
+   * records the lMod index found (no look-up in the base for each of a batch's rows).
    */
   rowsHoldingValue(lModText: string, columnId: string, digest: Digest): readonly string[] {
     const group = this.rowsSharing(lModText);
@@ -67,16 +72,21 @@ export class LModOwners {
     let byDigest = byColumn.get(columnId);
     if (!byDigest) {
       byDigest = new Map();
-      for (const rowId of group) {
-        const held = this.base.get(rowId)?.digests[columnId];
+      for (const record of group) {
+        const held = record.digests[columnId];
         if (held === undefined) continue;
+        const rowId = record.id;
         const rows = byDigest.get(held);
-        if (rows) rows.push(rowId);
-        else byDigest.set(held, [rowId]);
+        // Most values are one row's: no list is made for each of a batch's 100,000 rows.
+        if (rows === undefined) byDigest.set(held, rowId);
+        else if (typeof rows === 'string') byDigest.set(held, [rows, rowId]);
+        else rows.push(rowId);
       }
       byColumn.set(columnId, byDigest);
     }
-    return byDigest.get(digest) ?? [];
+    const rows = byDigest.get(digest);
+    if (rows === undefined) return [];
+    return typeof rows === 'string' ? [rows] : rows;
   }
 
   /** A row's base record. */
@@ -84,20 +94,26 @@ export class LModOwners {
     return this.base.get(rowId);
   }
 
-  private ownersByLMod(): Map<string, string[]> {
+  private ownersByLMod(): Map<string, BaseRecord[]> {
     if (this.owners) return this.owners;
-    const owners = new Map<string, string[]>();
+    const owners = new Map<string, BaseRecord[]>();
+    const addOwner = (lMod: string | undefined, record: BaseRecord): void => {
+      if (lMod === undefined || lMod === '') return;
+      const rows = owners.get(lMod);
+      if (!rows) owners.set(lMod, [record]);
+      else rows.push(record);
+    };
     for (const record of this.base.all()) {
       // A line may show any lMod its row had since the last agreement: the one shown then, the agreed
       // one, or the service's of a conflict (a pull writes it onto the line; a push that meets the
-      // conflict again keeps the agreed one: team chaos seed 20240121).
-      for (const lMod of new Set([shownLMod(record), record.lMod, record.conflict?.lMod])) {
-        if (lMod === undefined || lMod === '') continue;
-        const rows = owners.get(lMod);
-        // Each record once per lMod (its lMods are a set): no look through a batch of 100,000 rows.
-        if (!rows) owners.set(lMod, [record.id]);
-        else rows.push(record.id);
-      }
+      // conflict again keeps the agreed one: team chaos seed 20240121). Each record once per lMod (no
+      // look through a batch of 100,000 rows), and no set built per record to say so.
+      const shown = shownLMod(record);
+      const agreed = record.lMod;
+      const conflicting = record.conflict?.lMod;
+      addOwner(shown, record);
+      if (agreed !== shown) addOwner(agreed, record);
+      if (conflicting !== shown && conflicting !== agreed) addOwner(conflicting, record);
     }
     this.owners = owners;
     return owners;
@@ -118,8 +134,18 @@ export function holdsMoreOf(
   return holdsMoreByDigests(cellDigestsOf(cellOf, live), live, other, own, Number.POSITIVE_INFINITY);
 }
 
+/** holdsMoreOf of a line whose cell digests are known (lineDigests). */
+export function digestsHoldMoreOf(
+  digests: ReadonlyArray<Digest | undefined>,
+  live: readonly ColumnSpec[],
+  other: BaseRecord,
+  own: BaseRecord,
+): boolean {
+  return holdsMoreByDigests(digests, live, other, own, Number.POSITIVE_INFINITY);
+}
+
 /** A line's cell digests, column by column (undefined: the column is not in the sheet). */
-function cellDigestsOf(
+export function cellDigestsOf(
   cellOf: (column: ColumnSpec) => unknown,
   live: readonly ColumnSpec[],
 ): Array<Digest | undefined> {
@@ -130,14 +156,34 @@ function cellDigestsOf(
 }
 
 /**
+ * Whether every cell of a line the sheet has holds its own row's agreed value (most lines): such a line
+ * holds more of no other row's values, so it is its own row's whatever rows share its lMod, and the
+ * check weighs nothing (no index of the rows sharing its lMod is built for it).
+ */
+export function holdsOnlyOwnValues(
+  digests: ReadonlyArray<Digest | undefined>,
+  live: readonly ColumnSpec[],
+  own: BaseRecord,
+): boolean {
+  const ownDigests = own.digests;
+  for (let i = 0; i < live.length; i++) {
+    const digest = digests[i];
+    if (digest !== undefined && digest !== ownDigests[(live[i] as ColumnSpec).id]) return false;
+  }
+  return true;
+}
+
+/**
  * The row among `candidates` (rows sharing the line's lMod) whose values the line holds more of than
  * its own row's, when that row's own line does not hold them: ids swapped or sorted alone move a row's
  * values away from the line showing its id, while a person who typed another row's values into a
- * line (a deal closed like its neighbour) leaves that row's line as it was. `cellsOfLine` gives a
+ * line (a deal closed like its neighbour) leaves that row's line as it was. `digests` are the line's
+ * cell digests (cellDigestsOf; the caller has them for its merge or plan); `cellsOfLine` gives another
  * line's cell of a column; `lineOf` the line showing a row's id.
  */
 export function rowWhoseValuesItHolds(
   line: number,
+  digests: ReadonlyArray<Digest | undefined>,
   cellsOfLine: (line: number) => (column: ColumnSpec) => unknown,
   lineOf: (rowId: string) => number | undefined,
   live: readonly ColumnSpec[],
@@ -145,7 +191,7 @@ export function rowWhoseValuesItHolds(
   lMod: string,
   own: BaseRecord,
 ): string | undefined {
-  const { digests, notOwn, candidates } = weighedRows(cellsOfLine(line), live, owners, lMod, own);
+  const { notOwn, candidates } = weighedRows(digests, live, owners, lMod, own);
   for (const candidate of candidates) {
     const record = owners.record(candidate);
     if (!record || !holdsMoreByDigests(digests, live, record, own, notOwn)) continue;
@@ -161,27 +207,25 @@ export function rowWhoseValuesItHolds(
 const MANY_ROWS_TO_WEIGH = 64;
 
 /**
- * The line's cell digests, how many of its cells do not hold its own row's value, and the rows sharing
- * its lMod that hold one of those values: another row's values can be held only where the line does
- * not hold its own, so a line holding its own values (most lines) weighs no row, and the rows weighed
+ * How many of a line's cells do not hold its own row's value, and the rows sharing its lMod that hold
+ * one of those values: another row's values can be held only where the line does not hold its own, so
+ * a line holding its own values (most lines) weighs no row and looks up no owner, and the rows weighed
  * are found by value, whatever the size of the batch sharing the lMod.
  */
 function weighedRows(
-  cellOf: (column: ColumnSpec) => unknown,
+  digests: ReadonlyArray<Digest | undefined>,
   live: readonly ColumnSpec[],
   owners: LModOwners,
   lMod: string,
   own: BaseRecord,
-): { digests: Array<Digest | undefined>; notOwn: number; candidates: Set<string> } {
+): { notOwn: number; candidates: Set<string> } {
   const candidates = new Set<string>();
-  if (owners.rowsSharing(lMod).length === 0) return { digests: [], notOwn: 0, candidates };
-  const digests = cellDigestsOf(cellOf, live);
+  if (holdsOnlyOwnValues(digests, live, own) || owners.rowsSharing(lMod).length === 0)
+    return { notOwn: 0, candidates };
   // A row outweighs the line's own only by holding one of the line's other values, and by differing
   // from the own row in fewer of the cells that hold the own row's value than the line has other
   // values (k): it holds the own row's value in at least one of any k of those cells. Of the two ways
   // to find such rows, the one with fewer rows to weigh is taken.
-  if (!live.some((column, i) => digests[i] !== undefined && digests[i] !== own.digests[column.id]))
-    return { digests, notOwn: 0, candidates };
   const otherValued: Array<readonly string[]> = [];
   const ownValuedColumns: number[] = [];
   live.forEach((column, i) => {
@@ -204,7 +248,7 @@ function weighedRows(
   }
   for (const rows of sources) for (const rowId of rows) candidates.add(rowId);
   candidates.delete(own.id);
-  return { digests, notOwn, candidates };
+  return { notOwn, candidates };
 }
 
 /**
@@ -262,7 +306,8 @@ export function linesToCompareWith(
       return at === undefined ? undefined : grid.get(line, at);
     };
     const lMod = cellText(grid.get(line, lModColumn));
-    const { digests, notOwn, candidates } = weighedRows(cellOf, live, owners, lMod, own);
+    const digests = cellDigestsOf(cellOf, live);
+    const { notOwn, candidates } = weighedRows(digests, live, owners, lMod, own);
     for (const other of candidates) {
       const record = base.get(other);
       if (!record || !holdsMoreByDigests(digests, live, record, own, notOwn)) continue;

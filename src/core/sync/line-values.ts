@@ -17,6 +17,25 @@ export function cellAt(cells: readonly unknown[], at: readonly number[], k: numb
   return value === undefined ? '' : value;
 }
 
+/**
+ * A line's cell digests by column into `into` (undefined for a column the sheet lacks): what its cells
+ * are compared with the base by (cellEdits) and weighed by (the id-swap check).
+ */
+export function lineDigests(
+  cells: readonly unknown[],
+  at: readonly number[],
+  columns: readonly ColumnSpec[],
+  into: Array<Digest | undefined>,
+): Array<Digest | undefined> {
+  for (let k = 0; k < columns.length; k++) {
+    into[k] =
+      (at[k] as number) < 0
+        ? undefined
+        : cellDigestFor(cellAt(cells, at, k), (columns[k] as ColumnSpec).kind);
+  }
+  return into;
+}
+
 export interface LineEdits {
   /** Edited columns with the value to send. */
   values: Record<string, JsonValue>;

@@ -5,7 +5,7 @@ import type { BaseRecord } from '../../../src/core/base';
 import { BaseTable } from '../../../src/core/base-table';
 import { cellDigestFor } from '../../../src/core/codec';
 import type { ColumnSpec } from '../../../src/core/columns';
-import { LModOwners, rowWhoseValuesItHolds } from '../../../src/core/sync/line-identity';
+import { cellDigestsOf, LModOwners, rowWhoseValuesItHolds } from '../../../src/core/sync/line-identity';
 
 const LMOD = '2026-01-05T08:00:00.000Z';
 const live: ColumnSpec[] = [
@@ -29,9 +29,11 @@ function batch(count: number, status: string, extra: BaseRecord[] = []): BaseTab
 /** The row a line claiming `own` and holding `cells` is found to be, no line of any other row shown. */
 function heldRow(base: BaseTable, own: string, cells: Record<string, string>): string | undefined {
   const lines: Array<Record<string, string>> = [cells];
+  const cellsOfLine = (line: number) => (column: ColumnSpec) => lines[line]?.[column.id];
   return rowWhoseValuesItHolds(
     0,
-    (line) => (column) => lines[line]?.[column.id],
+    cellDigestsOf(cellsOfLine(0), live),
+    cellsOfLine,
     () => undefined,
     live,
     new LModOwners(base),

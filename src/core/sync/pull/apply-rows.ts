@@ -1,6 +1,7 @@
 import type { BaseRecord } from '../../base';
 import { cellDigest, decodeCell, type EncodedCell, encodeCell } from '../../codec';
 import type { ColumnSpec } from '../../columns';
+import type { Digest } from '../../digest';
 
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
 import type { LineGrid } from '../../line-grid';
@@ -16,7 +17,13 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
-import { holdsMoreOf, LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
+import {
+  digestsHoldMoreOf,
+  holdsOnlyOwnValues,
+  LModOwners,
+  rowWhoseValuesItHolds,
+  shownLMod,
+} from '../line-identity';
 import { fixedFieldText } from '../line-values';
 import {
   adoptedBase,
@@ -139,7 +146,7 @@ export function applyServiceRows(
   // (eager grids and bases never ask).
   grid.ensureLoaded(touchedLines(rows, index));
   base.ensureLoaded(touchedIds(rows));
-  const { at, merge, fixed } = batchColumns(state);
+  const { at, merge, fixed, lineDigests } = batchColumns(state);
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || typeof row.id !== 'string' || row.id === '') continue;
     const id = row.id;
@@ -166,12 +173,14 @@ export function applyServiceRows(
       index.lineById.set(id, line);
     }
     const currentLine = line;
-    if (!isNew && !adopted && showsAnotherRow(state, currentLine, id)) continue;
     const agreed = adopted ?? base.get(id);
+    const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
+    // Merged before the line is known to be the row's (the merge writes nothing), so the id-swap check
+    // weighs the digests the merge worked out instead of hashing the line again.
+    const merged = mergeCells(row, cells, at, agreed, live, merge, lineDigests);
+    if (!isNew && !adopted && showsAnotherRow(state, currentLine, id, lineDigests)) continue;
     // An adopted row's earlier record is its pending create's: not this row's to go back to.
     if (!adopted) before.set(id, agreed);
-    const cells = isNew ? undefined : (grid.lineCells(currentLine) ?? cellsByGet(grid, currentLine, at));
-    const merged = mergeCells(row, cells, at, agreed, live, merge);
     writeMergedCells(grid, currentLine, at, merged);
     const shown = writeFixedFields(state, fixed, currentLine, row, agreed?.shown);
     settleBaseRecord(state, id, agreed, merged, shown);
@@ -183,12 +192,19 @@ export function applyServiceRows(
 /**
  * Whether the line carrying this row's id shows another row's lMod (id cells swapped or sorted alone):
  * it is not this row's line, so nothing of the row is written onto it (the person's values on it stay,
- * and the evidence too); it says so, and the row counts as seen, not removed.
+ * and the evidence too); it says so, and the row counts as seen, not removed. `digests`: the line's
+ * cell digests.
  */
-function showsAnotherRow(state: PullState, line: number, id: string): boolean {
+function showsAnotherRow(
+  state: PullState,
+  line: number,
+  id: string,
+  digests: ReadonlyArray<Digest | undefined>,
+): boolean {
   const lModColumn = state.layout.fixed.get(LMOD_HEADER);
   const record = state.base.get(id);
-  if (lModColumn === undefined || !record) return false;
+  // A line holding its own row's values holds more of no other row's (most lines): nothing to weigh.
+  if (lModColumn === undefined || !record || holdsOnlyOwnValues(digests, state.live, record)) return false;
   const lMod = cellText(state.grid.get(line, lModColumn));
   state.lModOwners ??= new LModOwners(state.base);
   const cellsOfLine =
@@ -201,15 +217,15 @@ function showsAnotherRow(state: PullState, line: number, id: string): boolean {
       if (!state.grid.isLoaded(at)) state.grid.ensureLoaded([at]);
       return state.grid.get(at, sheetColumn);
     };
-  const cellOf = cellsOfLine(line);
   const lineOf = (rowId: string): number | undefined => state.index.lineById.get(rowId);
   // The line must also hold that row's values rather than this one's: an lMod cell left stale by a
   // lost write may equal another row's by chance (chaos seed 20240106 under the platform's limits).
   const other = lMod === shownLMod(record) ? undefined : state.lModOwners.anotherRowOf(lMod, id);
   const shows =
-    (other !== undefined && holdsMoreOf(cellOf, state.live, state.base.get(other) as BaseRecord, record)) ||
+    (other !== undefined &&
+      digestsHoldMoreOf(digests, state.live, state.base.get(other) as BaseRecord, record)) ||
     // An lMod several rows show (one batch wrote them) names none: the values say (seed 20240132).
-    rowWhoseValuesItHolds(line, cellsOfLine, lineOf, state.live, state.lModOwners, lMod, record) !==
+    rowWhoseValuesItHolds(line, digests, cellsOfLine, lineOf, state.live, state.lModOwners, lMod, record) !==
       undefined;
   if (!shows) return false;
   setStatus(state, line, anotherRowsLineStatus(id));
@@ -230,6 +246,8 @@ interface BatchColumns {
    */
   merge: MergeOptions;
   fixed: FixedColumns;
+  /** The cell digests of the row being merged (scratch, filled by mergeCells). */
+  lineDigests: Array<Digest | undefined>;
 }
 
 function batchColumns(state: PullState): BatchColumns {
@@ -240,7 +258,7 @@ function batchColumns(state: PullState): BatchColumns {
   if (fresh && fresh.size > 0) {
     merge.freshColumns = live.map((column, k) => fresh.has(column.id) && (at[k] as number) >= 0);
   }
-  return { at, merge, fixed: fixedColumnsOf(layout) };
+  return { at, merge, fixed: fixedColumnsOf(layout), lineDigests: new Array(live.length) };
 }
 
 /** A row whose id is on several lines: nothing is written into them, each says why; the row is seen. */

@@ -123,7 +123,9 @@ export interface MergedCells {
  * service's value, and keeps the old agreed digest otherwise; it moves to the service's lMod unless a
  * cell is in conflict or unsettled. A conflict keeps the service's values in the record's conflict
  * until the person resolves it. The row's outcome is its strongest cell's: conflict, then kept-local,
- * then updated (or a new row: added).
+ * then updated (or a new row: added). `lineDigests`, when given, receives the line's cell digests by
+ * column (undefined where the sheet lacks the column), as the id-swap check weighs them: worked out
+ * here anyway, mostly without hashing the cell again.
  */
 export function mergeCells(
   serviceRow: Readonly<Record<string, unknown>>,
@@ -132,6 +134,7 @@ export function mergeCells(
   base: BaseRecord | undefined,
   columns: readonly ColumnSpec[],
   options: MergeOptions = DEFAULT_MERGE,
+  lineDigests?: Array<Digest | undefined>,
 ): MergedCells {
   const { mayHoldDeleted = true, freshColumns } = options;
   const baseDigests = base?.digests;
@@ -150,6 +153,7 @@ export function mergeCells(
     const serviceDigest = readDigest(serviceValue, read, column.kind);
     const baseDigest = baseDigests === undefined ? undefined : baseDigests[columnId];
     const local = localCell(cells, at[k] as number, read, serviceDigest, column.kind);
+    if (lineDigests !== undefined) lineDigests[k] = local >= 0 ? local : undefined;
     // A line new to the sheet has agreed nothing yet, whatever the base holds for its row.
     const agreedBefore = cells === undefined ? undefined : baseDigest;
     // Whether the service's value is cut only matters for a cell that differs from it (skips the check

@@ -19,6 +19,7 @@ export type { LineEdits };
 /**
  * The local edits of a line: the columns whose cell no longer matches the base. Column k's value is
  * cells[at[k]]; a column the sheet lacks (at[k] < 0) has no edits. The result of an unedited line is shared and frozen.
+ * `digests`: the line's cell digests when already worked out (lineDigests), so no cell is hashed twice.
  */
 export function cellEdits(
   cells: readonly unknown[],
@@ -26,6 +27,7 @@ export function cellEdits(
   base: BaseRecord,
   columns: readonly ColumnSpec[],
   context: DecodeContext,
+  digests?: ReadonlyArray<Digest | undefined>,
 ): LineEdits {
   let edits: LineEdits | null = null;
   const baseDigests = base.digests;
@@ -35,7 +37,7 @@ export function cellEdits(
     // A column without its (single) header holds no edits: an absent cell is not an empty one.
     if (baseDigest === undefined || (at[k] as number) < 0) continue;
     const value = cellAt(cells, at, k);
-    const localDigest = cellDigestFor(value, column.kind);
+    const localDigest = digests?.[k] ?? cellDigestFor(value, column.kind);
     if (localDigest === baseDigest) continue;
     // Most lines are unedited: the result is only allocated for the first edit.
     edits ??= { values: fresh<JsonValue>(), digests: fresh<Digest>(), errors: [] };

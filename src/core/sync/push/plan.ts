@@ -22,8 +22,8 @@ import {
   STATUS,
   unknownRowStatus,
 } from '../../status';
-import { LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
-import { type LineEdits, newCellValues } from '../line-values';
+import { holdsOnlyOwnValues, LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
+import { type LineEdits, lineDigests, newCellValues } from '../line-values';
 import { cellEdits } from './line-edits';
 
 export interface UpdatePlan {
@@ -91,6 +91,8 @@ interface PlanColumns {
   lModColumn: number | undefined;
   /** Which row shows which lMod (a line showing another row's is not the row its id names). */
   lModOwners: LModOwners;
+  /** The cell digests of the line being planned (scratch, filled by lineDigests). */
+  lineDigests: Array<Digest | undefined>;
 }
 
 function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTable): PlanColumns {
@@ -111,6 +113,7 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTabl
     deletedColumns: [...layout.deleted.values()],
     lModColumn: layout.fixed.get(LMOD_HEADER),
     lModOwners: new LModOwners(base),
+    lineDigests: new Array(live.length),
   };
 }
 
@@ -208,6 +211,9 @@ function planSyncedLine(
     plan.errors.push({ line, status: unknownRowStatus(rowId) });
     return;
   }
+  const lineCells = cells ?? cellsByGet(grid, line, columns.at);
+  // Hashed once: the id-swap check weighs the digests the edits are found by.
+  const digests = lineDigests(lineCells, columns.at, live, columns.lineDigests);
   if (columns.lModColumn !== undefined) {
     const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
     if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
@@ -216,9 +222,8 @@ function planSyncedLine(
     }
     // An lMod several rows show (one batch wrote them) names none of them: the line's values say
     // whether it is another of those rows' (ids of two rows patched together, swapped: team chaos
-    // seed 20240132).
-    const sharing = columns.lModOwners.rowsSharing(lMod);
-    if (sharing.length > 0) {
+    // seed 20240132). A line holding its own row's values (most lines) is no other row's.
+    if (!holdsOnlyOwnValues(digests, live, record)) {
       const cellsOfLine =
         (at: number) =>
         (column: ColumnSpec): unknown => {
@@ -232,9 +237,17 @@ function planSyncedLine(
         const at = index.lineById.get(id);
         return at !== undefined && grid.isLoaded(at) ? at : undefined;
       };
-      if (
-        rowWhoseValuesItHolds(line, cellsOfLine, lineOf, live, columns.lModOwners, lMod, record) !== undefined
-      ) {
+      const holder = rowWhoseValuesItHolds(
+        line,
+        digests,
+        cellsOfLine,
+        lineOf,
+        live,
+        columns.lModOwners,
+        lMod,
+        record,
+      );
+      if (holder !== undefined) {
         plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
         return;
       }
@@ -243,7 +256,7 @@ function planSyncedLine(
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
   if (reverted) plan.reverted.push({ line, fields: reverted });
   const deletedEdits = editedDeletedColumns(grid, columns, line, record);
-  const edits = cellEdits(cells ?? cellsByGet(grid, line, columns.at), columns.at, record, live, context);
+  const edits = cellEdits(lineCells, columns.at, record, live, context, digests);
   const edited = Object.keys(edits.values).length > 0;
   // An edit in a column deleted on the service cannot go, but it never holds back the line's other
   // edits: they go, and the next push, finding only that edit left, says why it was not sent.
