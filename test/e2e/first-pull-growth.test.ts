@@ -25,6 +25,49 @@ async function linkedTable(rows: number, tableId = 'tbl_growth'): Promise<World>
 
 const sheetOf = (w: World) => w.sim.spreadsheet.getActiveSheet();
 
+describe('a first pull reads its sheet once, after its last request', () => {
+  it('keeps a header and a line a person types into the empty sheet during its last page wave', async () => {
+    const w = await linkedTable(1500);
+    const sheet = sheetOf(w);
+    let typed = 0;
+    // The wave that asks for the table's last page (the last wave that brings rows).
+    const lastPage = (point: { requests: Array<{ url: string }> }): boolean =>
+      point.requests.some((request) => /[?&]offset=1400\b/.test(request.url));
+    w.sim.person.at({ on: 'fetchAll', when: lastPage }, () => {
+      w.sim.person.edit(sheet.getName(), 1, 1, 'My notes');
+      w.sim.person.edit(sheet.getName(), 2, 1, 'a line of mine');
+      typed += 1;
+    });
+    installSheetCallCensus();
+    startCensus();
+    const pulled = pullSheet(w);
+    const calls = stopCensus();
+    expect(pulled).toMatchObject({ ok: true, added: 1500 });
+    expect(typed).toBe(1);
+    // One read of the sheet (its last row), none re-identifying before the write.
+    expect(calls['Sheet.getLastRow']).toBe(1);
+    expect(calls['Sheet.getSheetValues']).toBeUndefined();
+    const values = w.values();
+    expect(headers(w)[0]).toBe('My notes');
+    expect(values[1]?.[0]).toBe('a line of mine');
+    expect(values[1]?.[headers(w).indexOf('id')]).toBe('');
+    expect(values).toHaveLength(1 + 1 + 1500);
+    expect(await mismatches(w, undefined, CRM, 'tbl_growth')).toEqual([]);
+  });
+
+  it('of two chunks commits its queued writes once, when the lock is released (no measuring flush)', async () => {
+    await linkedTable(6000);
+    installSheetCallCensus();
+    startCensus();
+    const pulled = pullSheet(world as World);
+    const calls = stopCensus();
+    expect(pulled).toMatchObject({ ok: true, added: 6000 });
+    // The first chunk's 5,000 rows and more leave 1,000 for the end: the first chunk's cost decides
+    // nothing, so it is not measured.
+    expect(calls['SpreadsheetApp.flush']).toBe(1);
+  }, 60_000);
+});
+
 describe('a first pull grows the sheet after its content', () => {
   it("keeps a person's note and background in blank rows, below the lines, without asking the grid's size", async () => {
     const w = await linkedTable(1500);
