@@ -150,6 +150,28 @@ describe('a first pull grows the sheet after its content', () => {
     ).toBe(true);
   }, 60_000);
 
+  it('a row a person inserts above the lines while the second chunk waits: every line still holds its row', async () => {
+    const w = await linkedTable(6000);
+    const sheet = sheetOf(w);
+    let insertedAt = 0;
+    w.sim.person.at({ on: 'fetchAll', when: () => sheet.getLastRow() > 1 }, () => {
+      insertedAt = 5;
+      w.sim.person.insertRows(sheet.getName(), insertedAt, 1);
+      w.sim.person.edit(sheet.getName(), insertedAt, 'c01_text', 'inserted by a person');
+    });
+    const pulled = pullSheet(w);
+    expect(pulled.ok, pulled.message).toBe(true);
+    expect(insertedAt).toBe(5);
+    const values = w.values();
+    const id = headers(w).indexOf('id');
+    expect(values[insertedAt - 1]?.[headers(w).indexOf('c01_text')]).toBe('inserted by a person');
+    expect(values[insertedAt - 1]?.[id]).toBe('');
+    // 6,000 lines and the person's: nothing written over it, no blank row left among the lines.
+    expect(values).toHaveLength(1 + 6000 + 1);
+    expect(values.slice(1).filter((line) => line[id] === '')).toHaveLength(1);
+    expect(await mismatches(w, undefined, CRM, 'tbl_growth')).toEqual([]);
+  }, 60_000);
+
   it('a header a person renames while the second chunk waits: that chunk writes nothing, the next pull completes', async () => {
     const w = await linkedTable(6000);
     const sheet = sheetOf(w);
