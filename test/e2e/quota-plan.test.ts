@@ -208,4 +208,20 @@ describe('the Sync log shows the day’s use', () => {
     expect(Number(last[fetchesAt])).toBe(Number(last[requestsAt]));
     expect(Number(last[minutesAt])).toBe(0);
   });
+
+  it('gives a log from before the day’s use its two headers with the first row logged, though the day began unlogged', async () => {
+    const w = await startWorld();
+    world = w;
+    const old = w.sim.spreadsheet.insertSheet('Sync log');
+    old.getRange(1, 1, 1, 2).setValues([['When (spreadsheet time)', 'Sheet']]);
+    w.sim.spreadsheet.setActiveSheet(w.sim.spreadsheet.getSheets()[0] as typeof old);
+    w.connect();
+    w.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS });
+    expect(w.call<Summary>('pullActiveSheet').ok).toBe(true);
+    expect(old.getLastRow()).toBe(1);
+    expect(old.getRange(1, 15).getValue()).toBe('');
+    expect(w.call<Summary>('pushActiveSheet').ok).toBe(true);
+    expect(old.getRange(1, 15, 1, 2).getValues()[0]).toEqual(['Fetch calls today', 'Trigger minutes today']);
+    expect(old.getLastRow()).toBe(2);
+  });
 });
