@@ -7,7 +7,14 @@ export const SPREADSHEET_CELL_LIMIT = 10_000_000;
 /** Columns of a sheet Google creates (the base sheet is one; its grid keeps this width). */
 export const NEW_SHEET_COLUMNS = 26;
 
-/** Blank rows the add-on keeps below the lines when it grows a sheet (src/gas/grid-size.ts). */
+/** Rows of a sheet Google creates (the simulator's insertSheet, as Sheets' default grid of 1,000). */
+export const NEW_SHEET_ROWS = 1000;
+
+/**
+ * Blank rows an estimate counts below the lines. The add-on grows a sheet right after its content, so
+ * the blank rows the sheet had stay below; the exact check near the limit counts them all
+ * (workbookFootprint), an estimate only these.
+ */
 export const GROWTH_SPARE_ROWS = 100;
 
 /**

@@ -165,6 +165,21 @@ export function runOutcome(summary: OutcomeFacts): RunOutcome {
   return 'ok';
 }
 
+/**
+ * Whether a run gets a row in the Sync log sheet. The log is the team's record of what was written to
+ * the service and of what went wrong, and of every scheduled run (sync-rules.md): a run from the menu
+ * or sidebar that only pulled and did all of it (no error, nothing held, no conflict) has none. Its
+ * requests and time still count in the day's use that the next row shows. The last execution of a
+ * pull that went on over several (`resumed`) is logged: its earlier ones were, as continuing.
+ */
+export function logsRun(
+  summary: OutcomeFacts & { operation: SyncSummary['operation'] },
+  trigger: 'manual' | 'scheduled',
+  resumed = false,
+): boolean {
+  return trigger === 'scheduled' || resumed || summary.operation !== 'pull' || runOutcome(summary) !== 'ok';
+}
+
 const NOUN: Record<SyncSummary['operation'], string> = {
   pull: 'Pull',
   push: 'Push',

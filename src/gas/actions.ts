@@ -177,6 +177,7 @@ export function runOperation(
     finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
       fullListing: link.fullListingAt !== listedBefore,
       continuation,
+      resumed: !!options.job,
     });
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
@@ -245,7 +246,11 @@ function finishRun(
   origin: 'manual' | 'scheduled',
   toast: boolean,
   continuing: ProgressInfo | null,
-  { fullListing, continuation }: { fullListing: boolean; continuation: Continuation },
+  {
+    fullListing,
+    continuation,
+    resumed,
+  }: { fullListing: boolean; continuation: Continuation; resumed: boolean },
 ): void {
   if (summary.skipped) {
     // The running sync owns the progress and the summary the sidebar shows: only the log hears of it.
@@ -273,7 +278,7 @@ function finishRun(
   );
   try {
     saveSummary(link.sheetId, summary);
-    appendRunLog(link, summary, origin, fullListing);
+    appendRunLog(link, summary, origin, fullListing, resumed);
   } catch {
     // The summary is still returned; a full property store or a protected log never hides it.
   }

@@ -19,7 +19,7 @@ import { sheetRowOf } from '../core/lines';
 import type { SheetReadOptions } from '../core/sync/ports';
 import { activeSpreadsheet } from './active';
 import { execution } from './execution';
-import { ensureRows, gridSizeOf, noteContentSize, noteNewSheet } from './grid-size';
+import { ensureRows, noteContentSize, noteGridRows } from './grid-size';
 import { setPlainText } from './plain-text';
 import { insertHiddenSheet } from './sheets';
 import type { LinkRecord } from './stores';
@@ -88,7 +88,7 @@ function readWholeBase(
 ): BaseTable {
   const width = withSeen ? BASE_SEEN_COLUMN : BASE_RECORD_COLUMN;
   const values = sheet.getRange(`A:${columnLetters(width)}`).getValues() as unknown[][];
-  gridSizeOf(sheet).maxRows = values.length;
+  noteGridRows(sheet, values.length);
   let lastRow = values.length;
   while (lastRow > 0 && (values[lastRow - 1] as unknown[]).every((cell) => cell === '' || cell === null)) {
     lastRow -= 1;
@@ -117,7 +117,6 @@ export function baseSheetOf(link: LinkRecord, create: boolean): GoogleAppsScript
     // Plain text everywhere: ids, lMods and digests must never be parsed as numbers or dates. Whole
     // columns, so the grid's size need not be asked (rows inserted later get it as they come).
     sheet.getRange(`A:${columnLetters(BASE_HEADER_WIDTH)}`).setNumberFormat('@');
-    noteNewSheet(sheet);
   }
   if (sheet) {
     execution.baseSheets.set(link.baseSheetName, sheet);

@@ -4,6 +4,7 @@
 import { headerText, ID_HEADER, STATUS_HEADER } from '../core/layout';
 import { cellText } from '../core/lines';
 import { spansOf } from '../core/row-spans';
+import { noteContentExtent } from './grid-size';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -46,5 +47,7 @@ export function deleteLinesById(
   const rows = doomed.map((each) => each.row).sort((a, b) => a - b);
   // Bottom up, a run of adjacent rows at a time: rows above a deletion keep their numbers.
   for (const [first, last] of spansOf(rows, 1).reverse()) sheet.deleteRows(first, last - first + 1);
+  // Rows are inserted right after the content: it ends at most this far now.
+  noteContentExtent(sheet, lastRow - doomed.length);
   return doomed.map((each) => each.rowId);
 }

@@ -7,12 +7,13 @@ import type { LineGrid } from '../core/line-grid';
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
 /**
- * A sheet's grid size as far as this execution knows it: its max rows and columns once asked, and the
- * rows and columns it is known to have at least (its content reaches that far), which spare asking.
+ * How far a sheet reaches as far as this execution knows without asking its size: the rows and
+ * columns its content (read or written) reaches, which the grid has at least, and its row count where
+ * a read told it (src/gas/grid-size.ts).
  */
 export interface GridSize {
+  /** The grid's row count where a read told it without asking (null: unknown, never asked). */
   maxRows: number | null;
-  maxColumns: number | null;
   rowsAtLeast: number;
   columnsAtLeast: number;
 }
@@ -30,10 +31,8 @@ export const execution = {
    */
   baseSheets: new Map<string, Sheet>(),
   absentBaseSheets: new Set<string>(),
-  /** Grid sizes: people may add rows or columns, never take away what this execution wrote or read. */
+  /** Content extents: noted again by every read that finds them after a wait (people delete rows). */
   gridSizes: new Map<Sheet, GridSize>(),
-  /** Sheets this execution made (insertSheet): every row past their known content is blank. */
-  sheetsMade: new Set<Sheet>(),
   /**
    * Grids read lazily (whole lines loaded later, by position): they are re-identified before each load,
    * since a sort while the run waited would load another row's cells into a line.

@@ -1,27 +1,25 @@
-// A sheet's grid size (rows and columns, blank or not) as this execution last saw or made it, and the
-// growing of sheets. Invariant: every insertion of rows or columns in an execution goes through
-// ensureRows or ensureColumns, so the remembered size stays true without asking again.
+// How far a sheet's content reaches, as this execution last read or wrote it, and the growing of
+// sheets. A sheet grows right after its content (rows inserted after the last row with content,
+// columns after the last column with content), so the grid's size is never asked (a waiting call):
+// the blank rows and columns past the content stay where they are, below and right of it, with
+// whatever a person formatted or noted there. Every insertion of an execution goes through
+// ensureRows or ensureColumns, and every read that finds the content's extent after a wait notes it
+// (noteContentExtent), so a write never reaches past the grid's end.
 
-import { GROWTH_SPARE_ROWS } from '../core/capacity';
 import { execution, type GridSize } from './execution';
 
-/**
- * Blank rows kept below the data when the sheet grows, so a person can type new lines there (the
- * too-large check counts them: one constant).
- */
-const SPARE_ROWS = GROWTH_SPARE_ROWS;
-
-/** A sheet's grid size as this execution last saw or made it (asked once, kept up to date). */
+/** A sheet's content extent as this execution last saw or made it. */
 export function gridSizeOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): GridSize {
   let size = execution.gridSizes.get(sheet);
   if (!size) {
-    size = { maxRows: null, maxColumns: null, rowsAtLeast: 0, columnsAtLeast: 0 };
+    // Every sheet has at least one row and one column (Sheets refuses deleting the last ones).
+    size = { maxRows: null, rowsAtLeast: 1, columnsAtLeast: 1 };
     execution.gridSizes.set(sheet, size);
   }
   return size;
 }
 
-/** Notes that the sheet's content reaches this row and column (so the grid has at least as many). */
+/** Notes that the sheet's content reaches at least this row and column (what a partial read saw). */
 export function noteContentSize(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   lastRow: number,
@@ -33,64 +31,50 @@ export function noteContentSize(
 }
 
 /**
- * Up to how many rows a sheet made in this execution grows without asking its size: the rows it lacks
- * are inserted after the rows it is known to have, which can leave the new sheet's own blank rows
- * (1,000 in Sheets) below the data. Small enough that those cells never matter for the spreadsheet's
- * 10 million cells (a table near that limit has far more rows); larger needs ask the size once.
+ * Notes the sheet's last row (and column) with content as just read: exactly, since rows a person
+ * deleted while the run waited leave fewer, and rows are inserted right after this one.
  */
-const NEW_SHEET_BLIND_ROWS = 2000;
-
-/**
- * Notes a sheet this execution just made: it has at least one row and one column and nothing in them,
- * so it can grow without asking its size (see ensureRows).
- */
-export function noteNewSheet(sheet: GoogleAppsScript.Spreadsheet.Sheet): void {
-  execution.sheetsMade.add(sheet);
-  noteContentSize(sheet, 1, 1);
+export function noteContentExtent(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  lastRow: number,
+  lastColumn?: number,
+): void {
+  const size = gridSizeOf(sheet);
+  size.rowsAtLeast = Math.max(1, lastRow);
+  if (lastColumn !== undefined) size.columnsAtLeast = Math.max(1, lastColumn);
 }
 
-/** Grows the sheet when needed; returns the first inserted row and how many, or null. */
+/** Notes the grid's row count where a read told it without asking (an open-ended A1 range). */
+export function noteGridRows(sheet: GoogleAppsScript.Spreadsheet.Sheet, rows: number): void {
+  gridSizeOf(sheet).maxRows = rows;
+}
+
+/**
+ * Makes rows up to `lastNeededRow` exist; returns the first inserted row and how many, or null. Rows
+ * known to exist are used (the content's, or the grid's where a read told it); past them rows are
+ * inserted right after them, never into blank rows whose size would have to be asked.
+ */
 export function ensureRows(
   sheet: GoogleAppsScript.Spreadsheet.Sheet,
   lastNeededRow: number,
 ): [number, number] | null {
   const size = gridSizeOf(sheet);
-  if (lastNeededRow <= size.rowsAtLeast) return null;
-  if (size.maxRows === null && execution.sheetsMade.has(sheet) && lastNeededRow <= NEW_SHEET_BLIND_ROWS) {
-    // A sheet made here: its rows past those known are blank, so inserting after them moves nothing
-    // and saves asking its size (a waiting call). Its size stays unknown: asked if it grows further.
-    const from = size.rowsAtLeast;
-    const count = lastNeededRow - from;
-    sheet.insertRowsAfter(from, count);
-    size.rowsAtLeast = lastNeededRow;
-    return [from + 1, count];
+  const known = Math.max(size.rowsAtLeast, size.maxRows ?? 0);
+  if (lastNeededRow <= known) {
+    size.rowsAtLeast = Math.max(size.rowsAtLeast, lastNeededRow);
+    return null;
   }
-  const maxRows = maxRowsOf(sheet);
-  if (lastNeededRow <= maxRows) return null;
-  const count = lastNeededRow - maxRows + SPARE_ROWS;
-  sheet.insertRowsAfter(maxRows, count);
-  gridSizeOf(sheet).maxRows = maxRows + count;
-  return [maxRows + 1, count];
+  const count = lastNeededRow - known;
+  sheet.insertRowsAfter(known, count);
+  size.rowsAtLeast = lastNeededRow;
+  if (size.maxRows !== null) size.maxRows += count;
+  return [known + 1, count];
 }
 
-/** The sheet's row count (every row, blank or not), asked once per execution. */
-export function maxRowsOf(sheet: GoogleAppsScript.Spreadsheet.Sheet): number {
-  const size = gridSizeOf(sheet);
-  const maxRows = size.maxRows ?? sheet.getMaxRows();
-  size.maxRows = maxRows;
-  return maxRows;
-}
-
-/**
- * Grows the sheet to `lastNeededColumn` columns when needed. Every insertion of this execution goes
- * through here or ensureRows, so the remembered size stays true.
- */
+/** Makes columns up to `lastNeededColumn` exist: inserted right after the last column with content. */
 export function ensureColumns(sheet: GoogleAppsScript.Spreadsheet.Sheet, lastNeededColumn: number): void {
   const size = gridSizeOf(sheet);
   if (lastNeededColumn <= size.columnsAtLeast) return;
-  const maxColumns = size.maxColumns ?? sheet.getMaxColumns();
-  size.maxColumns = maxColumns;
-  if (lastNeededColumn <= maxColumns) return;
-  sheet.insertColumnsAfter(maxColumns, lastNeededColumn - maxColumns);
-  size.maxColumns = lastNeededColumn;
+  sheet.insertColumnsAfter(size.columnsAtLeast, lastNeededColumn - size.columnsAtLeast);
+  size.columnsAtLeast = lastNeededColumn;
 }

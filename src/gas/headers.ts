@@ -3,14 +3,14 @@
 import type { ColumnSpec } from '../core/columns';
 import {
   adjacentColumnGroups,
+  columnLetters,
   extendLayout,
   type Layout,
   missingHeaders,
   STATUS_HEADER,
 } from '../core/layout';
 import type { LineGrid } from '../core/line-grid';
-import { ensureColumns, maxRowsOf } from './grid-size';
-import { setPlainText } from './plain-text';
+import { ensureColumns } from './grid-size';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
 const READ_ONLY_HEADER_BACKGROUND = '#eeeeee';
@@ -76,21 +76,25 @@ function appendHeaders(
       return kind === undefined || kind === 'text' || kind === 'list' || kind === 'json';
     })
     .map(({ index }) => index);
-  const maxRows = maxRowsOf(sheet);
-  if (maxRows > 1) {
-    setPlainText(
-      sheet,
-      adjacentColumnGroups(textAdded).map(([start, width]) => [2, start + 1, maxRows - 1, width]),
-    );
-  }
+  // Whole columns (open-ended A1, the header cell included: it is plain text already), so the grid's
+  // size need not be asked (a waiting call); rows inserted later get their format as they come.
+  const textBlocks = adjacentColumnGroups(textAdded).map(([start, width]) => wholeColumns(start, width));
+  const only = textBlocks.length === 1 ? textBlocks[0] : undefined;
+  if (only) sheet.getRange(only).setNumberFormat('@');
+  else if (textBlocks.length > 1) sheet.getRangeList(textBlocks).setNumberFormat('@');
   for (const field of added) {
     const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
     if (index === undefined) continue;
-    const protection = sheet.getRange(1, index + 1, maxRowsOf(sheet), 1).protect();
+    const protection = sheet.getRange(wholeColumns(index, 1)).protect();
     protection.setWarningOnly(true);
     protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
   }
   return next;
+}
+
+/** A1 notation of whole columns from the 0-based `start`, `width` wide (`C:D`): to the grid's end. */
+function wholeColumns(start: number, width: number): string {
+  return `${columnLetters(start + 1)}:${columnLetters(start + width)}`;
 }
 
 /** Writes the notes and styles of the header cells the add-on manages (the person's own are left alone). */

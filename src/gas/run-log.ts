@@ -1,5 +1,5 @@
-// The Sync log sheet (last 500 runs) and the owner's failure / recovery mail.
-import { runOutcome } from '../core/summary';
+// The Sync log sheet (last 500 logged runs, see logsRun) and the owner's failure / recovery mail.
+import { logsRun, runOutcome } from '../core/summary';
 import type { SyncSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { insertSheetQuietly } from './sheets';
@@ -45,6 +45,7 @@ function addToQuotaDay(
   summary: SyncSummary,
   trigger: 'manual' | 'scheduled',
   now: number,
+  logged: boolean,
 ): {
   fetches: number;
   triggerMinutes: number;
@@ -55,28 +56,46 @@ function addToQuotaDay(
   day.fetches += summary.requests;
   // Runs from the menu or the sidebar are not triggers: only scheduled runs spend trigger time.
   if (trigger === 'scheduled') day.triggerSeconds += summary.seconds;
+  // A log from before the day's use was shown gets its two headers with the first row logged since.
+  const fresh = stored === null || stored.logHeadersPending === true;
+  if (logged) delete day.logHeadersPending;
+  else if (fresh) day.logHeadersPending = true;
   // A run that ended the last link (its sheet deleted) is logged with the day's use, which is not kept:
   // the spreadsheet has no link left to plan for.
   if (allLinks().length > 0) saveQuotaDay(day);
   return {
     fetches: day.fetches,
     triggerMinutes: Math.round(day.triggerSeconds / 6) / 10,
-    fresh: stored === null,
+    fresh,
   };
 }
 
 /**
- * Appends a run to the Sync log with the day's use so far, and records what it cost for the quota
- * plan (`fullListing`: the run listed the whole table).
+ * Counts a run in the day's use and, for the quota plan, in the link's recent runs (`fullListing`: the
+ * run listed the whole table; `resumed`: it went on from an earlier execution), and appends it to the Sync log with the day's use so far when it is
+ * logged (logsRun: not a clean pull from the menu or sidebar, whose row would be three waiting calls
+ * on a first run, the log looked for, counted and made).
  */
 export function appendRunLog(
   link: LinkRecord,
   summary: SyncSummary,
   trigger: 'manual' | 'scheduled',
   fullListing = false,
+  resumed = false,
 ): void {
+  const logged = logsRun(summary, trigger, resumed);
+  const today = addToQuotaDay(summary, trigger, Date.now(), logged);
+  // The estimate comes from runs that did their work; a failed run leaves nothing behind.
+  if (summary.ok && !summary.skipped && summary.operation !== 'resolve' && summary.operation !== 'review')
+    recordRun(link.sheetId, {
+      operation: summary.operation,
+      seconds: summary.seconds,
+      requests: summary.requests,
+      // An execution that continues later is part of a listing (a poll never continues).
+      fullListing: fullListing || summary.continuing,
+    });
+  if (!logged) return;
   const spreadsheet = activeSpreadsheet();
-  const today = addToQuotaDay(summary, trigger, Date.now());
   let sheet = spreadsheet.getSheetByName(LOG_SHEET);
   // A sheet made here holds only its header row: no need to ask where its last row is.
   let lastRow: number | null = null;
@@ -120,15 +139,6 @@ export function appendRunLog(
   range.setValues([
     row.map((cell) => (typeof cell === 'number' || cell instanceof Date ? cell : String(cell))),
   ]);
-  // The estimate comes from runs that did their work; a failed run leaves nothing behind.
-  if (summary.ok && !summary.skipped && summary.operation !== 'resolve' && summary.operation !== 'review')
-    recordRun(link.sheetId, {
-      operation: summary.operation,
-      seconds: summary.seconds,
-      requests: summary.requests,
-      // An execution that continues later is part of a listing (a poll never continues).
-      fullListing: fullListing || summary.continuing,
-    });
   const excess = next - 1 - LOG_KEEP;
   if (excess > 0) sheet.deleteRows(2, excess);
 }

@@ -18,7 +18,7 @@ import {
   writeBackBlock,
 } from '../core/sync/write-back';
 import { execution } from './execution';
-import { ensureColumns, ensureRows, noteContentSize } from './grid-size';
+import { ensureColumns, ensureRows, noteContentExtent } from './grid-size';
 import { setPlainText, textColumns } from './plain-text';
 import { waitsSoFar } from './url-fetch-port';
 
@@ -38,10 +38,20 @@ export function readLines(
     if (content) return linesOf(sheet, content);
     values = dataRangeValues(sheet.getDataRange());
   } else {
-    if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+    if (lastRow === 0 || lastColumn === 0) {
+      noteContentExtent(sheet, lastRow, lastColumn);
+      return noLines();
+    }
     values = sheet.getRange(1, 1, lastRow, lastColumn).getValues() as unknown[][];
   }
   return linesOf(sheet, values);
+}
+
+/** An empty sheet's lines: none, as of now (a write with no wait since needs no re-identification). */
+function noLines(): { headers: unknown[]; grid: LineGrid } {
+  const grid = new LineGrid([], 0);
+  grid.checkedAtWait = waitsSoFar();
+  return { headers: [], grid };
 }
 
 /** A data range's values; an empty sheet's data range is its one blank cell A1, read as no values. */
@@ -69,8 +79,8 @@ function linesOf(
 ): { headers: unknown[]; grid: LineGrid } {
   const lastRow = values.length;
   const lastColumn = values[0]?.length ?? 0;
-  if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
-  noteContentSize(sheet, lastRow, lastColumn);
+  noteContentExtent(sheet, lastRow, lastColumn);
+  if (lastRow === 0 || lastColumn === 0) return noLines();
   const headers = values[0] ?? [];
   const grid = new LineGrid(values.slice(1), lastColumn);
   grid.checkedAtWait = waitsSoFar();
@@ -108,12 +118,15 @@ export function readLinesForPull(
   } else {
     lastRow = knownLastRow;
     // An empty sheet has no columns to ask about.
-    if (lastRow === 0) return { headers: [], grid: new LineGrid([], 0) };
+    if (lastRow === 0) {
+      noteContentExtent(sheet, 0, 0);
+      return noLines();
+    }
     lastColumn = sheet.getLastColumn();
-    if (lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
+    if (lastColumn === 0) return noLines();
     if (lastRow - 1 <= options.eagerUpTo) return readLines(sheet, lastRow, lastColumn);
   }
-  noteContentSize(sheet, lastRow, lastColumn);
+  noteContentExtent(sheet, lastRow, lastColumn);
   const headers = (sheet.getRange(1, 1, 1, lastColumn).getValues()[0] ?? []) as unknown[];
   const layout = layoutOf(headers);
   const idColumn = layout.fixed.get(ID_HEADER);
@@ -178,7 +191,7 @@ function readWithLines(
     ids = lastRow > 1 ? (sheet.getRange(2, idColumn + 1, lastRow - 1, 1).getValues() as unknown[][]) : [];
   }
   const count = ids.length;
-  noteContentSize(sheet, count + 1, lastColumn);
+  noteContentExtent(sheet, count + 1, lastColumn);
   const gridLines: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(lastColumn).fill(''));
   for (let i = 0; i < count; i++) (gridLines[i] as unknown[])[idColumn] = ids[i]?.[0] ?? '';
   const preloaded = [idColumn];
@@ -251,7 +264,10 @@ export function relocateLines(
     header = placement.header;
     rowsChanged = placement.rowsChanged;
   }
-  const count = content ? Math.max(0, content.length - 1) : Math.max(0, sheet.getLastRow() - 1);
+  const lastRow = content ? content.length : sheet.getLastRow();
+  // New lines go right after the last row with content as it stands now, and rows are inserted there.
+  noteContentExtent(sheet, lastRow, content?.[0]?.length);
+  const count = Math.max(0, lastRow - 1);
   if (columnsMovedSince(sheet, layout, header)) {
     // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
     // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which

@@ -238,6 +238,8 @@ export interface QuotaDay {
   start: number;
   fetches: number;
   triggerSeconds: number;
+  /** The Sync log has not shown the day's use yet (its first runs were not logged): headers pending. */
+  logHeadersPending?: boolean;
 }
 
 export function loadQuotaDay(): QuotaDay | null {

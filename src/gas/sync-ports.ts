@@ -9,6 +9,8 @@ import { activeSpreadsheet } from './active';
 import { flushBase, flushSeen, readBase } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
 import { deleteLinesById } from './delete-lines';
+import { execution } from './execution';
+import { gridSizeOf } from './grid-size';
 import { prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { type OperationContext, reportProgress } from './operation';
@@ -80,15 +82,27 @@ function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
   };
 }
 
-/** The spreadsheet's sheets as the footprint needs them (a few waiting calls a sheet). */
+/**
+ * The spreadsheet's sheets as the footprint needs them (a few waiting calls a sheet, asked once near
+ * the cell limit): the linked and base sheets' blank rows and columns past the content as last read.
+ */
 function sheetShapes(sheet: Sheet, link: LinkRecord): SheetShape[] {
   const linkedId = sheet.getSheetId();
   const shapes: SheetShape[] = [];
   for (const each of activeSpreadsheet().getSheets()) {
     const columns = each.getMaxColumns();
-    if (each.getSheetId() === linkedId) shapes.push({ role: 'linked', columns, rows: 0 });
-    else if (each.getName() === link.baseSheetName) shapes.push({ role: 'base', columns, rows: 0 });
-    else shapes.push({ role: 'other', columns, rows: each.getMaxRows() });
+    const rows = each.getMaxRows();
+    const linked = each.getSheetId() === linkedId;
+    if (linked || each.getName() === link.baseSheetName) {
+      const content = gridSizeOf(linked ? sheet : (execution.baseSheets.get(link.baseSheetName) ?? each));
+      shapes.push({
+        role: linked ? 'linked' : 'base',
+        columns,
+        rows: 0,
+        blankRows: Math.max(0, rows - content.rowsAtLeast),
+        blankColumns: Math.max(0, columns - content.columnsAtLeast),
+      });
+    } else shapes.push({ role: 'other', columns, rows });
   }
   return shapes;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   countOf,
   headedMessage,
+  logsRun,
   membersMessage,
   resolvedMessage,
   runCountsText,
@@ -161,6 +162,29 @@ describe('runOutcome', () => {
     expect(runOutcome({ ...clean, awaitingReview: 3, warnings: ['w'] })).toBe('review');
     expect(runOutcome({ ...clean, warnings: ['The header "status" is missing.'] })).toBe('partial');
     expect(runOutcome({ ...clean, continuing: true })).toBe('continuing');
+  });
+});
+
+describe('logsRun', () => {
+  it('leaves out only a clean pull from the menu or sidebar', () => {
+    expect(logsRun({ ...clean, operation: 'pull' }, 'manual')).toBe(false);
+    expect(logsRun({ ...clean, operation: 'pull' }, 'scheduled')).toBe(true);
+  });
+
+  it('keeps what was written to the service and what went wrong', () => {
+    for (const operation of ['push', 'sync', 'resolve', 'review'] as const)
+      expect(logsRun({ ...clean, operation }, 'manual')).toBe(true);
+    const pull = { ...clean, operation: 'pull' as const };
+    expect(logsRun({ ...pull, ok: false }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, held }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, errors: 1 }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, conflicts: 1 }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, awaitingReview: 2 }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, warnings: ['The header "status" is missing.'] }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, continuing: true }, 'manual')).toBe(true);
+    expect(logsRun({ ...pull, skipped: true }, 'manual')).toBe(true);
+    // The end of a pull whose earlier executions were logged as continuing.
+    expect(logsRun(pull, 'manual', true)).toBe(true);
   });
 });
 

@@ -44,6 +44,8 @@ describe('linking', () => {
 
   it('refuses to link the Sync log, the Members sheet or a base sheet, and changes none of them', () => {
     world.linkAndPull();
+    // A push is logged (a clean pull from the sidebar is not): the Sync log sheet exists.
+    world.call('pushActiveSheet');
     const members = world.call<{ sheetName: string }>('importAccountMembers', {});
     const spreadsheet = world.sim.spreadsheet;
     for (const name of ['Sync log', members.sheetName]) {

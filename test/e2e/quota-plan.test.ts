@@ -3,8 +3,8 @@
 // refused on the server with what to pick instead; the account kind is the person's; the Sync log
 // shows the day's use. Simulator (dist/Code.js) + table-service emulator.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { QuotaUse } from '../../src/shared/types';
-import { startWorld, type World } from './world';
+import type { QuotaUse, SyncSummary as Summary } from '../../src/shared/types';
+import { CRM, DEALS, startWorld, type World } from './world';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -160,12 +160,17 @@ describe('"Send edits as I type" that would use up the day’s trigger time', ()
 });
 
 describe('the Sync log shows the day’s use', () => {
-  it('adds each run’s fetch calls, and scheduled runs’ trigger minutes, until the quota day ends', async () => {
+  it('counts clean pulls from the sidebar, which it does not list, and scheduled runs’ trigger minutes, until the quota day ends', async () => {
     const w = await startWorld({ simulator: { costs: { httpLatencyMs: 6_000 }, countRealTime: false } });
     world = w;
     w.connect();
-    w.linkAndPull();
-    w.call('pullActiveSheet');
+    w.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS });
+    // Two clean pulls from the sidebar: no row of their own (no Sync log sheet yet), their requests counted.
+    const manual = [w.call<Summary>('pullActiveSheet'), w.call<Summary>('pullActiveSheet')];
+    expect(manual.map((summary) => summary.ok)).toEqual([true, true]);
+    expect(w.sim.spreadsheet.getSheetByName('Sync log')).toBeNull();
+    const manualRequests = manual.reduce((sum, summary) => sum + summary.requests, 0);
+    expect(manualRequests).toBeGreaterThan(0);
     w.call('setSchedule', { mode: 'pull', every: 'h1' });
     w.sim.advanceAndFire(HOUR);
     const log = w.values('Sync log');
@@ -174,26 +179,49 @@ describe('the Sync log shows the day’s use', () => {
     const minutesAt = header.indexOf('Trigger minutes today');
     const requestsAt = header.indexOf('Requests');
     const secondsAt = header.indexOf('Seconds');
+    const runAt = header.indexOf('Run');
     expect(fetchesAt).toBeGreaterThan(0);
     const rows = log.slice(1);
-    expect(rows).toHaveLength(3);
-    const requests = rows.map((row) => Number(row[requestsAt]));
-    expect(rows.map((row) => Number(row[fetchesAt]))).toEqual([
-      requests[0],
-      (requests[0] ?? 0) + (requests[1] ?? 0),
-      requests.reduce((sum, each) => sum + each, 0),
-    ]);
+    // The scheduled pull alone is listed, with the day's use of all three runs.
+    expect(rows.map((row) => row[runAt])).toEqual(['scheduled']);
+    const scheduled = rows[0] as unknown[];
+    expect(Number(scheduled[fetchesAt])).toBe(manualRequests + Number(scheduled[requestsAt]));
     // Runs from the sidebar are not triggers; the scheduled one is.
-    expect(rows.slice(0, 2).map((row) => Number(row[minutesAt]))).toEqual([0, 0]);
-    expect(Number(rows[2]?.[minutesAt])).toBeCloseTo(Number(rows[2]?.[secondsAt]) / 60, 1);
-    expect(Number(rows[2]?.[minutesAt])).toBeGreaterThan(0);
+    expect(Number(scheduled[minutesAt])).toBeCloseTo(Number(scheduled[secondsAt]) / 60, 1);
+    expect(Number(scheduled[minutesAt])).toBeGreaterThan(0);
+    // The day-use headers are written with the log's first row, though the day began unlogged.
+    expect(
+      w.sim.spreadsheet
+        .getSheetByName('Sync log')
+        ?.getRange(1, fetchesAt + 1)
+        .getNote(),
+    ).toContain('quota day');
 
-    // A day after the first run the quotas start again, and so does the count.
+    // A day after the first run the quotas start again, and so does the count: a push from the sidebar
+    // is listed (what was written to the service), with its own requests only.
     w.call('clearSchedule');
     w.sim.clock.advance(24 * HOUR);
-    w.call('pullActiveSheet');
+    const push = w.call<Summary>('pushActiveSheet');
+    expect(push.ok).toBe(true);
     const last = w.values('Sync log').at(-1) as unknown[];
+    expect(last[runAt]).toBe('manual');
     expect(Number(last[fetchesAt])).toBe(Number(last[requestsAt]));
     expect(Number(last[minutesAt])).toBe(0);
+  });
+
+  it('gives a log from before the day’s use its two headers with the first row logged, though the day began unlogged', async () => {
+    const w = await startWorld();
+    world = w;
+    const old = w.sim.spreadsheet.insertSheet('Sync log');
+    old.getRange(1, 1, 1, 2).setValues([['When (spreadsheet time)', 'Sheet']]);
+    w.sim.spreadsheet.setActiveSheet(w.sim.spreadsheet.getSheets()[0] as typeof old);
+    w.connect();
+    w.call('linkActiveSheet', { tableAppId: CRM, tableId: DEALS });
+    expect(w.call<Summary>('pullActiveSheet').ok).toBe(true);
+    expect(old.getLastRow()).toBe(1);
+    expect(old.getRange(1, 15).getValue()).toBe('');
+    expect(w.call<Summary>('pushActiveSheet').ok).toBe(true);
+    expect(old.getRange(1, 15, 1, 2).getValues()[0]).toEqual(['Fetch calls today', 'Trigger minutes today']);
+    expect(old.getLastRow()).toBe(2);
   });
 });

@@ -43,6 +43,12 @@ export interface SheetShape {
   columns: number;
   /** Rows of a sheet the pull does not write (the linked and base sheets' rows are planned). */
   rows: number;
+  /**
+   * The linked and base sheets' blank rows below and columns right of their content: they stay there
+   * as the sheet grows (rows and columns are inserted right after the content, src/gas/grid-size.ts).
+   */
+  blankRows?: number;
+  blankColumns?: number;
 }
 
 /** What completing the header row needs: the layout read, and what the run may add to it. */

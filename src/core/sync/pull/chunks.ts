@@ -1,8 +1,10 @@
 import {
   assertTableFits,
   cellsForRows,
+  GROWTH_SPARE_ROWS,
   largestTableRows,
   NEW_SHEET_COLUMNS,
+  NEW_SHEET_ROWS,
   SMALLEST_FOOTPRINT,
   SPREADSHEET_CELL_LIMIT,
   type TableFootprint,
@@ -71,7 +73,7 @@ export interface PullRun {
    * the end of the run, past the budget the stop check keeps). After the last chunk nothing is
    * decided on its cost and the run's own flush charges it.
    */
-  unmeasured: { started: number; count: number; wholeLines: boolean } | null;
+  unmeasured: { scriptMs: number; count: number; wholeLines: boolean } | null;
   /** Offset of the probe read riding in the page waves (undefined: none). */
   probeAt: number | undefined;
   /** The table's footprint as its layout says (set when the schema arrived). */
@@ -133,6 +135,11 @@ export function receivePage(
   run.pagesFetched += 1;
   run.deliveredTo = offset + page.length;
   for (const row of page) run.rows.push(row);
+  return chunkDue(run);
+}
+
+/** Whether the rows gathered make a chunk to merge and write (before the next page wave). */
+export function chunkDue(run: PullRun): boolean {
   return run.rows.length >= run.chunkRows;
 }
 
@@ -183,9 +190,10 @@ export function takeChunk(run: PullRun): Array<Readonly<Record<string, unknown>>
 }
 
 /**
- * A chunk of `count` rows was merged and written from `started` (ms): measured at the next stop check.
- * `cellsWritten` of a sheet `width` columns wide says whether it wrote about whole lines (rows added,
- * or changed in most columns): only such a chunk's cost is what any later row may cost.
+ * A chunk of `count` rows was merged and its writes queued from `started` to `finished` (ms): measured
+ * when its queued writes are committed (chunkMeasured). `cellsWritten` of a sheet `width` columns wide
+ * says whether it wrote about whole lines (rows added, or changed in most columns): only such a
+ * chunk's cost is what any later row may cost.
  */
 export function chunkWritten(
   run: PullRun,
@@ -193,27 +201,38 @@ export function chunkWritten(
   count: number,
   cellsWritten: number,
   width: number,
+  finished: number,
 ): void {
-  run.unmeasured = { started, count, wholeLines: cellsWritten * 2 >= count * width };
+  run.unmeasured = { scriptMs: finished - started, count, wholeLines: cellsWritten * 2 >= count * width };
 }
 
 /**
- * The spreadsheet finished the queued writes at `now` (ms): the cost per row of the last chunk
- * replaces the estimate when the chunk was large enough to say. Later chunks may be larger only when
- * it wrote about whole lines: a chunk of rows unchanged (or changed in a column or two) costs little,
- * and a chunk four times larger of rows all changed would cost far more than its estimate, past the
- * time the stop check keeps (killed at the 6-minute limit).
+ * The spreadsheet committed the last chunk's queued writes in `commitMs` (ms): with the time the run
+ * spent merging and queuing them, the cost per row of that chunk replaces the estimate when the chunk
+ * was large enough to say. Later chunks may be larger only when it wrote about whole lines: a chunk of
+ * rows unchanged (or changed in a column or two) costs little, and a chunk four times larger of rows
+ * all changed would cost far more than its estimate, past the time the stop check keeps (killed at
+ * the 6-minute limit).
  */
-export function chunkMeasured(run: PullRun, now: number): void {
+export function chunkMeasured(run: PullRun, commitMs: number): void {
   const chunk = run.unmeasured;
   if (!chunk) return;
   if (chunk.count >= MEASURED_CHUNK_MIN_ROWS) {
-    run.msPerRow = Math.max(MIN_MS_PER_ROW, (now - chunk.started) / chunk.count);
+    run.msPerRow = Math.max(MIN_MS_PER_ROW, (chunk.scriptMs + commitMs) / chunk.count);
     run.chunkRows = chunk.wholeLines
       ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
       : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
   }
   run.unmeasured = null;
+}
+
+/**
+ * What the last chunk's queued writes may still cost (ms): Apps Script commits them at the next call
+ * that waits for the spreadsheet, so the clock has not counted them yet. Estimated as the whole
+ * chunk at the estimated cost, with the stop check's margin; 0 once measured.
+ */
+export function pendingWriteMs(run: PullRun): number {
+  return run.unmeasured ? run.unmeasured.count * run.msPerRow * 1.3 : 0;
 }
 
 /** Time to merge and write `rows` rows at the estimated cost, with the safety margin kept free. */
@@ -234,17 +253,30 @@ export function shouldStopConfirming(run: PullRun, lines: number, msLeft: number
   return msLeft < timeToWrite(run, lines + WAVE_ROWS);
 }
 
-/** The footprint as the spreadsheet really has it: grid widths, and the cells of the other sheets. */
+/**
+ * The footprint as the spreadsheet really has it: grid widths, the cells of the other sheets, and the
+ * blank rows and columns past the linked and base sheets' content, which stay as they grow (beyond
+ * the spare rows every estimate counts). A base not made yet is a new sheet's grid.
+ */
 export function workbookFootprint(sheetWidth: number, sheets: Iterable<SheetShape>): TableFootprint {
   const footprint: TableFootprint = {
     sheetColumns: sheetWidth,
     baseColumns: NEW_SHEET_COLUMNS,
     otherCells: 0,
   };
+  const beyondSpare = (blankRows: number): number => Math.max(0, blankRows - GROWTH_SPARE_ROWS);
+  let baseFound = false;
   for (const sheet of sheets) {
-    if (sheet.role === 'linked') footprint.sheetColumns = Math.max(sheetWidth, sheet.columns);
-    else if (sheet.role === 'base') footprint.baseColumns = sheet.columns;
-    else footprint.otherCells += sheet.rows * sheet.columns;
+    if (sheet.role === 'linked') {
+      footprint.sheetColumns = Math.max(sheetWidth + (sheet.blankColumns ?? 0), sheet.columns);
+      footprint.otherCells += beyondSpare(sheet.blankRows ?? 0) * footprint.sheetColumns;
+    } else if (sheet.role === 'base') {
+      baseFound = true;
+      footprint.baseColumns = sheet.columns;
+      footprint.otherCells += beyondSpare(sheet.blankRows ?? 0) * sheet.columns;
+    } else footprint.otherCells += sheet.rows * sheet.columns;
   }
+  // Made with the first write: its rows grow after its header row, below which its blank rows stay.
+  if (!baseFound) footprint.otherCells += beyondSpare(NEW_SHEET_ROWS - 1) * NEW_SHEET_COLUMNS;
   return footprint;
 }

@@ -15,11 +15,13 @@ import type { LinkedSheetPort, Listing, ServiceTable, SheetReadOptions, SyncPort
 import { applyServiceRows } from './apply-rows';
 import {
   assertChunkFits,
+  chunkDue,
   chunkMeasured,
   chunkPending,
   chunkWritten,
   fetchProgress,
   needsExactFootprint,
+  pendingWriteMs,
   type PullRun,
   probeFound,
   receivePage,
@@ -42,6 +44,7 @@ import {
   asksLastRowAtSchema,
   displayWithEmails,
   freshColumnsOf,
+  headersAtLeast,
   type PreparedPull,
   type PullProgress,
   pullStateOf,
@@ -118,7 +121,13 @@ export function runPull(
   };
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
-  const setUp = (table: ServiceTable): void => {
+  // A first pull (no base) reads the sheet right before its first write instead: read at the schema,
+  // the lines would be read again there after the waves that follow (re-identified), one wait more.
+  const readsAtFirstWrite = asksLastRowAtSchema(base.size, !!resume) && !handoff;
+  let schema: ServiceTable | undefined;
+  const prepareNow = (): PreparedPull | undefined => {
+    if (prepared || !schema) return prepared;
+    const table = schema;
     // The size read before a wait is stale (lines inserted meanwhile would not be read, and their rows
     // appended again): the lines are then read with the sheet's size as it is now.
     const sizeNow =
@@ -127,29 +136,44 @@ export function runPull(
         : asksLastRowAtSchema(base.size, !!resume)
           ? sheet.lastRow()
           : undefined;
-    pull.schemaDigest = schemaDigestOf(table);
     prepared = preparePull(pull, table, base, sizeNow, reading, handoff);
     schemaArrived(run, prepared.state.layout.width);
+    return prepared;
+  };
+  const setUp = (table: ServiceTable): void => {
+    schema = table;
+    pull.schemaDigest = schemaDigestOf(table);
+    // Until the sheet is read, the table's own columns size the checks (the sheet has at least those).
+    if (readsAtFirstWrite) schemaArrived(run, headersAtLeast(liveColumns(table.columns), link.fixedFields));
+    else prepareNow();
     ports.run.report({ phase: 'fetching rows' });
   };
   const flushChunk = (): void => {
-    if (prepared) writeChunk(pull, prepared.state);
+    if (!run.rows.length && !prepared) return;
+    const ready = prepareNow();
+    if (ready) writeChunk(pull, ready.state);
   };
   const onPage = (page: ReadonlyArray<Readonly<Record<string, unknown>>>, offset: number): void => {
     pull.newest = newestLMod(pull.newest, page);
     pull.window.add(page);
-    if (receivePage(run, page, offset)) flushChunk();
+    // A chunk due is written before the next wave (shouldStop): after the last one, the end writes it.
+    receivePage(run, page, offset);
     ports.run.report(fetchProgress(run));
   };
   const shouldStop = (): boolean => {
-    measureChunk(pull);
-    return shouldStopListing(run, ports.run.timeLeft());
+    // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow.
+    if (chunkDue(run) && (!run.unmeasured || measureChunk(pull))) flushChunk();
+    // The last chunk's queued writes count at their estimate; committed and measured (a waiting call)
+    // only where that estimate would stop the listing, so the stop is decided on what they cost.
+    const left = (): number => ports.run.timeLeft() - pendingWriteMs(run);
+    if (run.unmeasured && shouldStopListing(run, left())) measureChunk(pull);
+    return shouldStopListing(run, left());
   };
   let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number } | undefined;
   try {
     if (since !== undefined) {
       // Columns this pull adds (back) take the service's value on every line: only a whole listing has them.
-      const addsColumns = (): boolean => (prepared?.state.freshColumns?.size ?? 0) > 0;
+      const addsColumns = (): boolean => (prepareNow()?.state.freshColumns?.size ?? 0) > 0;
       listing = handoff
         ? takeHandoffPoll(pull, handoff, setUp, onPage, addsColumns)
         : pollChanges(pull, since, setUp, onPage, shouldStop, addsColumns);
@@ -170,21 +194,22 @@ export function runPull(
         },
       };
       // The schema may have come with a poll found missing: it is not read again.
-      listing = prepared
+      listing = schema
         ? ports.service.listAllRows(link.tableAppId, link.tableId, full)
         : ports.service.listTableAndRows(link.tableAppId, link.tableId, setUp, full);
       run.listingDone = listing.done;
     }
   } catch (error) {
     const failure = asSyncError(error);
-    if (failure.code !== 'QUOTA' || !prepared) throw error;
+    if (failure.code !== 'QUOTA' || !schema) throw error;
     // Keep what arrived: the next run resumes after the last page written (a poll's offsets are not
     // the listing's: it lists from the start).
     flushChunk();
     ports.base.writeSeen(base);
     progress.nextOffset = pull.polled ? 0 : run.deliveredTo;
-    return unfinishedResult(prepared, progress, failure);
+    return unfinishedResult(prepareNow() as PreparedPull, progress, failure);
   }
+  prepared = prepareNow();
   if (!prepared) throw new SyncError('INTERNAL', 'The table was not read.');
   flushChunk();
   // A poll that did not finish is taken up by a whole listing from the start.
@@ -338,15 +363,22 @@ function writeChunk(pull: Pull, state: PullState): void {
   if (settleUnwrittenRows(state, rows, before))
     sheet.writeLines(state.grid, state.layout, state.live, 'synced');
   ports.base.write(state.base);
-  chunkWritten(run, started, rows.length, cells, state.layout.width);
+  chunkWritten(run, started, rows.length, cells, state.layout.width, ports.run.now());
   ports.run.report({ phase: 'writing lines', linesWritten: ports.run.progress().linesWritten + written });
 }
 
-/** Before a stop decision: queued writes are committed so the last chunk's cost is measured, not guessed. */
-function measureChunk(pull: Pull): void {
-  if (!pull.run.unmeasured) return;
-  pull.sheet.commitWrites();
-  chunkMeasured(pull.run, pull.ports.run.now());
+/**
+ * Commits the queued writes so the last chunk's cost is measured, not guessed. Returns whether a chunk
+ * is still due (the measured cost may let the chunk gathering now grow).
+ */
+function measureChunk(pull: Pull): boolean {
+  const { run, ports, sheet } = pull;
+  if (run.unmeasured) {
+    const before = ports.run.now();
+    sheet.commitWrites();
+    chunkMeasured(run, ports.run.now() - before);
+  }
+  return chunkDue(run);
 }
 
 /**

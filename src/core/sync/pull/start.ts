@@ -1,7 +1,7 @@
 import type { BaseTable } from '../../base-table';
 import type { DecodeContext } from '../../codec';
 import type { ColumnSpec } from '../../columns';
-import { type Layout, missingHeaders } from '../../layout';
+import { type Layout, missingHeaders, readLayout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { indexLines } from '../../lines';
 import { fixedFieldText } from '../line-values';
@@ -47,6 +47,15 @@ export function readingFor(resume: PullProgress | undefined): SheetReadOptions {
  */
 export function asksLastRowAtSchema(baseRows: number, resuming: boolean): boolean {
   return baseRows === 0 && !resuming;
+}
+
+/**
+ * Columns the linked sheet has at least once its header row is complete: every header the add-on
+ * writes on an empty sheet (a sheet read later may have more). Sizes the too-large checks of a pull
+ * whose sheet is read at its first write.
+ */
+export function headersAtLeast(live: readonly ColumnSpec[], fixedFields: readonly string[]): number {
+  return missingHeaders(readLayout([], live), live, fixedFields).length;
 }
 
 /** The progress a run works on: a copy of the one it resumes (counts included), or a fresh one. */

@@ -2,7 +2,12 @@
 // pending creates, removed rows and the run's result.
 import { describe, expect, it } from 'vitest';
 import { BaseTable } from '../../../../src/core/base-table';
-import { largestTableRows, NEW_SHEET_COLUMNS, SMALLEST_FOOTPRINT } from '../../../../src/core/capacity';
+import {
+  largestTableRows,
+  NEW_SHEET_COLUMNS,
+  NEW_SHEET_ROWS,
+  SMALLEST_FOOTPRINT,
+} from '../../../../src/core/capacity';
 import { cellDigest, valueDigest } from '../../../../src/core/codec';
 import type { ColumnSpec } from '../../../../src/core/columns';
 import { SyncError } from '../../../../src/core/errors';
@@ -12,6 +17,7 @@ import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/stat
 import {
   assertChunkFits,
   chunkMeasured,
+  pendingWriteMs,
   chunkPending,
   chunksOfPull,
   chunkWritten,
@@ -206,21 +212,24 @@ describe('fetching and writing in chunks', () => {
   it('replaces the first guess by the measured cost of a chunk of at least 100 rows, with a floor', () => {
     const run = runOf(0);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
-    chunkWritten(run, 1000, 99, 99 * 10, 10);
-    chunkMeasured(run, 2000);
+    chunkWritten(run, 1000, 99, 99 * 10, 10, 1500);
+    chunkMeasured(run, 500);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
     // Too small to say: the chunks stay small too.
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
-    chunkWritten(run, 1000, 500, 500 * 10, 10);
-    chunkMeasured(run, 2000);
+    // The time spent queuing the writes and the time their commit took, whenever that came.
+    chunkWritten(run, 1000, 500, 500 * 10, 10, 1400);
+    expect(pendingWriteMs(run)).toBe(500 * FIRST_GUESS_MS_PER_ROW * 1.3);
+    chunkMeasured(run, 600);
+    expect(pendingWriteMs(run)).toBe(0);
     expect(run.msPerRow).toBe(2);
     // Measured writing whole lines: later chunks gather more rows, bounded by the stop check.
     expect(run.chunkRows).toBe(MEASURED_CHUNK_ROWS);
     // A chunk of rows unchanged (one status cell written each) is cheap: the next chunk of rows all
     // changed could cost four times its estimate, so chunks are small again.
-    chunkWritten(run, 1000, 5000, 5000, 10);
-    chunkMeasured(run, 1001);
+    chunkWritten(run, 1000, 5000, 5000, 10, 1001);
+    chunkMeasured(run, 0);
     expect(run.msPerRow).toBe(0.05);
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkMeasured(run, 99_999); // nothing unmeasured: the estimate stays
@@ -517,10 +526,28 @@ describe('workbookFootprint', () => {
         { role: 'other', columns: 10, rows: 10 },
       ]),
     ).toEqual({ sheetColumns: 30, baseColumns: 3, otherCells: 26_100 });
-    expect(workbookFootprint(12, [{ role: 'linked', columns: 5, rows: 0 }])).toEqual({
+    expect(
+      workbookFootprint(12, [
+        { role: 'linked', columns: 5, rows: 0 },
+        { role: 'base', columns: NEW_SHEET_COLUMNS, rows: 0 },
+      ]),
+    ).toEqual({ sheetColumns: 12, baseColumns: NEW_SHEET_COLUMNS, otherCells: 0 });
+  });
+
+  it('counts the blank rows and columns that stay past the content as the sheets grow after it', () => {
+    // A new 1,000 x 26 linked sheet with nothing in it: 999 blank rows stay below the lines, 25 blank
+    // columns right of the table's 12 (columns are inserted after the content, column A).
+    expect(
+      workbookFootprint(12, [
+        { role: 'linked', columns: 26, rows: 0, blankRows: 999, blankColumns: 25 },
+        { role: 'base', columns: 26, rows: 0, blankRows: 10 },
+      ]),
+    ).toEqual({ sheetColumns: 37, baseColumns: 26, otherCells: (999 - 100) * 37 });
+    // A base not made yet is a new sheet: its rows grow after its header row.
+    expect(workbookFootprint(12, [{ role: 'linked', columns: 12, rows: 0 }])).toEqual({
       sheetColumns: 12,
       baseColumns: NEW_SHEET_COLUMNS,
-      otherCells: 0,
+      otherCells: (NEW_SHEET_ROWS - 1 - 100) * NEW_SHEET_COLUMNS,
     });
   });
 });
