@@ -126,19 +126,19 @@ export type PaceGate = { send: number; waitMs: 0 } | { send: 0; waitMs: number }
  *
  * Finding out whether an unknown service limits requests takes one request past the limits, sent
  * alone or as the last of a round the budget ends in (5 left and 10 wanted: 5 + 1 in one fetchAll).
- * Whatever order the service takes a round's requests in, the last it takes has every other one of
- * the round and every request answered before the round before it. So when the requests surely in
- * the service's window at that moment (`surelyPast`: sent after the round's answer time minus the
- * window, answered before the round went out, plus the round's own) are more than the window's
- * `max` and none of them is refused, the service let more through than the platform's limit: it
+ * Whatever order the service takes a round's requests in, when it takes the last of them it has
+ * taken the rest of the round and every request answered before the round went out. So when the
+ * requests surely in its window at that moment (`surelyPast`: the round's own, and those answered
+ * before it that were sent after the round's answer time minus the window) are more than the
+ * window's `max` and none is refused, the service let more through than the platform's limit: it
  * has not got it. One such request is proof under the platform's rules (rolling windows that count
  * every request on arrival, table-api.md). More rounds (earlier versions sent 1, 2, 3 and 4) would
  * only guard against a service that counted fewer requests than this pacer did: one that does not
  * count some answers (errors from a proxy), a fixed window that just reset, another limit than the
  * platform's. Such a wrong belief costs one round refused, once: the next round goes out full, its
  * 429s make the service `limited` with a minute's pause and `ramp`, and the refused requests wait
- * unsent and go again. Against that, the rounds of 1, 2, 3 and 4 cost every unknown service four
- * rounds more a day.
+ * unsent and go again. Against that, the rounds of 1, 2, 3 and 4 cost every service without the
+ * limits four rounds more on its first busy minute of each day.
  */
 export class Pacer {
   private readonly pace: PaceState;
