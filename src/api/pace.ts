@@ -16,8 +16,9 @@ export const PLATFORM_WINDOWS: readonly RateWindow[] = [
 
 /**
  * What the pacer knows of the service: `unknown` (it sends freely up to the platform's limits, then
- * one request alone to find out), `limited` (a 429 without Retry-After came: it never goes past the
- * limits), `unlimited` (a request past them went through: it sends freely, and asks again after a day).
+ * one request past them to find out), `limited` (a 429 without Retry-After came: it never goes past
+ * the limits), `unlimited` (a request surely past them went through: it sends freely, and asks again
+ * after a day).
  */
 export type PaceMode = 'unknown' | 'limited' | 'unlimited';
 
@@ -42,8 +43,6 @@ export interface PaceState {
    * rounds may hold this many requests at most, doubling after each round that went through (0: no cap).
    */
   ramp: number;
-  /** Requests the service took past the limits while this pacer found out (surely counted). */
-  beyond: number;
 }
 
 /** How long `unlimited` is believed before the pacer finds out again. */
@@ -55,14 +54,6 @@ export const MAX_RATE_LIMIT_BACKOFF_MS = 3_600_000;
 
 const SECOND = 1_000;
 const MINUTE = 60_000;
-
-/** Requests past the limits that must go through before the service is believed to have none. */
-export const PROOF_REQUESTS = 10;
-
-/** The size of the next round past the limits after `beyond` went through: 1, 2, 3, 4 (1+2+3+4 = 10). */
-function probeRound(beyond: number): number {
-  return Math.floor((Math.sqrt(8 * beyond + 1) - 1) / 2) + 1;
-}
 
 /** Backoff after the `strikes`-th 429 without Retry-After in a row: 1 min, 2, 4, … up to 1 h. */
 export function rateLimitBackoff(strikes: number): number {
@@ -79,11 +70,13 @@ export function freshPace(): PaceState {
     strikes: 0,
     pausedUntil: 0,
     ramp: 0,
-    beyond: 0,
   };
 }
 
-/** A stored state if it has the right shape, else a fresh one (a stored value is never trusted blindly). */
+/**
+ * A stored state if it has the right shape, else a fresh one (a stored value is never trusted
+ * blindly). Members it does not know (`beyond`, the proof's count of earlier versions) are dropped.
+ */
 export function paceStateOf(value: unknown): PaceState {
   const v = value as Partial<PaceState> | null;
   const modes: PaceMode[] = ['unknown', 'limited', 'unlimited'];
@@ -95,10 +88,13 @@ export function paceStateOf(value: unknown): PaceState {
     typeof v.strikes === 'number' &&
     typeof v.pausedUntil === 'number' &&
     typeof v.ramp === 'number' &&
-    typeof v.beyond === 'number' &&
     isBuckets(v.seconds, 3) &&
     isBuckets(v.minutes, 2);
-  return ok ? (JSON.parse(JSON.stringify(v)) as PaceState) : freshPace();
+  if (!ok) return freshPace();
+  const { mode, learnedAt, seconds, minutes, strikes, pausedUntil, ramp } = v as PaceState;
+  return JSON.parse(
+    JSON.stringify({ mode, learnedAt, seconds, minutes, strikes, pausedUntil, ramp }),
+  ) as PaceState;
 }
 
 function isBuckets(value: unknown, length: number): boolean {
@@ -127,10 +123,26 @@ export type PaceGate = { send: number; waitMs: 0 } | { send: 0; waitMs: number }
  * Counts a connection's requests in rolling windows and decides how many may go now. Counting is
  * conservative: a request is counted at the time its answer arrived (after the service counted it)
  * and as if at the end of its bucket, so it leaves a window never before the service lets it go.
+ *
+ * Finding out whether an unknown service limits requests takes one request past the limits, sent
+ * alone or as the last of a round the budget ends in (5 left and 10 wanted: 5 + 1 in one fetchAll).
+ * Whatever order the service takes a round's requests in, when it takes the last of them it has
+ * taken the rest of the round and every request answered before the round went out. So when the
+ * requests surely in its window at that moment (`surelyPast`: the round's own, and those answered
+ * before it that were sent after the round's answer time minus the window) are more than the
+ * window's `max` and none is refused, the service let more through than the platform's limit: it
+ * has not got it. One such request is proof under the platform's rules (rolling windows that count
+ * every request on arrival, table-api.md). More rounds (earlier versions sent 1, 2, 3 and 4) would
+ * only guard against a service that counted fewer requests than this pacer did: one that does not
+ * count some answers (errors from a proxy), a fixed window that just reset, another limit than the
+ * platform's. Such a wrong belief costs one round refused, once: the next round goes out full, its
+ * 429s make the service `limited` with a minute's pause and `ramp`, and the refused requests wait
+ * unsent and go again. Against that, the rounds of 1, 2, 3 and 4 cost every service without the
+ * limits four rounds more on its first busy minute of each day.
  */
 export class Pacer {
   private readonly pace: PaceState;
-  /** Whether the requests in flight are a lone request past the limits, sent to find out. */
+  /** Whether the last request of the round in flight goes past the limits, sent to find out. */
   private probing = false;
 
   constructor(
@@ -159,29 +171,30 @@ export class Pacer {
       if (now - this.pace.learnedAt < UNLIMITED_BELIEVED_MS) return { send: wanted, waitMs: 0 };
       this.pace.mode = 'unknown';
     }
-    const free = this.free(now);
+    // Below zero when this pacer's own rounds past the limits are still counted.
+    const free = Math.max(0, this.free(now));
     // After a 429 the service's windows held more than this pacer counted (another client of the
     // same key?): rounds start at one request and double, so a wrong count costs a refusal, not a wave.
     const cap = this.pace.ramp > 0 ? this.pace.ramp : free;
-    if (free > 0) return { send: Math.min(wanted, free, cap), waitMs: 0 };
-    if (this.pace.mode === 'unknown') {
-      // Past the platform's limits in small rounds (1, 2, 3, 4): a 429 says the service has them; ten
-      // requests through, that it does not.
+    if (this.pace.mode === 'unknown' && wanted > free && cap >= free) {
+      // The round the budget ends in carries the one request past it (alone when nothing is left):
+      // a 429 says the service has the platform's limits; none, that it has not (see the class).
       this.probing = true;
-      return { send: Math.min(wanted, probeRound(this.pace.beyond)), waitMs: 0 };
+      return { send: free + 1, waitMs: 0 };
     }
+    if (free > 0) return { send: Math.min(wanted, free, cap), waitMs: 0 };
     return { send: 0, waitMs: Math.max(1, this.nextSlot(now) - now) };
   }
 
   /**
-   * Counts `count` requests whose answers arrived at `now`, and learns from them: `refused` of them
-   * were 429s without Retry-After (the service has the platform's limits: pause a minute, then
-   * longer); none refused after a lone request past the limits means it has not.
+   * Counts `count` requests sent at `sentAt` whose answers arrived at `now`, and learns from them:
+   * `refused` of them were 429s without Retry-After (the service has the platform's limits: pause a
+   * minute, then longer); none refused in a round that surely went past the limits means it has not.
    */
   answered(count: number, refused: number, now: number, sentAt = now): void {
     if (count <= 0) return;
-    // A lone request past the limits proves nothing unless the service surely counted the limit already.
-    const conclusive = this.probing && this.surelyFull(sentAt);
+    // A round past this pacer's count proves nothing unless it surely went past the service's.
+    const conclusive = this.probing && this.surelyPast(count, sentAt, now);
     this.add(now, count, sentAt);
     if (refused > 0) {
       this.pace.mode = 'limited';
@@ -190,15 +203,10 @@ export class Pacer {
       const slot = this.nextSlot(now);
       this.pace.pausedUntil = Math.max(now + rateLimitBackoff(this.pace.strikes), slot);
       this.pace.ramp = 1;
-      this.pace.beyond = 0;
     } else {
       this.pace.strikes = 0;
       if (this.pace.ramp > 0) this.pace.ramp = this.pace.ramp >= 64 ? 0 : this.pace.ramp * 2;
-      if (conclusive) this.pace.beyond += count;
-      // Ten requests past the limits, all surely counted: more than a window that just reset, or a
-      // few requests this pacer counted and the service did not, would explain.
-      if (this.pace.beyond >= PROOF_REQUESTS) {
-        this.pace.beyond = 0;
+      if (conclusive) {
         this.pace.mode = 'unlimited';
         this.pace.learnedAt = now;
       }
@@ -261,17 +269,22 @@ export class Pacer {
   }
 
   /**
-   * Whether some window surely holds its `max` on the service's side now: counting only requests sent
-   * inside it (a request reaches the service after it was sent). Older buckets are taken as sent up to
-   * a minute before their own minute (no answer takes longer).
+   * Whether a round of `count` requests sent at `sentAt` and answered at `now` surely went past some
+   * window's `max` on the service's side. The service took each request between its sending and its
+   * answer, so at the last of the round it took, its window (at most `now` minus the window long)
+   * surely held the round and every earlier request (all answered before the round went out) that
+   * was sent after `now` minus the window. A bucket counts from its earliest sending; older buckets
+   * are taken as sent up to a minute before their own minute (no answer takes longer).
    */
-  private surelyFull(now: number): boolean {
+  private surelyPast(count: number, sentAt: number, now: number): boolean {
     return this.windows.some((w) => {
-      let count = 0;
+      const from = now - w.windowMs;
+      if (sentAt <= from) return false;
+      let held = count;
       if (w.windowMs > SHORT_WINDOW_MS)
-        for (const [start, n] of this.pace.minutes) if (start - MINUTE > now - w.windowMs) count += n;
-      for (const [, n, sentAt] of this.pace.seconds) if (sentAt > now - w.windowMs) count += n;
-      return count >= w.max;
+        for (const [start, n] of this.pace.minutes) if (start - MINUTE > from) held += n;
+      for (const [, n, sent] of this.pace.seconds) if (sent > from) held += n;
+      return held > w.max;
     });
   }
 

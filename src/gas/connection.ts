@@ -8,6 +8,7 @@ import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { keySafety } from './key-safety';
 import { clientFor, Deadline } from './operation';
+import { paceFor } from './service-pace';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
 import { createUrlFetchPort } from './url-fetch-port';
 
@@ -49,13 +50,20 @@ export function saveConnection(input: SaveConnectionInput): ConnectionInfo {
     ? { baseUrl: normalized.baseUrl, apiKey, prefix }
     : { baseUrl: normalized.baseUrl, apiKey };
   const deadline = new Deadline(CONNECT_TIME_LIMIT_MS);
-  const client = new TableClient(createUrlFetchPort(), connection, { deadline: () => deadline.left() });
+  // Paced like every other client. The service counts the check in the key's windows, so the pace
+  // kept for the address counts it too, once the key is kept: a refused key changes nothing stored.
+  const { onChange: keepPace, ...pace } = paceFor(normalized.baseUrl);
+  const client = new TableClient(createUrlFetchPort(), connection, {
+    deadline: () => deadline.left(),
+    pace,
+  });
   const info = infoFrom(
     profileOf(client, normalized.baseUrl),
     normalized.baseUrl,
     client.prefix ?? prefix ?? '/api/public',
   );
   saveConnectionRecord({ info, apiKey });
+  keepPace?.();
   return { ...info, keySafetyWarning: keySafety().warning };
 }
 

@@ -366,18 +366,19 @@ describe('TableClient', () => {
       ]);
     });
 
-    it('with the size unknown speculates 4 pages at once, then doubles up to waves of 10: 32 pages for 2,500 rows', () => {
+    it('with the size unknown speculates 8 pages at once, then waves of 10: 28 pages for 2,500 rows', () => {
       const port = new FakePort().on('get', ROWS, listing(2500, 'rows+hasMore'));
       const { result } = collect(clientOf(port));
-      expect(port.waves).toEqual([4, 8, 10, 10]);
-      expect(result.pageRequests).toBe(32);
+      // 8: with the schema read and the size probe riding along, the first wave is a full 10.
+      expect(port.waves).toEqual([8, 10, 10]);
+      expect(result.pageRequests).toBe(28);
     });
 
     it('with a known total asks exactly for the pages needed', () => {
       const port = new FakePort().on('get', ROWS, listing(2450, 'items+total'));
       const { result } = collect(clientOf(port));
       // The total arrives with the first wave; from then on exactly the pages needed.
-      expect(port.waves).toEqual([4, 10, 10, 1]);
+      expect(port.waves).toEqual([8, 10, 7]);
       expect(result.pageRequests).toBe(25);
       expect(queryOfUrl(port.requests.at(-1)!.url).offset).toBe('2400');
     });
@@ -557,8 +558,8 @@ describe('TableClient', () => {
         onPage: (page, offset) => void heard.push(`page ${offset} ${page.length}`),
       });
       expect(rows).toHaveLength(1000);
-      // Sent with the first wave (4 pages + probe); 900 lies inside the second wave's pages: not sent.
-      expect(port.waves).toEqual([5, 8]);
+      // Sent with the first wave (8 pages + probe); 900 lies inside the second wave's pages: not sent.
+      expect(port.waves).toEqual([9, 9]);
       expect(heard.slice(0, 2)).toEqual(['probe 50000 0', 'page 0 100']);
       expect(heard.filter((entry) => entry.startsWith('probe'))).toHaveLength(1);
     });
@@ -578,7 +579,7 @@ describe('TableClient', () => {
         }),
       );
       expect(error.message).toBe('too large');
-      expect(pages).toEqual([0, 100, 200, 300]);
+      expect(pages).toEqual([0, 100, 200, 300, 400, 500, 600, 700]);
     });
 
     it('never sends a wave larger than maxParallel', () => {
@@ -614,25 +615,25 @@ describe('TableClient', () => {
 
     describe('when shouldStop says time is up', () => {
       it('stops between waves and resumes exactly from nextOffset', () => {
-        const port = new FakePort().on('get', ROWS, listing(1234, 'bare'));
+        const port = new FakePort().on('get', ROWS, listing(2345, 'bare'));
         const client = clientOf(port);
         let waves = 0;
         const first = collect(client, { shouldStop: () => ++waves > 1 });
         expect(first.result.done).toBe(false);
         expect(first.result.nextOffset).toBe(first.rows.length);
-        expect(first.rows.length).toBe(1200);
+        expect(first.rows.length).toBe(1800);
         const second = collect(client, { startOffset: first.result.nextOffset });
         expect(second.result.done).toBe(true);
         expect([...first.rows, ...second.rows].map((r) => r.id)).toEqual(
-          Array.from({ length: 1234 }, (_, i) => `r${i}`),
+          Array.from({ length: 2345 }, (_, i) => `r${i}`),
         );
       });
 
       it('stops when the deadline has run out', () => {
         const port = new FakePort().on('get', ROWS, listing(1000, 'bare'));
         const { result } = collect(clientOf(port), { deadline: () => 0 });
-        // The first wave always goes out (4 pages with the size unknown).
-        expect(result).toMatchObject({ done: false, nextOffset: 400, pageRequests: 4 });
+        // The first wave always goes out (8 pages with the size unknown).
+        expect(result).toMatchObject({ done: false, nextOffset: 800, pageRequests: 8 });
       });
     });
 
@@ -678,7 +679,7 @@ describe('TableClient', () => {
         });
         const { rows } = collect(clientOf(port));
         expect(rows.map((r) => r.id)).toEqual(Array.from({ length: 800 }, (_, i) => `r${i}`));
-        expect(port.waves).toEqual([4, 1, 8]);
+        expect(port.waves).toEqual([8, 1]);
         expect(port.sleeps).toHaveLength(1);
       });
     });

@@ -75,6 +75,60 @@ describe('a pacer that knows the service limits requests', () => {
   });
 });
 
+describe('a pacer that does not know the service yet', () => {
+  it('sends the one request past the limit with the round the budget ends in: 5 left and 10 wanted, 6 go', () => {
+    const pacer = new Pacer();
+    pacer.answered(55, 0, T0 + 3_000, T0 + 2_600);
+    expect(pacer.admit(10, T0 + 3_000)).toEqual({ send: 6, waitMs: 0 });
+    // No 429 among 61 requests the service surely counted in one minute: it has no such limit.
+    pacer.answered(6, 0, T0 + 3_400, T0 + 3_000);
+    expect(pacer.mode).toBe('unlimited');
+    expect(pacer.admit(100, T0 + 3_400)).toEqual({ send: 100, waitMs: 0 });
+  });
+
+  it('learns the limits from a 429 in that round, and then keeps to them', () => {
+    const pacer = new Pacer();
+    pacer.answered(55, 0, T0 + 3_000, T0 + 2_600);
+    expect(pacer.admit(10, T0 + 3_000).send).toBe(6);
+    pacer.answered(6, 1, T0 + 3_400, T0 + 3_000);
+    expect(pacer.mode).toBe('limited');
+    expect(pacer.admit(10, T0 + 3_400).waitMs).toBeGreaterThanOrEqual(MINUTE);
+  });
+
+  it('takes a request past the limit as proof only if the requests before it were surely still counted', () => {
+    const pacer = new Pacer();
+    pacer.answered(60, 0, T0 + 400, T0);
+    // Sent 59.8 s after the 60 and answered 0.4 s later: the service may have taken it after they
+    // left its minute, so its going through proves nothing.
+    const late = T0 + MINUTE - 200;
+    expect(pacer.admit(10, late)).toEqual({ send: 1, waitMs: 0 });
+    pacer.answered(1, 0, late + 400, late);
+    expect(pacer.mode).toBe('unknown');
+    // The same request sent a second earlier is proof.
+    const proof = new Pacer();
+    proof.answered(60, 0, T0 + 400, T0);
+    const sure = T0 + MINUTE - 1_200;
+    expect(proof.admit(10, sure)).toEqual({ send: 1, waitMs: 0 });
+    proof.answered(1, 0, sure + 400, sure);
+    expect(proof.mode).toBe('unlimited');
+  });
+
+  it('believes a service has no limits for a day, then finds out again with one request past them', () => {
+    const pacer = new Pacer();
+    pacer.answered(60, 0, T0 + 400, T0);
+    expect(pacer.admit(10, T0 + 400).send).toBe(1);
+    pacer.answered(1, 0, T0 + 800, T0 + 400);
+    expect(pacer.mode).toBe('unlimited');
+    const dayLater = T0 + 24 * HOUR + 1_000;
+    // Seventy in the last minute, more than the platform's 60: still one request, never none.
+    pacer.answered(70, 0, dayLater, dayLater - 400);
+    expect(pacer.admit(10, dayLater)).toEqual({ send: 1, waitMs: 0 });
+    expect(pacer.mode).toBe('unknown');
+    pacer.answered(1, 1, dayLater + 400, dayLater);
+    expect(pacer.mode).toBe('limited');
+  });
+});
+
 describe('a kept state', () => {
   it.each([
     null,
@@ -86,6 +140,11 @@ describe('a kept state', () => {
     { ...freshPace(), mode: 'odd' },
   ])('that is not a pace state (%j) gives a fresh pacer, never an error', (value) => {
     expect(paceStateOf(value)).toEqual(freshPace());
+  });
+
+  it('of an earlier version (with its proof count `beyond`) is kept without it', () => {
+    const earlier = { ...freshPace(), mode: 'limited', learnedAt: T0, beyond: 3 };
+    expect(paceStateOf(earlier)).toEqual({ ...freshPace(), mode: 'limited', learnedAt: T0 });
   });
 
   it('uses the platform’s windows: 60 a minute and 1,800 an hour', () => {

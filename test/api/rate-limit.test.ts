@@ -214,22 +214,48 @@ describe('when 429s without Retry-After keep coming (another client uses the sam
 });
 
 describe('when the service has no such limits', () => {
-  it('sends ten requests past 60 a minute in small rounds, then goes on at full speed (believed for a day)', () => {
+  it('finds out with one request past 60 a minute, then goes on at full speed (believed for a day)', () => {
     const service = new LimitedService(false);
     const pacer = new Pacer();
     const results = clientOf(service, pacer).updateRows('A1', 'T1', edits(200));
     expect(sent(results)).toBe(200);
     expect(service.sleeps).toEqual([]);
     expect(pacer.mode).toBe('unlimited');
-    // Waves of 10 up to the platform's limit, rounds of 1, 2, 3 and 4 past it to find out, then 10 again.
-    expect(service.waves.slice(0, 6)).toEqual([10, 10, 10, 10, 10, 10]);
-    expect(service.waves.slice(6, 10)).toEqual([1, 2, 3, 4]);
-    expect(service.waves.slice(10).every((n) => n >= 9)).toBe(true);
+    // Waves of 10 up to the platform's limit, one request alone past it, the rest of its wave, then 10 again.
+    expect(service.waves).toEqual([10, 10, 10, 10, 10, 10, 1, 9, ...Array(13).fill(10)]);
+  });
+
+  it('sends the request past the limit in the round the budget ends in, when the budget ends inside one', () => {
+    const service = new LimitedService(false);
+    const pacer = new Pacer();
+    const client = clientOf(service, pacer);
+    client.updateRows('A1', 'T1', edits(55));
+    const before = service.waves.length;
+    const results = client.updateRows('A1', 'T1', edits(100, 55));
+    expect(sent(results)).toBe(100);
+    expect(pacer.mode).toBe('unlimited');
+    // 5 left of 60 and 10 wanted: 5 + 1 in one round, the wave's other 4, then full waves.
+    expect(service.waves.slice(before)).toEqual([6, 4, ...Array(9).fill(10)]);
+  });
+});
+
+describe('when the service limits requests and the budget ends inside a round', () => {
+  it('is refused once, in that round, and then never', () => {
+    const service = new LimitedService();
+    const pacer = new Pacer();
+    const client = clientOf(service, pacer, { maxSleepMs: Number.POSITIVE_INFINITY });
+    client.updateRows('A1', 'T1', edits(55));
+    const results = client.updateRows('A1', 'T1', edits(100, 55));
+    expect(sent(results)).toBe(100);
+    expect(pacer.mode).toBe('limited');
+    expect(service.refused).toBe(1);
+    expect(service.refusedWaves).toEqual([6]);
+    expect(service.requests).toHaveLength(156);
   });
 });
 
 describe('when the service counts fewer requests than the pacer (its window just reset)', () => {
-  it('never believes it has no limits: the rounds past them meet the 429 while small', () => {
+  it('believes it has no limits for one round: that round is refused, then it never is again', () => {
     const service = new LimitedService();
     const pacer = new Pacer();
     // Seven requests the pacer counted and the service did not (its window started after them).
@@ -241,9 +267,12 @@ describe('when the service counts fewer requests than the pacer (its window just
     );
     expect(sent(results)).toBe(150);
     expect(pacer.mode).toBe('limited');
-    // Past the pacer's count the service took 7 (rounds 1, 2 and 4 of the 4th), then refused 3 of that round.
-    expect(Math.max(...service.refusedWaves)).toBeLessThanOrEqual(4);
-    expect(service.refused).toBeLessThanOrEqual(4);
+    // The round the pacer's budget ended in (3 + 1) went through, the rest of its wave filled the
+    // service's 60, and the next wave of 10 was refused whole: one wave, the cost of a wrong belief.
+    expect(service.refusedWaves).toEqual([10]);
+    expect(service.refused).toBe(10);
+    // Each refused edit went again once, after the pause.
+    expect(service.requests).toHaveLength(160);
   });
 });
 

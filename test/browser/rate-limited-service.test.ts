@@ -106,7 +106,7 @@ describe('a service that limits requests', () => {
     expect(continued).toBeGreaterThan(0);
     const sent = (await serviceTitles()).filter((title) => title.startsWith('Limited deal'));
     expect(sent.sort()).toEqual([...titles].sort());
-    // At most the one request the pace sends alone past the limits to find them.
+    // At most the one request the pace sends past the limits to find them.
     expect((await h.emulator.admin.platform()).refused).toBeLessThanOrEqual(1);
 
     await page.reload();

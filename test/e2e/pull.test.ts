@@ -40,6 +40,32 @@ describe('connecting', () => {
     );
   });
 
+  it('counts the key check in the pace kept for the address, as the service counts it in the key’s windows', () => {
+    const fresh = {
+      mode: 'unknown',
+      learnedAt: 0,
+      seconds: [],
+      minutes: [],
+      strikes: 0,
+      pausedUntil: 0,
+      ramp: 0,
+    };
+    world.sim.writeProperty(
+      'user',
+      'servicePace',
+      JSON.stringify({ baseUrl: world.emulator.url, state: fresh }),
+    );
+    world.call('saveConnection', { baseUrl: world.emulator.url, apiKey: world.emulator.keys.u_alice });
+    const kept = JSON.parse(world.sim.properties('user').servicePace ?? '{}') as {
+      state: { seconds: number[][]; minutes: number[][] };
+    };
+    const counted = [...kept.state.seconds, ...kept.state.minutes].reduce(
+      (sum, bucket) => sum + (bucket[1] ?? 0),
+      0,
+    );
+    expect(counted).toBe(1);
+  });
+
   it('refuses a wrong key with the reason and keeps what was stored', () => {
     world.connect();
     const before = world.sim.properties('user');

@@ -123,7 +123,7 @@ describe('a push of 1,000 edits to a service that limits requests (60 a minute, 
     expect(last.rateLimited).toBeUndefined();
 
     const log = await expectEachSentOnce(w, expected);
-    // One request went alone past the limits to find them out; after that the pace kept every window.
+    // One request went past the limits to find them out; after that the pace kept every window.
     expect(refusedIn(log)).toHaveLength(1);
     expect((await w.emulator.admin.platform()).refused).toBe(1); // the pull before was refused nothing
     const minutes = (w.sim.clock.now() - started) / MINUTE;
