@@ -82,12 +82,19 @@ function appendHeaders(
   const only = textBlocks.length === 1 ? textBlocks[0] : undefined;
   if (only) sheet.getRange(only).setNumberFormat('@');
   else if (textBlocks.length > 1) sheet.getRangeList(textBlocks).setNumberFormat('@');
+  // One warning-only protection per run of adjacent read-only columns (four queued calls each).
+  const readOnly = new Map<number, string>();
   for (const field of added) {
     const index = next.fixed.get(field) ?? (field === STATUS_HEADER ? next.status : undefined);
-    if (index === undefined) continue;
-    const protection = sheet.getRange(wholeColumns(index, 1)).protect();
+    if (index !== undefined) readOnly.set(index, field);
+  }
+  for (const [start, width] of adjacentColumnGroups([...readOnly.keys()].sort((a, b) => a - b))) {
+    const fields = Array.from({ length: width }, (_, i) => readOnly.get(start + i) as string);
+    const protection = sheet.getRange(wholeColumns(start, width)).protect();
     protection.setWarningOnly(true);
-    protection.setDescription(`Table App Sync: ${field} is written by the add-on`);
+    protection.setDescription(
+      `Table App Sync: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} written by the add-on`,
+    );
   }
   return next;
 }
