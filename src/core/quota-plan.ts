@@ -80,6 +80,11 @@ export interface QuotaPlan {
   runsOut: { quota: 'urlFetches' | 'triggerMinutes'; afterMinutes: number } | null;
   /** Where the figures come from, and what was assumed where the runs did not tell. */
   basis: string[];
+  /**
+   * Every scheduled run was counted as a full listing because no run that read only changes is
+   * recorded yet (the service has the poll): one more pull measures what such a run really costs.
+   */
+  countedAsListings: boolean;
 }
 
 interface RunCost {
@@ -125,7 +130,7 @@ function scheduleDay(
   input: QuotaPlanInput,
   schedule: PlannedSchedule,
   basis: string[],
-): { requests: number | null; seconds: number } | null {
+): { requests: number | null; seconds: number; countedAsListings: boolean } | null {
   const runs = runsFor(schedule.mode, input.runs, basis);
   if (runs.length === 0) return null;
   const listed = input.runs.filter((run) => run.fullListing && run.operation !== 'push');
@@ -143,10 +148,11 @@ function scheduleDay(
         : 'no full listing recorded: taken as the average run',
     );
   let ordinary = costOf(ordinaryRuns);
+  const countedAsListings = !ordinary && schedule.mode !== 'push' && input.poll;
   if (!ordinary) {
     // Nothing says what a run that reads only changes costs: the listing is the safe figure.
     ordinary = full;
-    if (schedule.mode !== 'push' && input.poll)
+    if (countedAsListings)
       basis.push(
         'no run that read only changes recorded yet: each run counted as a full listing (pull once more to measure one)',
       );
@@ -170,7 +176,11 @@ function scheduleDay(
     ordinary.requests === null || fullCost.requests === null
       ? null
       : ordinaryPerDay * ordinary.requests + fullPerDay * fullCost.requests;
-  return { requests, seconds: ordinaryPerDay * ordinary.seconds + fullPerDay * fullCost.seconds };
+  return {
+    requests,
+    seconds: ordinaryPerDay * ordinary.seconds + fullPerDay * fullCost.seconds,
+    countedAsListings,
+  };
 }
 
 /** A day of live sync: the open sidebar's checks (not triggers) and the edit trigger's pushes. */
@@ -204,8 +214,10 @@ export function planQuota(input: QuotaPlanInput): QuotaPlan {
   const basis: string[] = [];
   let requests: number | null = 0;
   let seconds: number | null = 0;
+  let countedAsListings = false;
   if (input.schedule) {
     const day = scheduleDay(input, input.schedule, basis);
+    countedAsListings = day?.countedAsListings ?? false;
     requests = day && day.requests !== null && requests !== null ? requests + day.requests : null;
     seconds = day && seconds !== null ? seconds + day.seconds : null;
   }
@@ -236,6 +248,7 @@ export function planQuota(input: QuotaPlanInput): QuotaPlan {
     triggerShare: share(triggerMinutes, quotas.triggerMinutes),
     runsOut,
     basis,
+    countedAsListings,
   };
 }
 
@@ -294,5 +307,9 @@ export function refusalText(plan: QuotaPlan, what: string, instead: Alternatives
     options.length > 0
       ? `Choose ${options.join(', or ')}.`
       : 'Choose a longer interval, or sync by hand when needed.';
-  return `${what} was not turned on. ${usageText(plan)} ${out} ${choice}`;
+  // The refusal may come from the conservative count alone: measuring one cheap run comes first.
+  const measure = plan.countedAsListings
+    ? ' No run that reads only what changed is recorded yet, so each run was counted as a whole listing: pull once more to measure one, then choose again.'
+    : '';
+  return `${what} was not turned on. ${usageText(plan)} ${out}${measure} ${choice}`;
 }

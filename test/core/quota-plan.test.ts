@@ -68,6 +68,18 @@ describe('a schedule on a service with the poll', () => {
     expect(day.urlFetches).toBe(288 * 101);
     expect(day.runsOut?.quota).toBe('urlFetches');
     expect(day.basis.join(' ')).toMatch(/pull once more to measure one/);
+    // The refusal says so, so a person whose table is cheap to poll is not sent to a longer interval only.
+    expect(day.countedAsListings).toBe(true);
+    expect(
+      refusalText(day, 'The schedule', {
+        interval: 'Every hour',
+        workspaceFits: false,
+        pollWouldHelp: false,
+      }),
+    ).toMatch(
+      / No run that reads only what changed is recorded yet, so each run was counted as a whole listing: pull once more to measure one, then choose again\. Choose a longer interval \(every hour fits\)\.$/,
+    );
+    expect(plan({}).countedAsListings).toBe(false);
   });
 });
 
