@@ -1185,8 +1185,16 @@ export class TableClient {
       // riding requests take places of the wave: one more would cost a round of its own.
       const asked = options.probe?.at();
       const probeAt = asked !== undefined && asked !== probedAt ? asked : undefined;
-      count = Math.max(1, Math.min(count, maxParallel - (lead ? 1 : 0) - (probeAt === undefined ? 0 : 1)));
-      const probing = probeAt !== undefined && probeAt >= offset + count * step;
+      // A probe that would fall among this wave's pages does not ride, and takes no place.
+      const places = maxParallel - (lead ? 1 : 0);
+      const withProbe = Math.max(1, Math.min(count, places - 1));
+      const probing = probeAt !== undefined && probeAt >= offset + withProbe * step;
+      count = probing ? withProbe : Math.max(1, Math.min(count, places));
+      // A round the pace cuts short takes only the pages that go now: the rest, sent alone a round
+      // later, would cost a round of their own (they lead the next wave instead).
+      const riders = (lead ? 1 : 0) + (probing ? 1 : 0);
+      const allowed = this.pacer.allowance(count + riders, this.port.now()) - riders;
+      if (allowed > 0 && allowed < count) count = allowed;
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));

@@ -165,25 +165,44 @@ export class Pacer {
   /** How many of `wanted` requests may go at `now`, or how long to wait before any may. */
   admit(wanted: number, now: number): PaceGate {
     this.probing = false;
-    if (wanted <= 0) return { send: 0, waitMs: 0 } as PaceGate;
-    if (now < this.pace.pausedUntil) return { send: 0, waitMs: this.pace.pausedUntil - now };
-    if (this.pace.mode === 'unlimited') {
-      if (now - this.pace.learnedAt < UNLIMITED_BELIEVED_MS) return { send: wanted, waitMs: 0 };
+    if (
+      this.pace.mode === 'unlimited' &&
+      now >= this.pace.pausedUntil &&
+      now - this.pace.learnedAt >= UNLIMITED_BELIEVED_MS
+    )
       this.pace.mode = 'unknown';
-    }
+    const gate = this.gate(wanted, now);
+    this.probing = gate.probing;
+    return gate.probing ? { send: gate.send, waitMs: 0 } : gate.paced;
+  }
+
+  /**
+   * How many of `wanted` requests `admit` would let go at `now` (0 when it would have them wait),
+   * without deciding anything: a caller sizes a round by it, so the round is not split into what
+   * goes now and a lone remainder a round later.
+   */
+  allowance(wanted: number, now: number): number {
+    return this.gate(wanted, now).paced.send;
+  }
+
+  private gate(wanted: number, now: number): { paced: PaceGate; probing: boolean; send: number } {
+    const paced = (gate: PaceGate) => ({ paced: gate, probing: false, send: gate.send });
+    if (wanted <= 0) return paced({ send: 0, waitMs: 0 } as PaceGate);
+    if (now < this.pace.pausedUntil) return paced({ send: 0, waitMs: this.pace.pausedUntil - now });
+    if (this.pace.mode === 'unlimited' && now - this.pace.learnedAt < UNLIMITED_BELIEVED_MS)
+      return paced({ send: wanted, waitMs: 0 });
     // Below zero when this pacer's own rounds past the limits are still counted.
     const free = Math.max(0, this.free(now));
     // After a 429 the service's windows held more than this pacer counted (another client of the
     // same key?): rounds start at one request and double, so a wrong count costs a refusal, not a wave.
     const cap = this.pace.ramp > 0 ? this.pace.ramp : free;
-    if (this.pace.mode === 'unknown' && wanted > free && cap >= free) {
+    if (this.pace.mode !== 'limited' && wanted > free && cap >= free) {
       // The round the budget ends in carries the one request past it (alone when nothing is left):
       // a 429 says the service has the platform's limits; none, that it has not (see the class).
-      this.probing = true;
-      return { send: free + 1, waitMs: 0 };
+      return { paced: { send: free + 1, waitMs: 0 }, probing: true, send: free + 1 };
     }
-    if (free > 0) return { send: Math.min(wanted, free, cap), waitMs: 0 };
-    return { send: 0, waitMs: Math.max(1, this.nextSlot(now) - now) };
+    if (free > 0) return paced({ send: Math.min(wanted, free, cap), waitMs: 0 });
+    return paced({ send: 0, waitMs: Math.max(1, this.nextSlot(now) - now) });
   }
 
   /**

@@ -558,8 +558,9 @@ describe('TableClient', () => {
         onPage: (page, offset) => void heard.push(`page ${offset} ${page.length}`),
       });
       expect(rows).toHaveLength(1000);
-      // Sent with the first wave (8 pages + probe); 900 lies inside the second wave's pages: not sent.
-      expect(port.waves).toEqual([9, 9]);
+      // Sent with the first wave (8 pages + probe); 900 lies inside the second wave's pages: not sent,
+      // and it takes no place of that wave (a full 10).
+      expect(port.waves).toEqual([9, 10]);
       expect(heard.slice(0, 2)).toEqual(['probe 50000 0', 'page 0 100']);
       expect(heard.filter((entry) => entry.startsWith('probe'))).toHaveLength(1);
     });

@@ -12,7 +12,7 @@ import {
 import { type RowResult, TableClient } from '../../src/api/client';
 import type { HttpRequest, HttpResponse } from '../../src/api/http-port';
 import { Pacer, type PaceState, RATE_LIMIT_BACKOFF_MS } from '../../src/api/pace';
-import { FakePort, json, makeRow } from './fake-port';
+import { FakePort, json, listing, makeRow } from './fake-port';
 
 const KEY = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1MSJ9.c2lnbmF0dXJlLXNlY3JldA';
 const ROW = /^\/api\/public\/tableApps\/A1\/tables\/T1\/rows\/r\d+$/;
@@ -236,6 +236,35 @@ describe('when the service has no such limits', () => {
     expect(pacer.mode).toBe('unlimited');
     // 5 left of 60 and 10 wanted: 5 + 1 in one round, the wave's other 4, then full waves.
     expect(service.waves.slice(before)).toEqual([6, 4, ...Array(9).fill(10)]);
+  });
+});
+
+describe('a listing on a service whose limits are not known yet', () => {
+  it('sizes the round the budget ends in to what goes now: no page is left to go alone a round later', () => {
+    const port = new FakePort().on(
+      'get',
+      '/api/public/tableApps/A1/tables/T1/rows',
+      listing(10_000, 'rows+hasMore'),
+    );
+    const pacer = new Pacer();
+    const client = clientOf(port, pacer);
+    // 5 requests of the minute spent elsewhere (connecting, the table list): 55 left.
+    client.updateRows('A1', 'T1', []);
+    for (let i = 0; i < 5; i++) pacer.answered(1, 0, port.clock, port.clock);
+    const before = port.waves.length;
+    let rows = 0;
+    const result = client.listAllRows('A1', 'T1', {
+      firstWave: 10,
+      onPage: (page) => void (rows += page.length),
+    });
+    expect(result.done).toBe(true);
+    expect(rows).toBe(10_000);
+    expect(pacer.mode).toBe('unlimited');
+    // 55 in full rounds and one of 5 + 1 past the limit (it proves there is none), then full rounds:
+    // never a lone page after a round the pace cut short.
+    const waves = port.waves.slice(before);
+    expect(waves.slice(0, 7)).toEqual([10, 10, 10, 10, 10, 6, 10]);
+    expect(waves.slice(0, -1).filter((size) => size < 6)).toEqual([]);
   });
 });
 
