@@ -255,7 +255,9 @@ describe('a listing on a service whose limits are not known yet', () => {
     let rows = 0;
     const result = client.listAllRows('A1', 'T1', {
       firstWave: 10,
-      onPage: (page) => void (rows += page.length),
+      onPage: (page) => {
+        rows += page.length;
+      },
     });
     expect(result.done).toBe(true);
     expect(rows).toBe(10_000);
