@@ -488,12 +488,15 @@ function idsAndMarksToEnd(
     if (status !== undefined && (Math.abs(status - idColumn) - 1) * expectedCount <= CELLS_PER_EXTRA_READ) {
       const from = Math.min(idColumn, status);
       const values = sheet.getSheetValues(firstRow, from + 1, -1, Math.abs(status - idColumn) + 1);
+      // No rows (should the read give none rather than throw past the end) says no size.
+      if (values.length === 0) return null;
       return {
         ids: values.map((cells) => cells[idColumn - from] ?? ''),
         markers: values.map((cells) => pendingTokenOf(cells[status - from])),
       };
     }
     const ids = sheet.getSheetValues(firstRow, idColumn + 1, -1, 1).map((cells) => cells[0] ?? '');
+    if (ids.length === 0) return null;
     const markers: Array<string | null> = new Array(ids.length).fill(null);
     if (status !== undefined) {
       const statuses = sheet.getRange(firstRow, status + 1, ids.length, 1).getValues();
