@@ -264,7 +264,25 @@ export function relocateLines(
     header = placement.header;
     rowsChanged = placement.rowsChanged;
   }
-  const lastRow = content ? content.length : sheet.getLastRow();
+  let low = Number.POSITIVE_INFINITY;
+  let high = -1;
+  for (const line of dirty ?? []) {
+    const row = grid.physicalRow(line);
+    if (row < 0) continue;
+    if (row < low) low = row;
+    if (row > high) high = row;
+  }
+  // The written rows' ids and marks read down to the last row with content tell the size too, where
+  // asking it apart waits once more; only while the rows past the written ones are few.
+  const tail =
+    !content && dirty && high >= 0 && !rowsChanged && (grid.sheetRows - 1 - high) * 2 <= CELLS_PER_EXTRA_READ
+      ? idsAndMarksToEnd(sheet, idColumn, layout.status, low, grid.sheetRows - low)
+      : null;
+  const lastRow = content
+    ? content.length
+    : tail
+      ? sheetRowOf(low) - 1 + tail.ids.length
+      : sheet.getLastRow();
   // New lines go right after the last row with content as it stands now, and rows are inserted there.
   noteContentExtent(sheet, lastRow, content?.[0]?.length);
   const count = Math.max(0, lastRow - 1);
@@ -277,14 +295,6 @@ export function relocateLines(
     grid.relocate({ rows: new Array<number>(grid.length).fill(LOST), moved: true }, count);
     return;
   }
-  let low = Number.POSITIVE_INFINITY;
-  let high = -1;
-  for (const line of dirty ?? []) {
-    const row = grid.physicalRow(line);
-    if (row < 0) continue;
-    if (row < low) low = row;
-    if (row > high) high = row;
-  }
   // Only lines new to the sheet: they go after its last line, wherever that is now.
   if (dirty && high < 0) {
     grid.placeAppendedLines(count);
@@ -293,7 +303,7 @@ export function relocateLines(
   const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
   if (dirty && count === grid.sheetRows && !rowsChanged) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
-    const window = readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, content);
+    const window = tail ?? readIdsAndMarks(sheet, idColumn, layout.status, low, high - low + 1, content);
     let same = true;
     for (let line = 0; line < expected.length && same; line++) {
       const each = expected[line] as { row: number; id: string; marker: string | null };
@@ -308,8 +318,13 @@ export function relocateLines(
     }
   }
   grid.checkedAtWait = waits;
+  // The tail read from the first row is the whole columns already.
   const current =
-    count > 0 ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count, content) : { ids: [], markers: [] };
+    tail && low === 0
+      ? tail
+      : count > 0
+        ? readIdsAndMarks(sheet, idColumn, layout.status, 0, count, content)
+        : { ids: [], markers: [] };
   const located = locateLines(expected, grid.sheetRows, current);
   grid.relocate(located, count);
 }
@@ -452,6 +467,45 @@ function readIdsAndMarks(
     for (let i = 0; i < count; i++) markers[i] = pendingTokenOf(statuses[i]?.[0]);
   }
   return { ids, markers };
+}
+
+/**
+ * The id cells and pending marks from data row `first` (0-based) down to the last row with content:
+ * getSheetValues to the last row, so their count says the sheet's size with no call of its own. The
+ * marks ride in the ids' read when the columns between them, over the `expectedCount` rows, cost less
+ * than a read apart. Null when the sheet now ends above `first` or is narrower than these columns
+ * (rows or columns deleted meanwhile): the caller asks the size.
+ */
+function idsAndMarksToEnd(
+  sheet: GoogleAppsScript.Spreadsheet.Sheet,
+  idColumn: number,
+  status: number | undefined,
+  first: number,
+  expectedCount: number,
+): { ids: unknown[]; markers: Array<string | null> } | null {
+  const firstRow = sheetRowOf(first);
+  try {
+    if (status !== undefined && (Math.abs(status - idColumn) - 1) * expectedCount <= CELLS_PER_EXTRA_READ) {
+      const from = Math.min(idColumn, status);
+      const values = sheet.getSheetValues(firstRow, from + 1, -1, Math.abs(status - idColumn) + 1);
+      // No rows (should the read give none rather than throw past the end) says no size.
+      if (values.length === 0) return null;
+      return {
+        ids: values.map((cells) => cells[idColumn - from] ?? ''),
+        markers: values.map((cells) => pendingTokenOf(cells[status - from])),
+      };
+    }
+    const ids = sheet.getSheetValues(firstRow, idColumn + 1, -1, 1).map((cells) => cells[0] ?? '');
+    if (ids.length === 0) return null;
+    const markers: Array<string | null> = new Array(ids.length).fill(null);
+    if (status !== undefined) {
+      const statuses = sheet.getRange(firstRow, status + 1, ids.length, 1).getValues();
+      for (let i = 0; i < ids.length; i++) markers[i] = pendingTokenOf(statuses[i]?.[0]);
+    }
+    return { ids, markers };
+  } catch {
+    return null;
+  }
 }
 
 /**
