@@ -27,21 +27,29 @@ export const PULL_CHUNK_ROWS = 5000;
  */
 export const MEASURED_CHUNK_ROWS = 20_000;
 
-/**
- * Chunks a pull of `rows` rows forms in one execution when no whole sheet is read at once: the first
- * of PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
- */
-export function chunksOfPull(rows: number): number {
-  if (rows <= 0) return 0;
-  if (rows <= PULL_CHUNK_ROWS) return 1;
-  return 1 + Math.ceil((rows - PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
-}
-
 /** A fresh pull of a sheet up to this many lines merges and writes them in one chunk. */
 export const ONE_CHUNK_MAX_LINES = 2 * PULL_CHUNK_ROWS;
 
 /** Rows of one page wave the listing may still deliver after a stop check. */
 export const WAVE_ROWS = 800;
+
+/**
+ * Rows a first pull (no base) gathers before its first chunk, its cost not measured yet: as many as a
+ * sheet read whole is trusted with at the first guess (ONE_CHUNK_MAX_LINES and a wave). Every row of
+ * a first pull is a whole new line, so a first pull that fits is written once, after its last page,
+ * with no re-identification; the time left may make the chunk due sooner (chunkDue).
+ */
+export const FIRST_PULL_CHUNK_ROWS = ONE_CHUNK_MAX_LINES + WAVE_ROWS;
+
+/**
+ * Chunks a first pull of `rows` rows forms in one execution when time is not short: the first of
+ * FIRST_PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
+ */
+export function chunksOfPull(rows: number): number {
+  if (rows <= 0) return 0;
+  if (rows <= FIRST_PULL_CHUNK_ROWS) return 1;
+  return 1 + Math.ceil((rows - FIRST_PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
+}
 /** Kept free after the last write, for the job record and the summary. */
 export const SAFETY_MS = 20 * 1000;
 /** Before anything was measured: a cautious cost of merging and writing one row. */
@@ -99,8 +107,10 @@ export function startRun(
   reading: SheetReadOptions,
 ): PullRun {
   const known = Math.max(baseRows, (lastRow ?? 0) - 1);
-  const chunkRows =
-    known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
+  const firstPull = !resuming && baseRows === 0;
+  const chunkRows = firstPull
+    ? FIRST_PULL_CHUNK_ROWS
+    : known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
       ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS)
       : PULL_CHUNK_ROWS;
   return {
@@ -126,7 +136,7 @@ export function schemaArrived(run: PullRun, sheetWidth: number): void {
   if (!run.resuming) run.probeAt = largestTableRows(run.footprint);
 }
 
-/** A page arrived at `offset`: its rows wait for the next chunk. Returns whether a chunk is due. */
+/** A page arrived at `offset`: its rows wait for the next chunk. Returns whether they fill a chunk. */
 export function receivePage(
   run: PullRun,
   page: ReadonlyArray<Readonly<Record<string, unknown>>>,
@@ -135,12 +145,24 @@ export function receivePage(
   run.pagesFetched += 1;
   run.deliveredTo = offset + page.length;
   for (const row of page) run.rows.push(row);
-  return chunkDue(run);
+  return chunkFull(run);
 }
 
-/** Whether the rows gathered make a chunk to merge and write (before the next page wave). */
-export function chunkDue(run: PullRun): boolean {
+/** Whether the rows gathered fill a chunk (the memory bound: no more rows are held unmerged). */
+export function chunkFull(run: PullRun): boolean {
   return run.rows.length >= run.chunkRows;
+}
+
+/**
+ * Whether the rows gathered are merged and written before the next page wave, with `msLeft` of the
+ * execution left: the chunk is full, or writing it and two more waves would no longer fit (one wave
+ * more than the stop check keeps). Written while the stop check still lets the listing go on, the
+ * chunk is measured before that check decides on its cautious estimate: a pull whose time runs short
+ * writes what it has, learns what a row costs, and lists on or stops on that.
+ */
+export function chunkDue(run: PullRun, msLeft: number): boolean {
+  if (chunkFull(run)) return true;
+  return run.rows.length > 0 && msLeft < timeToWrite(run, run.rows.length + 2 * WAVE_ROWS);
 }
 
 /** What the sidebar shows about the listing so far. */

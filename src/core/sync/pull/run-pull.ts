@@ -161,12 +161,14 @@ export function runPull(
     ports.run.report(fetchProgress(run));
   };
   const shouldStop = (): boolean => {
-    // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow.
-    if (chunkDue(run) && (!run.unmeasured || measureChunk(pull))) flushChunk();
-    // The last chunk's queued writes count at their estimate; committed and measured (a waiting call)
-    // only where that estimate would stop the listing, so the stop is decided on what they cost.
+    // The last chunk's queued writes count at their estimate (the clock has not counted them yet).
     const left = (): number => ports.run.timeLeft() - pendingWriteMs(run);
-    if (run.unmeasured && shouldStopListing(run, left())) measureChunk(pull);
+    // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow
+    // (or, time being short, go on gathering).
+    if (chunkDue(run, left()) && (!run.unmeasured || measureChunk(pull, left))) flushChunk();
+    // Committed and measured (a waiting call) only where that estimate would stop the listing, so the
+    // stop is decided on what they cost.
+    if (run.unmeasured && shouldStopListing(run, left())) measureChunk(pull, left);
     return shouldStopListing(run, left());
   };
   let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number } | undefined;
@@ -369,16 +371,16 @@ function writeChunk(pull: Pull, state: PullState): void {
 
 /**
  * Commits the queued writes so the last chunk's cost is measured, not guessed. Returns whether a chunk
- * is still due (the measured cost may let the chunk gathering now grow).
+ * is still due (the measured cost may let the chunk gathering now grow, or its time suffice).
  */
-function measureChunk(pull: Pull): boolean {
+function measureChunk(pull: Pull, msLeft: () => number): boolean {
   const { run, ports, sheet } = pull;
   if (run.unmeasured) {
     const before = ports.run.now();
     sheet.commitWrites();
     chunkMeasured(run, ports.run.now() - before);
   }
-  return chunkDue(run);
+  return chunkDue(run, msLeft());
 }
 
 /**

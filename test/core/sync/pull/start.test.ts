@@ -19,9 +19,11 @@ import {
   chunkMeasured,
   pendingWriteMs,
   chunkPending,
+  chunkDue,
   chunksOfPull,
   chunkWritten,
   FIRST_GUESS_MS_PER_ROW,
+  FIRST_PULL_CHUNK_ROWS,
   fetchProgress,
   MEASURED_CHUNK_ROWS,
   needsExactFootprint,
@@ -122,17 +124,22 @@ describe('starting a run', () => {
   });
 
   it('writes a small sheet read whole in one chunk, and larger or continuing ones in PULL_CHUNK_ROWS', () => {
+    // A first pull (no base): every row a whole new line, trusted to the first guess as far as a sheet read whole.
+    expect(runOf(0).chunkRows).toBe(FIRST_PULL_CHUNK_ROWS);
+    expect(FIRST_PULL_CHUNK_ROWS).toBe(10_000 + WAVE_ROWS);
+    expect(runOf(0, true).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(9000).chunkRows).toBe(9000 + WAVE_ROWS);
     expect(runOf(100).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(10_001).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(9000, true).chunkRows).toBe(PULL_CHUNK_ROWS);
   });
 
-  it('counts the chunks of a pull: the first of PULL_CHUNK_ROWS, then MEASURED_CHUNK_ROWS each', () => {
+  it('counts the chunks of a first pull: the first of FIRST_PULL_CHUNK_ROWS, then MEASURED_CHUNK_ROWS each', () => {
     expect(chunksOfPull(0)).toBe(0);
-    expect(chunksOfPull(PULL_CHUNK_ROWS)).toBe(1);
-    expect(chunksOfPull(PULL_CHUNK_ROWS + 1)).toBe(2);
-    expect(chunksOfPull(PULL_CHUNK_ROWS + MEASURED_CHUNK_ROWS)).toBe(2);
+    expect(chunksOfPull(10_000)).toBe(1);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS)).toBe(1);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS + 1)).toBe(2);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS + MEASURED_CHUNK_ROWS)).toBe(2);
     expect(chunksOfPull(100_000)).toBe(6);
   });
 
@@ -216,8 +223,8 @@ describe('fetching and writing in chunks', () => {
     chunkMeasured(run, 500);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
-    // Too small to say: the chunks stay small too.
-    expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
+    // Too small to say: the chunks stay as they were.
+    expect(run.chunkRows).toBe(FIRST_PULL_CHUNK_ROWS);
     // The time spent queuing the writes and the time their commit took, whenever that came.
     chunkWritten(run, 1000, 500, 500 * 10, 10, 1400);
     expect(pendingWriteMs(run)).toBe(500 * FIRST_GUESS_MS_PER_ROW * 1.3);
@@ -234,6 +241,21 @@ describe('fetching and writing in chunks', () => {
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkMeasured(run, 99_999); // nothing unmeasured: the estimate stays
     expect(run.msPerRow).toBe(0.05);
+  });
+
+  it('makes a chunk due when it is full, or when it and two more waves would no longer be written in time', () => {
+    const run = runOf(0);
+    run.msPerRow = 2;
+    expect(chunkDue(run, 0)).toBe(false); // nothing gathered: nothing to write
+    run.rows = Array.from({ length: 1200 }, (_, i) => row(`r${i}`));
+    const needed = timeToWrite(run, 1200 + 2 * WAVE_ROWS);
+    expect(needed).toBe(2800 * 2 * 1.3 + SAFETY_MS);
+    expect(chunkDue(run, needed - 1)).toBe(true);
+    expect(chunkDue(run, needed)).toBe(false);
+    // Due by time a wave before the stop check would stop the listing: it is measured first.
+    expect(shouldStopListing(run, needed - 1)).toBe(false);
+    run.rows = Array.from({ length: FIRST_PULL_CHUNK_ROWS }, (_, i) => row(`r${i}`));
+    expect(chunkDue(run, Number.POSITIVE_INFINITY)).toBe(true);
   });
 
   it('stops the listing when the waiting rows and one more wave would not be written in time', () => {
