@@ -52,6 +52,17 @@ export function chunksOfPull(rows: number): number {
 }
 /** Kept free after the last write, for the job record and the summary. */
 export const SAFETY_MS = 20 * 1000;
+/**
+ * How far past the work budget a listing may go to finish rather than continue in a new execution,
+ * once a probe showed where the table ends and the measured costs of listing and writing the rows
+ * left (at 1.3x, SAFETY_MS kept) fit: a continuation costs a restart (about 19 s under `pessimistic`
+ * for the 100k pull: the sheet found again, the base read in three parts, the lines read and
+ * re-identified), a trigger and a minute's wait for it. Such a run ends at most this much past the
+ * 4.5-minute budget as planned, a minute before Apps Script's 6-minute limit.
+ */
+export const FINISH_GRACE_MS = 30 * 1000;
+/** A probe rides only past the next wave's pages (the listing's waves are at most 10 pages of 100). */
+const END_PROBE_AHEAD_ROWS = 1000;
 /** Before anything was measured: a cautious cost of merging and writing one row. */
 export const FIRST_GUESS_MS_PER_ROW = 10;
 /** A chunk smaller than this says too little about the cost of a row to replace the estimate. */
@@ -88,6 +99,18 @@ export interface PullRun {
   footprint: TableFootprint | undefined;
   /** The footprint as the spreadsheet really has it (asked once, near the cell limit). */
   exact: TableFootprint | undefined;
+  /** Offset of the last probe answered. */
+  probedAt: number | undefined;
+  /** The table holds at most this many rows: a probe found none at this offset. */
+  endsBy: number | undefined;
+  /** The table holds at least this many rows: a probe found rows up to here. */
+  holdsAtLeast: number;
+  /** Time spent listing in this execution (page waves and their pages' handling, not chunk writes). */
+  listedMs: number;
+  /** Rows delivered in this execution. */
+  listedRows: number;
+  /** Listing past the budget's stop to finish (FINISH_GRACE_MS): the listing's deadline extends by it. */
+  finishing: boolean;
 }
 
 /**
@@ -126,6 +149,12 @@ export function startRun(
     probeAt: resuming ? undefined : largestTableRows(SMALLEST_FOOTPRINT),
     footprint: undefined,
     exact: undefined,
+    probedAt: undefined,
+    endsBy: undefined,
+    holdsAtLeast: 0,
+    listedMs: 0,
+    listedRows: 0,
+    finishing: false,
   };
 }
 
@@ -143,6 +172,7 @@ export function receivePage(
   offset: number,
 ): boolean {
   run.pagesFetched += 1;
+  run.listedRows += page.length;
   run.deliveredTo = offset + page.length;
   for (const row of page) run.rows.push(row);
   return chunkFull(run);
@@ -162,7 +192,9 @@ export function chunkFull(run: PullRun): boolean {
  */
 export function chunkDue(run: PullRun, msLeft: number): boolean {
   if (chunkFull(run)) return true;
-  return run.rows.length > 0 && msLeft < timeToWrite(run, run.rows.length + 2 * WAVE_ROWS);
+  // Finishing: the rows are written at the end, within the grace the finish was planned in.
+  const left = msLeft + (run.finishing ? FINISH_GRACE_MS : 0);
+  return run.rows.length > 0 && left < timeToWrite(run, run.rows.length + 2 * WAVE_ROWS);
 }
 
 /** What the sidebar shows about the listing so far. */
@@ -178,9 +210,63 @@ export function fetchProgress(run: PullRun): {
   };
 }
 
-/** A probe read found `count` rows at `offset`: throws if the table cannot fit. */
+/**
+ * A probe read found `count` rows at `offset`: throws if the table cannot fit; none found says where
+ * the table ends (at most `offset` rows).
+ */
 export function probeFound(run: PullRun, offset: number, count: number): void {
-  if (count > 0) assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
+  run.probedAt = offset;
+  if (count > 0) {
+    assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
+    run.holdsAtLeast = Math.max(run.holdsAtLeast, offset + count);
+  } else run.endsBy = Math.min(run.endsBy ?? offset, offset);
+}
+
+/** Rows left to list when a probe showed where the table ends (undefined: unknown, or rows were added). */
+function rowsLeft(run: PullRun): number | undefined {
+  if (run.endsBy === undefined || run.endsBy < run.deliveredTo) return undefined;
+  return run.endsBy - run.deliveredTo;
+}
+
+/** Time to list `rows` more rows at the measured cost of listing, with the stop check's margin. */
+function timeToList(run: PullRun, rows: number): number {
+  return run.listedRows > 0 ? rows * (run.listedMs / run.listedRows) * 1.3 : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Rows the listing could still bring and write if it finished in this execution: listed and written
+ * at their measured costs with the margin, the rows gathered written too, within the grace past the
+ * budget.
+ */
+function finishReach(run: PullRun, msLeft: number): number {
+  const perRow =
+    1.3 * (run.msPerRow + (run.listedRows > 0 ? run.listedMs / run.listedRows : Number.POSITIVE_INFINITY));
+  return Math.floor((msLeft + FINISH_GRACE_MS - timeToWrite(run, run.rows.length)) / perRow);
+}
+
+/**
+ * Once the stop check may stop the listing within two waves, a probe rides in the next wave as far
+ * past the rows delivered as the listing could still finish (finishReach): none found there says the
+ * table ends within reach, and the listing finishes in this execution (shouldStopListing). Rows found
+ * there, it stops as before. One probe (a page's place in one or two waves); a probe not answered yet
+ * and still ahead of the listing (the too-large check's) keeps its place.
+ */
+export function aimEndProbe(run: PullRun, msLeft: number): void {
+  // At the first guess the stop looks near from the first waves: nothing is aimed before a chunk is measured.
+  if (run.msPerRow === FIRST_GUESS_MS_PER_ROW) return;
+  const ahead = run.deliveredTo + END_PROBE_AHEAD_ROWS;
+  if (run.probeAt !== undefined && run.probeAt !== run.probedAt && run.probeAt >= ahead) return;
+  const stopNear = timeToWrite(run, run.rows.length + 3 * WAVE_ROWS) + timeToList(run, 2 * WAVE_ROWS);
+  if (msLeft >= stopNear) return;
+  const target = run.deliveredTo + finishReach(run, msLeft);
+  if (target < ahead || run.holdsAtLeast >= target) return;
+  if (run.endsBy !== undefined && run.endsBy <= target) return;
+  run.probeAt = target;
+}
+
+/** A page wave and its pages' handling took `ms`: the listing's measured cost per row. */
+export function waveListed(run: PullRun, ms: number): void {
+  run.listedMs += ms;
 }
 
 /** Whether a chunk has anything to merge or write (rows waiting, or lines changed while preparing). */
@@ -264,10 +350,22 @@ export function timeToWrite(run: PullRun, rows: number): number {
 
 /**
  * Whether the listing stops before the next wave, to continue in the next execution: the rows waiting
- * and one more wave could not be written in the time left.
+ * and one more wave could not be written in the time left, and the listing cannot finish instead
+ * (a probe showed the table's end near, and listing and writing the rest fit FINISH_GRACE_MS past
+ * the budget: `finishing`, which lets the listing's deadline go on by that grace).
  */
 export function shouldStopListing(run: PullRun, msLeft: number): boolean {
-  return msLeft < timeToWrite(run, run.rows.length + WAVE_ROWS);
+  if (msLeft >= timeToWrite(run, run.rows.length + WAVE_ROWS)) {
+    run.finishing = false;
+    return false;
+  }
+  // Where the table ends is known and near: listing and writing the rest, at their measured costs
+  // with the margin, fits the grace past the budget.
+  const left = rowsLeft(run);
+  run.finishing =
+    left !== undefined &&
+    msLeft + FINISH_GRACE_MS >= timeToWrite(run, run.rows.length + left) + timeToList(run, left);
+  return !run.finishing;
 }
 
 /** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */

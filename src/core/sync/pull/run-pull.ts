@@ -14,11 +14,13 @@ import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsCol
 import type { LinkedSheetPort, Listing, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
 import { applyServiceRows } from './apply-rows';
 import {
+  aimEndProbe,
   assertChunkFits,
   chunkDue,
   chunkMeasured,
   chunkPending,
   chunkWritten,
+  FINISH_GRACE_MS,
   fetchProgress,
   needsExactFootprint,
   pendingWriteMs,
@@ -30,6 +32,7 @@ import {
   shouldStopListing,
   startRun,
   takeChunk,
+  waveListed,
   workbookFootprint,
 } from './chunks';
 import { putBackEditedIds } from './edited-ids';
@@ -160,7 +163,16 @@ export function runPull(
     receivePage(run, page, offset);
     ports.run.report(fetchProgress(run));
   };
+  // When the wave now arriving was asked for: what listing costs a row is measured, not guessed.
+  let waveAskedAt = ports.run.now();
   const shouldStop = (): boolean => {
+    waveListed(run, ports.run.now() - waveAskedAt);
+    const stop = decideStop();
+    if (!stop) aimEndProbe(run, ports.run.timeLeft() - pendingWriteMs(run));
+    waveAskedAt = ports.run.now();
+    return stop;
+  };
+  const decideStop = (): boolean => {
     // The last chunk's queued writes count at their estimate (the clock has not counted them yet).
     const left = (): number => ports.run.timeLeft() - pendingWriteMs(run);
     // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow
@@ -190,6 +202,8 @@ export function runPull(
         ...(run.known > 0 ? { expectedTotal: run.known } : {}),
         onPage,
         shouldStop,
+        // A listing finishing its table goes on past the budget by the grace it was planned in.
+        deadline: () => ports.run.timeLeft() + (run.finishing ? FINISH_GRACE_MS : 0),
         probe: {
           at: () => run.probeAt,
           found: (offset: number, count: number) => probeFound(run, offset, count),

@@ -15,6 +15,7 @@ import { readLayout } from '../../../../src/core/layout';
 import { LineGrid } from '../../../../src/core/line-grid';
 import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
 import {
+  aimEndProbe,
   assertChunkFits,
   chunkMeasured,
   pendingWriteMs,
@@ -22,12 +23,14 @@ import {
   chunkDue,
   chunksOfPull,
   chunkWritten,
+  FINISH_GRACE_MS,
   FIRST_GUESS_MS_PER_ROW,
   FIRST_PULL_CHUNK_ROWS,
   fetchProgress,
   MEASURED_CHUNK_ROWS,
   needsExactFootprint,
   PULL_CHUNK_ROWS,
+  probeFound,
   receivePage,
   SAFETY_MS,
   schemaArrived,
@@ -256,6 +259,62 @@ describe('fetching and writing in chunks', () => {
     expect(shouldStopListing(run, needed - 1)).toBe(false);
     run.rows = Array.from({ length: FIRST_PULL_CHUNK_ROWS }, (_, i) => row(`r${i}`));
     expect(chunkDue(run, Number.POSITIVE_INFINITY)).toBe(true);
+  });
+
+  it('finishes past the budget, by the grace at most, only where a probe showed the end within reach', () => {
+    const run = runOf(0);
+    run.probedAt = run.probeAt; // the too-large check's probe answered
+    run.msPerRow = 1;
+    run.deliveredTo = 50_000;
+    run.listedRows = 50_000;
+    run.listedMs = 50_000; // 1 ms a row listed
+    run.rows = Array.from({ length: 1000 }, (_, i) => row(`r${i}`));
+    // Far from the stop: no probe.
+    aimEndProbe(run, 10 * 60_000);
+    expect(run.probeAt).toBe(run.probedAt);
+    // The stop within two waves: a probe as far as the listing could still finish, grace included:
+    // (left + grace - the rows gathered written) / (1.3 x (1 ms written + 1 ms listed)).
+    const msLeft = timeToWrite(run, 1000 + WAVE_ROWS) - 1;
+    const reach = Math.floor((msLeft + FINISH_GRACE_MS - timeToWrite(run, 1000)) / 2.6);
+    aimEndProbe(run, msLeft);
+    expect(run.probeAt).toBe(50_000 + reach);
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    expect(run.finishing).toBe(false);
+    // Rows found there: the table goes on past reach, it stops as before.
+    probeFound(run, 50_000 + reach, 100);
+    expect(run.endsBy).toBeUndefined();
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    aimEndProbe(run, msLeft);
+    expect(run.probeAt).toBe(50_000 + reach); // not asked again
+    // None found: the rest is listed and written within the grace.
+    run.holdsAtLeast = 0;
+    probeFound(run, 50_000 + reach, 0);
+    expect(run.endsBy).toBe(50_000 + reach);
+    expect(shouldStopListing(run, msLeft)).toBe(false);
+    expect(run.finishing).toBe(true);
+    // Finishing, the rows gathered wait for the end unless even the grace would not hold them.
+    expect(chunkDue(run, msLeft)).toBe(false);
+    // Time gone faster than planned: it stops after all.
+    expect(shouldStopListing(run, msLeft - 3000)).toBe(true);
+    expect(run.finishing).toBe(false);
+    // Rows added past the end the probe saw: the end is unknown again.
+    run.deliveredTo = 50_000 + reach + 100;
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+  });
+
+  it('aims no end probe before a chunk is measured, nor over a probe not answered yet', () => {
+    const run = runOf(0);
+    run.listedRows = 1000;
+    run.listedMs = 1000;
+    const unanswered = run.probeAt;
+    aimEndProbe(run, 0);
+    expect(run.probeAt).toBe(unanswered); // the first guess: nothing measured
+    run.msPerRow = 1;
+    aimEndProbe(run, 0);
+    expect(run.probeAt).toBe(unanswered); // the too-large check's probe keeps its place
+    probeFound(run, unanswered as number, 0);
+    aimEndProbe(run, 20_000);
+    expect(run.probeAt).toBe(Math.floor((20_000 + FINISH_GRACE_MS - SAFETY_MS) / 2.6));
   });
 
   it('stops the listing when the waiting rows and one more wave would not be written in time', () => {
