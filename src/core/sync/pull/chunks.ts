@@ -111,6 +111,11 @@ export interface PullRun {
   listedRows: number;
   /** Listing past the budget's stop to finish (FINISH_GRACE_MS): the listing's deadline extends by it. */
   finishing: boolean;
+  /**
+   * Whether the last chunk measured wrote about whole lines: its cost per row is then what no later
+   * row costs more than, the only estimate a finish past the budget is planned on.
+   */
+  wholeLinesMeasured: boolean;
 }
 
 /**
@@ -155,6 +160,7 @@ export function startRun(
     listedMs: 0,
     listedRows: 0,
     finishing: false,
+    wholeLinesMeasured: false,
   };
 }
 
@@ -252,8 +258,9 @@ function finishReach(run: PullRun, msLeft: number): number {
  * and still ahead of the listing (the too-large check's) keeps its place.
  */
 export function aimEndProbe(run: PullRun, msLeft: number): void {
-  // At the first guess the stop looks near from the first waves: nothing is aimed before a chunk is measured.
-  if (run.msPerRow === FIRST_GUESS_MS_PER_ROW) return;
+  // Nothing is aimed before a chunk of whole lines is measured (at the first guess the stop looks
+  // near from the first waves, and no finish is planned on rows measured cheap).
+  if (!run.wholeLinesMeasured) return;
   const ahead = run.deliveredTo + END_PROBE_AHEAD_ROWS;
   if (run.probeAt !== undefined && run.probeAt !== run.probedAt && run.probeAt >= ahead) return;
   const stopNear = timeToWrite(run, run.rows.length + 3 * WAVE_ROWS) + timeToList(run, 2 * WAVE_ROWS);
@@ -330,6 +337,7 @@ export function chunkMeasured(run: PullRun, commitMs: number): void {
     run.chunkRows = chunk.wholeLines
       ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
       : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
+    run.wholeLinesMeasured = chunk.wholeLines;
   }
   run.unmeasured = null;
 }
@@ -360,9 +368,11 @@ export function shouldStopListing(run: PullRun, msLeft: number): boolean {
     return false;
   }
   // Where the table ends is known and near: listing and writing the rest, at their measured costs
-  // with the margin, fits the grace past the budget.
+  // with the margin, fits the grace past the budget. Only on a cost measured on whole lines: rows
+  // measured cheap (unchanged) say nothing of rows all changed, which could reach the 6-minute limit.
   const left = rowsLeft(run);
   run.finishing =
+    run.wholeLinesMeasured &&
     left !== undefined &&
     msLeft + FINISH_GRACE_MS >= timeToWrite(run, run.rows.length + left) + timeToList(run, left);
   return !run.finishing;

@@ -265,6 +265,7 @@ describe('fetching and writing in chunks', () => {
     const run = runOf(0);
     run.probedAt = run.probeAt; // the too-large check's probe answered
     run.msPerRow = 1;
+    run.wholeLinesMeasured = true;
     run.deliveredTo = 50_000;
     run.listedRows = 50_000;
     run.listedMs = 50_000; // 1 ms a row listed
@@ -297,22 +298,37 @@ describe('fetching and writing in chunks', () => {
     // Time gone faster than planned: it stops after all.
     expect(shouldStopListing(run, msLeft - 3000)).toBe(true);
     expect(run.finishing).toBe(false);
+    // A cost measured on rows written cheap (a status cell each) plans no finish.
+    run.wholeLinesMeasured = false;
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    run.wholeLinesMeasured = true;
     // Rows added past the end the probe saw: the end is unknown again.
     run.deliveredTo = 50_000 + reach + 100;
     expect(shouldStopListing(run, msLeft)).toBe(true);
   });
 
-  it('aims no end probe before a chunk is measured, nor over a probe not answered yet', () => {
+  it('aims no end probe before a chunk of whole lines is measured, nor over a probe not answered yet', () => {
     const run = runOf(0);
     run.listedRows = 1000;
     run.listedMs = 1000;
-    const unanswered = run.probeAt;
-    aimEndProbe(run, 0);
-    expect(run.probeAt).toBe(unanswered); // the first guess: nothing measured
-    run.msPerRow = 1;
+    const unanswered = run.probeAt as number;
+    run.unmeasured = { scriptMs: 100, count: 100, wholeLines: true };
+    chunkMeasured(run, 0);
     aimEndProbe(run, 0);
     expect(run.probeAt).toBe(unanswered); // the too-large check's probe keeps its place
-    probeFound(run, unanswered as number, 0);
+    probeFound(run, unanswered, 0);
+    const fresh = runOf(0);
+    fresh.listedRows = 1000;
+    fresh.listedMs = 1000;
+    fresh.probedAt = fresh.probeAt;
+    aimEndProbe(fresh, 0);
+    expect(fresh.probeAt).toBe(fresh.probedAt); // the first guess: nothing measured
+    fresh.unmeasured = { scriptMs: 100, count: 100, wholeLines: false };
+    chunkMeasured(fresh, 0);
+    expect(fresh.msPerRow).toBe(1);
+    aimEndProbe(fresh, 0);
+    expect(fresh.probeAt).toBe(fresh.probedAt); // measured on rows written cheap
+    // Measured on whole lines, the stop near: as far as the listing could still finish.
     aimEndProbe(run, 20_000);
     expect(run.probeAt).toBe(Math.floor((20_000 + FINISH_GRACE_MS - SAFETY_MS) / 2.6));
   });
