@@ -20,7 +20,10 @@ import {
 
 import { createUrlFetchPort, type UrlFetchCounter } from './url-fetch-port';
 
-/** Work stops between batches once this much of the execution has passed (the limit is 6 min). */
+/**
+ * Work stops between batches once this much of the execution has passed (the limit is 6 min). A pull
+ * whose listing is planned to end within FINISH_GRACE_MS past it finishes instead (core/sync/pull/chunks.ts).
+ */
 export const WORK_BUDGET_MS = 4.5 * 60 * 1000;
 const LOCK_WAIT_MS = 8000;
 

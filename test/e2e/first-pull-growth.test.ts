@@ -4,6 +4,7 @@
 // table-service emulator over real HTTP.
 import { afterEach, describe, expect, it } from 'vitest';
 import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
+import { FIRST_PULL_CHUNK_ROWS } from '../../src/core/sync/pull/chunks';
 import { CRM, freshSheet, headers, mismatches, pullSheet, startWorld, type World } from './world';
 
 let world: World | undefined;
@@ -24,6 +25,9 @@ async function linkedTable(rows: number, tableId = 'tbl_growth'): Promise<World>
 }
 
 const sheetOf = (w: World) => w.sim.spreadsheet.getActiveSheet();
+
+/** Rows of a first pull written in two chunks: the first full (FIRST_PULL_CHUNK_ROWS and the rest of its wave), then 1,000. */
+const TWO_CHUNKS = 12_000;
 
 describe('a first pull reads its sheet once, after its last request', () => {
   it('keeps a header and a line a person types into the empty sheet during its last page wave', async () => {
@@ -55,15 +59,31 @@ describe('a first pull reads its sheet once, after its last request', () => {
     expect(await mismatches(w, undefined, CRM, 'tbl_growth')).toEqual([]);
   });
 
-  it('of two chunks commits its queued writes once, when the lock is released (no measuring flush)', async () => {
-    await linkedTable(6000);
+  it('of 10,000 rows writes them in one chunk after its last page: one read of the sheet, no re-identification', async () => {
+    await linkedTable(10_000);
     installSheetCallCensus();
     startCensus();
     const pulled = pullSheet(world as World);
     const calls = stopCensus();
-    expect(pulled).toMatchObject({ ok: true, added: 6000 });
-    // The first chunk's 5,000 rows and more leave 1,000 for the end: the first chunk's cost decides
-    // nothing, so it is not measured.
+    expect(pulled).toMatchObject({ ok: true, added: 10_000 });
+    // Its last row asked once, right before the write; no header row read to re-identify lines.
+    expect(calls['Sheet.getLastRow']).toBe(1);
+    expect(calls['Range.getValues']).toBeUndefined();
+    expect(calls['SpreadsheetApp.flush']).toBe(1);
+    expect(await mismatches(world as World, undefined, CRM, 'tbl_growth')).toEqual([]);
+  }, 60_000);
+
+  it('of two chunks commits its queued writes once, when the lock is released (no measuring flush)', async () => {
+    await linkedTable(TWO_CHUNKS);
+    installSheetCallCensus();
+    startCensus();
+    const pulled = pullSheet(world as World);
+    const calls = stopCensus();
+    expect(pulled).toMatchObject({ ok: true, added: TWO_CHUNKS });
+    // The second chunk re-identifies the lines (a wait came since they were read).
+    expect(calls['Sheet.getLastRow']).toBe(2);
+    // The first chunk's rows leave 1,000 for the end: the first chunk's cost decides nothing, so it
+    // is not measured.
     expect(calls['SpreadsheetApp.flush']).toBe(1);
   }, 60_000);
 });
@@ -97,17 +117,17 @@ describe('a first pull grows the sheet after its content', () => {
   });
 
   it('a line a person types below the first chunk while the second waits for the network stays there', async () => {
-    const w = await linkedTable(6000);
+    const w = await linkedTable(TWO_CHUNKS);
     const sheet = sheetOf(w);
     let typedAt = 0;
-    // The first fetch wave after the first chunk (5,000 rows or more) was written.
+    // The first fetch wave after the first chunk (FIRST_PULL_CHUNK_ROWS rows or more) was written.
     w.sim.person.at({ on: 'fetchAll', when: () => sheet.getLastRow() > 1 }, () => {
       typedAt = sheet.getLastRow() + 1;
       w.sim.person.edit(sheet.getName(), typedAt, 'c01_text', 'typed by a person');
     });
     const pulled = pullSheet(w);
-    expect(pulled).toMatchObject({ ok: true, added: 6000 });
-    expect(typedAt).toBeGreaterThan(5000);
+    expect(pulled).toMatchObject({ ok: true, added: TWO_CHUNKS });
+    expect(typedAt).toBeGreaterThan(FIRST_PULL_CHUNK_ROWS);
     const values = w.values();
     const title = headers(w).indexOf('c01_text');
     const id = headers(w).indexOf('id');
@@ -115,12 +135,12 @@ describe('a first pull grows the sheet after its content', () => {
     expect(values[typedAt - 1]?.[title]).toBe('typed by a person');
     expect(values[typedAt - 1]?.[id]).toBe('');
     expect(values.slice(1).filter((line) => line[id] === '')).toHaveLength(1);
-    expect(values).toHaveLength(6000 + 2);
+    expect(values).toHaveLength(TWO_CHUNKS + 2);
     expect(await mismatches(w, undefined, CRM, 'tbl_growth')).toEqual([]);
   }, 60_000);
 
   it('a line a person deletes while the second chunk waits leaves the blank row below the lines blank', async () => {
-    const w = await linkedTable(6000);
+    const w = await linkedTable(TWO_CHUNKS);
     const sheet = sheetOf(w);
     // The new sheet's row 2: right below the content once the first chunk is in.
     sheet.getRange(2, 1).setNote('first blank row');
@@ -151,7 +171,7 @@ describe('a first pull grows the sheet after its content', () => {
   }, 60_000);
 
   it('a row a person inserts above the lines while the second chunk waits: every line still holds its row', async () => {
-    const w = await linkedTable(6000);
+    const w = await linkedTable(TWO_CHUNKS);
     const sheet = sheetOf(w);
     let insertedAt = 0;
     w.sim.person.at({ on: 'fetchAll', when: () => sheet.getLastRow() > 1 }, () => {
@@ -166,14 +186,14 @@ describe('a first pull grows the sheet after its content', () => {
     const id = headers(w).indexOf('id');
     expect(values[insertedAt - 1]?.[headers(w).indexOf('c01_text')]).toBe('inserted by a person');
     expect(values[insertedAt - 1]?.[id]).toBe('');
-    // 6,000 lines and the person's: nothing written over it, no blank row left among the lines.
-    expect(values).toHaveLength(1 + 6000 + 1);
+    // The pull's lines and the person's: nothing written over it, no blank row left among the lines.
+    expect(values).toHaveLength(1 + TWO_CHUNKS + 1);
     expect(values.slice(1).filter((line) => line[id] === '')).toHaveLength(1);
     expect(await mismatches(w, undefined, CRM, 'tbl_growth')).toEqual([]);
   }, 60_000);
 
   it('a header a person renames while the second chunk waits: that chunk writes nothing, the next pull completes', async () => {
-    const w = await linkedTable(6000);
+    const w = await linkedTable(TWO_CHUNKS);
     const sheet = sheetOf(w);
     w.sim.person.at({ on: 'fetchAll', when: () => sheet.getLastRow() > 1 }, () =>
       w.sim.person.renameHeader(sheet.getName(), 'c01_text', 'Notes of mine'),
@@ -182,13 +202,13 @@ describe('a first pull grows the sheet after its content', () => {
     expect(pulled.ok, pulled.message).toBe(true);
     // The first chunk's lines are in; none of the second's was written under the moved headers.
     const lastRow = sheet.getLastRow();
-    expect(lastRow).toBeGreaterThan(5000);
-    expect(lastRow).toBeLessThan(6001);
+    expect(lastRow).toBeGreaterThan(FIRST_PULL_CHUNK_ROWS);
+    expect(lastRow).toBeLessThan(TWO_CHUNKS + 1);
     expect(headers(w)).toContain('Notes of mine');
     // The next pull writes the rest, into the renamed column (a synced column a person renamed is
     // kept under its name).
     expect(pullSheet(w).ok).toBe(true);
-    expect(sheet.getLastRow()).toBe(6001);
+    expect(sheet.getLastRow()).toBe(TWO_CHUNKS + 1);
     const id = headers(w).indexOf('id');
     expect(
       new Set(
@@ -197,6 +217,6 @@ describe('a first pull grows the sheet after its content', () => {
           .slice(1)
           .map((line) => String(line[id])),
       ).size,
-    ).toBe(6000);
+    ).toBe(TWO_CHUNKS);
   }, 60_000);
 });

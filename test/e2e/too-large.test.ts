@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bulkSeededTable } from '../../bench/seed';
 import { sampleState } from '../../emulators/table-service/sample-data';
 import { largestTableRows, SMALLEST_FOOTPRINT } from '../../src/core/capacity';
+import { DEFAULT_MAX_PARALLEL_PAGES } from '../../src/api/client';
 import { CRM, startWorld, type World } from './world';
 
 const HUGE = 'tbl_huge';
@@ -50,7 +51,8 @@ describe('a table too large for one spreadsheet', () => {
       expect.arrayContaining(sheetsBefore),
     );
     expect(world.sim.spreadsheet.getSheets().some((sheet) => sheet.isSheetHidden())).toBe(false);
-    // One wave: the schema, the probe and the first 8 pages (a full wave of 10); no row was fetched past it.
-    expect(log.length).toBeLessThanOrEqual(10);
+    // One wave (a full one of DEFAULT_MAX_PARALLEL_PAGES): the schema, the first pages and the
+    // probe; no row was fetched past it.
+    expect(log.length).toBeLessThanOrEqual(DEFAULT_MAX_PARALLEL_PAGES);
   });
 });

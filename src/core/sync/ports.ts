@@ -160,6 +160,8 @@ export interface ListingOptions {
   probe?: { at(): number | undefined; found(offset: number, rows: number): void };
   /** How long the listing may sleep for the service's limit on requests (see the client's listAllRows). */
   paceSleepMs?: number;
+  /** Time left for the listing (ms), instead of the run's budget. */
+  deadline?: () => number;
 }
 
 /** The table service (src/api's TableClient implements it). */

@@ -27,23 +27,42 @@ export const PULL_CHUNK_ROWS = 5000;
  */
 export const MEASURED_CHUNK_ROWS = 20_000;
 
-/**
- * Chunks a pull of `rows` rows forms in one execution when no whole sheet is read at once: the first
- * of PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
- */
-export function chunksOfPull(rows: number): number {
-  if (rows <= 0) return 0;
-  if (rows <= PULL_CHUNK_ROWS) return 1;
-  return 1 + Math.ceil((rows - PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
-}
-
 /** A fresh pull of a sheet up to this many lines merges and writes them in one chunk. */
 export const ONE_CHUNK_MAX_LINES = 2 * PULL_CHUNK_ROWS;
 
 /** Rows of one page wave the listing may still deliver after a stop check. */
 export const WAVE_ROWS = 800;
+
+/**
+ * Rows a first pull (no base) gathers before its first chunk, its cost not measured yet: as many as a
+ * sheet read whole is trusted with at the first guess (ONE_CHUNK_MAX_LINES and a wave). Every row of
+ * a first pull is a whole new line, so a first pull that fits is written once, after its last page,
+ * with no re-identification; the time left may make the chunk due sooner (chunkDue).
+ */
+export const FIRST_PULL_CHUNK_ROWS = ONE_CHUNK_MAX_LINES + WAVE_ROWS;
+
+/**
+ * Chunks a first pull of `rows` rows forms in one execution when time is not short: the first of
+ * FIRST_PULL_CHUNK_ROWS rows, then (its cost measured) MEASURED_CHUNK_ROWS each.
+ */
+export function chunksOfPull(rows: number): number {
+  if (rows <= 0) return 0;
+  if (rows <= FIRST_PULL_CHUNK_ROWS) return 1;
+  return 1 + Math.ceil((rows - FIRST_PULL_CHUNK_ROWS) / MEASURED_CHUNK_ROWS);
+}
 /** Kept free after the last write, for the job record and the summary. */
 export const SAFETY_MS = 20 * 1000;
+/**
+ * How far past the work budget a listing may go to finish rather than continue in a new execution,
+ * once a probe showed where the table ends and the measured costs of listing and writing the rows
+ * left (at 1.3x, SAFETY_MS kept) fit: a continuation costs a restart (about 19 s under `pessimistic`
+ * for the 100k pull: the sheet found again, the base read in three parts, the lines read and
+ * re-identified), a trigger and a minute's wait for it. Such a run ends at most this much past the
+ * 4.5-minute budget as planned, a minute before Apps Script's 6-minute limit.
+ */
+export const FINISH_GRACE_MS = 30 * 1000;
+/** A probe rides only past the next wave's pages (the listing's waves are at most 10 pages of 100). */
+const END_PROBE_AHEAD_ROWS = 1000;
 /** Before anything was measured: a cautious cost of merging and writing one row. */
 export const FIRST_GUESS_MS_PER_ROW = 10;
 /** A chunk smaller than this says too little about the cost of a row to replace the estimate. */
@@ -80,6 +99,23 @@ export interface PullRun {
   footprint: TableFootprint | undefined;
   /** The footprint as the spreadsheet really has it (asked once, near the cell limit). */
   exact: TableFootprint | undefined;
+  /** Offset of the last probe answered. */
+  probedAt: number | undefined;
+  /** The table holds at most this many rows: a probe found none at this offset. */
+  endsBy: number | undefined;
+  /** The table holds at least this many rows: a probe found rows up to here. */
+  holdsAtLeast: number;
+  /** Time spent listing in this execution (page waves and their pages' handling, not chunk writes). */
+  listedMs: number;
+  /** Rows delivered in this execution. */
+  listedRows: number;
+  /** Listing past the budget's stop to finish (FINISH_GRACE_MS): the listing's deadline extends by it. */
+  finishing: boolean;
+  /**
+   * Whether the last chunk measured wrote about whole lines: its cost per row is then what no later
+   * row costs more than, the only estimate a finish past the budget is planned on.
+   */
+  wholeLinesMeasured: boolean;
 }
 
 /**
@@ -99,8 +135,10 @@ export function startRun(
   reading: SheetReadOptions,
 ): PullRun {
   const known = Math.max(baseRows, (lastRow ?? 0) - 1);
-  const chunkRows =
-    known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
+  const firstPull = !resuming && baseRows === 0;
+  const chunkRows = firstPull
+    ? FIRST_PULL_CHUNK_ROWS
+    : known <= Math.min(reading.eagerUpTo, ONE_CHUNK_MAX_LINES)
       ? Math.max(PULL_CHUNK_ROWS, known + WAVE_ROWS)
       : PULL_CHUNK_ROWS;
   return {
@@ -116,6 +154,13 @@ export function startRun(
     probeAt: resuming ? undefined : largestTableRows(SMALLEST_FOOTPRINT),
     footprint: undefined,
     exact: undefined,
+    probedAt: undefined,
+    endsBy: undefined,
+    holdsAtLeast: 0,
+    listedMs: 0,
+    listedRows: 0,
+    finishing: false,
+    wholeLinesMeasured: false,
   };
 }
 
@@ -126,21 +171,36 @@ export function schemaArrived(run: PullRun, sheetWidth: number): void {
   if (!run.resuming) run.probeAt = largestTableRows(run.footprint);
 }
 
-/** A page arrived at `offset`: its rows wait for the next chunk. Returns whether a chunk is due. */
+/** A page arrived at `offset`: its rows wait for the next chunk. Returns whether they fill a chunk. */
 export function receivePage(
   run: PullRun,
   page: ReadonlyArray<Readonly<Record<string, unknown>>>,
   offset: number,
 ): boolean {
   run.pagesFetched += 1;
+  run.listedRows += page.length;
   run.deliveredTo = offset + page.length;
   for (const row of page) run.rows.push(row);
-  return chunkDue(run);
+  return chunkFull(run);
 }
 
-/** Whether the rows gathered make a chunk to merge and write (before the next page wave). */
-export function chunkDue(run: PullRun): boolean {
+/** Whether the rows gathered fill a chunk (the memory bound: no more rows are held unmerged). */
+export function chunkFull(run: PullRun): boolean {
   return run.rows.length >= run.chunkRows;
+}
+
+/**
+ * Whether the rows gathered are merged and written before the next page wave, with `msLeft` of the
+ * execution left: the chunk is full, or writing it and two more waves would no longer fit (one wave
+ * more than the stop check keeps). Written while the stop check still lets the listing go on, the
+ * chunk is measured before that check decides on its cautious estimate: a pull whose time runs short
+ * writes what it has, learns what a row costs, and lists on or stops on that.
+ */
+export function chunkDue(run: PullRun, msLeft: number): boolean {
+  if (chunkFull(run)) return true;
+  // Finishing: the rows are written at the end, within the grace the finish was planned in.
+  const left = msLeft + (run.finishing ? FINISH_GRACE_MS : 0);
+  return run.rows.length > 0 && left < timeToWrite(run, run.rows.length + 2 * WAVE_ROWS);
 }
 
 /** What the sidebar shows about the listing so far. */
@@ -156,9 +216,64 @@ export function fetchProgress(run: PullRun): {
   };
 }
 
-/** A probe read found `count` rows at `offset`: throws if the table cannot fit. */
+/**
+ * A probe read found `count` rows at `offset`: throws if the table cannot fit; none found says where
+ * the table ends (at most `offset` rows).
+ */
 export function probeFound(run: PullRun, offset: number, count: number): void {
-  if (count > 0) assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
+  run.probedAt = offset;
+  if (count > 0) {
+    assertTableFits(offset + count, run.footprint ?? SMALLEST_FOOTPRINT, { atLeast: true });
+    run.holdsAtLeast = Math.max(run.holdsAtLeast, offset + count);
+  } else run.endsBy = Math.min(run.endsBy ?? offset, offset);
+}
+
+/** Rows left to list when a probe showed where the table ends (undefined: unknown, or rows were added). */
+function rowsLeft(run: PullRun): number | undefined {
+  if (run.endsBy === undefined || run.endsBy < run.deliveredTo) return undefined;
+  return run.endsBy - run.deliveredTo;
+}
+
+/** Time to list `rows` more rows at the measured cost of listing, with the stop check's margin. */
+function timeToList(run: PullRun, rows: number): number {
+  return run.listedRows > 0 ? rows * (run.listedMs / run.listedRows) * 1.3 : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * Rows the listing could still bring and write if it finished in this execution: listed and written
+ * at their measured costs with the margin, the rows gathered written too, within the grace past the
+ * budget.
+ */
+function finishReach(run: PullRun, msLeft: number): number {
+  const perRow =
+    1.3 * (run.msPerRow + (run.listedRows > 0 ? run.listedMs / run.listedRows : Number.POSITIVE_INFINITY));
+  return Math.floor((msLeft + FINISH_GRACE_MS - timeToWrite(run, run.rows.length)) / perRow);
+}
+
+/**
+ * Once the stop check may stop the listing within two waves, a probe rides in the next wave as far
+ * past the rows delivered as the listing could still finish (finishReach): none found there says the
+ * table ends within reach, and the listing finishes in this execution (shouldStopListing). Rows found
+ * there, it stops as before. One probe (a page's place in one or two waves); a probe not answered yet
+ * and still ahead of the listing (the too-large check's) keeps its place.
+ */
+export function aimEndProbe(run: PullRun, msLeft: number): void {
+  // Nothing is aimed before a chunk of whole lines is measured (at the first guess the stop looks
+  // near from the first waves, and no finish is planned on rows measured cheap).
+  if (!run.wholeLinesMeasured) return;
+  const ahead = run.deliveredTo + END_PROBE_AHEAD_ROWS;
+  if (run.probeAt !== undefined && run.probeAt !== run.probedAt && run.probeAt >= ahead) return;
+  const stopNear = timeToWrite(run, run.rows.length + 3 * WAVE_ROWS) + timeToList(run, 2 * WAVE_ROWS);
+  if (msLeft >= stopNear) return;
+  const target = run.deliveredTo + finishReach(run, msLeft);
+  if (target < ahead || run.holdsAtLeast >= target) return;
+  if (run.endsBy !== undefined && run.endsBy <= target) return;
+  run.probeAt = target;
+}
+
+/** A page wave and its pages' handling took `ms`: the listing's measured cost per row. */
+export function waveListed(run: PullRun, ms: number): void {
+  run.listedMs += ms;
 }
 
 /** Whether a chunk has anything to merge or write (rows waiting, or lines changed while preparing). */
@@ -222,6 +337,7 @@ export function chunkMeasured(run: PullRun, commitMs: number): void {
     run.chunkRows = chunk.wholeLines
       ? Math.max(run.chunkRows, MEASURED_CHUNK_ROWS)
       : Math.min(run.chunkRows, PULL_CHUNK_ROWS);
+    run.wholeLinesMeasured = chunk.wholeLines;
   }
   run.unmeasured = null;
 }
@@ -242,10 +358,24 @@ export function timeToWrite(run: PullRun, rows: number): number {
 
 /**
  * Whether the listing stops before the next wave, to continue in the next execution: the rows waiting
- * and one more wave could not be written in the time left.
+ * and one more wave could not be written in the time left, and the listing cannot finish instead
+ * (a probe showed the table's end near, and listing and writing the rest fit FINISH_GRACE_MS past
+ * the budget: `finishing`, which lets the listing's deadline go on by that grace).
  */
 export function shouldStopListing(run: PullRun, msLeft: number): boolean {
-  return msLeft < timeToWrite(run, run.rows.length + WAVE_ROWS);
+  if (msLeft >= timeToWrite(run, run.rows.length + WAVE_ROWS)) {
+    run.finishing = false;
+    return false;
+  }
+  // Where the table ends is known and near: listing and writing the rest, at their measured costs
+  // with the margin, fits the grace past the budget. Only on a cost measured on whole lines: rows
+  // measured cheap (unchanged) say nothing of rows all changed, which could reach the 6-minute limit.
+  const left = rowsLeft(run);
+  run.finishing =
+    run.wholeLinesMeasured &&
+    left !== undefined &&
+    msLeft + FINISH_GRACE_MS >= timeToWrite(run, run.rows.length + left) + timeToList(run, left);
+  return !run.finishing;
 }
 
 /** Whether reading rows to confirm their removal stops: the writes left must still fit the time. */

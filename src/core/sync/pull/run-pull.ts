@@ -14,11 +14,13 @@ import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsCol
 import type { LinkedSheetPort, Listing, ServiceTable, SheetReadOptions, SyncPorts } from '../ports';
 import { applyServiceRows } from './apply-rows';
 import {
+  aimEndProbe,
   assertChunkFits,
   chunkDue,
   chunkMeasured,
   chunkPending,
   chunkWritten,
+  FINISH_GRACE_MS,
   fetchProgress,
   needsExactFootprint,
   pendingWriteMs,
@@ -30,6 +32,7 @@ import {
   shouldStopListing,
   startRun,
   takeChunk,
+  waveListed,
   workbookFootprint,
 } from './chunks';
 import { putBackEditedIds } from './edited-ids';
@@ -160,13 +163,24 @@ export function runPull(
     receivePage(run, page, offset);
     ports.run.report(fetchProgress(run));
   };
+  // When the wave now arriving was asked for: what listing costs a row is measured, not guessed.
+  let waveAskedAt = ports.run.now();
   const shouldStop = (): boolean => {
-    // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow.
-    if (chunkDue(run) && (!run.unmeasured || measureChunk(pull))) flushChunk();
-    // The last chunk's queued writes count at their estimate; committed and measured (a waiting call)
-    // only where that estimate would stop the listing, so the stop is decided on what they cost.
+    waveListed(run, ports.run.now() - waveAskedAt);
+    const stop = decideStop();
+    if (!stop) aimEndProbe(run, ports.run.timeLeft() - pendingWriteMs(run));
+    waveAskedAt = ports.run.now();
+    return stop;
+  };
+  const decideStop = (): boolean => {
+    // The last chunk's queued writes count at their estimate (the clock has not counted them yet).
     const left = (): number => ports.run.timeLeft() - pendingWriteMs(run);
-    if (run.unmeasured && shouldStopListing(run, left())) measureChunk(pull);
+    // A chunk due while the last one is unmeasured: measured first, its cost may let this one grow
+    // (or, time being short, go on gathering).
+    if (chunkDue(run, left()) && (!run.unmeasured || measureChunk(pull, left))) flushChunk();
+    // Committed and measured (a waiting call) only where that estimate would stop the listing, so the
+    // stop is decided on what they cost.
+    if (run.unmeasured && shouldStopListing(run, left())) measureChunk(pull, left);
     return shouldStopListing(run, left());
   };
   let listing: { done: boolean; nextOffset: number; rowCount: number; rateLimitedMs?: number } | undefined;
@@ -188,6 +202,8 @@ export function runPull(
         ...(run.known > 0 ? { expectedTotal: run.known } : {}),
         onPage,
         shouldStop,
+        // A listing finishing its table goes on past the budget by the grace it was planned in.
+        deadline: () => ports.run.timeLeft() + (run.finishing ? FINISH_GRACE_MS : 0),
         probe: {
           at: () => run.probeAt,
           found: (offset: number, count: number) => probeFound(run, offset, count),
@@ -369,16 +385,16 @@ function writeChunk(pull: Pull, state: PullState): void {
 
 /**
  * Commits the queued writes so the last chunk's cost is measured, not guessed. Returns whether a chunk
- * is still due (the measured cost may let the chunk gathering now grow).
+ * is still due (the measured cost may let the chunk gathering now grow, or its time suffice).
  */
-function measureChunk(pull: Pull): boolean {
+function measureChunk(pull: Pull, msLeft: () => number): boolean {
   const { run, ports, sheet } = pull;
   if (run.unmeasured) {
     const before = ports.run.now();
     sheet.commitWrites();
     chunkMeasured(run, ports.run.now() - before);
   }
-  return chunkDue(run);
+  return chunkDue(run, msLeft());
 }
 
 /**

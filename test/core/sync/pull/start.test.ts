@@ -15,17 +15,22 @@ import { readLayout } from '../../../../src/core/layout';
 import { LineGrid } from '../../../../src/core/line-grid';
 import { conflictStatus, pendingStatus, STATUS } from '../../../../src/core/status';
 import {
+  aimEndProbe,
   assertChunkFits,
   chunkMeasured,
   pendingWriteMs,
   chunkPending,
+  chunkDue,
   chunksOfPull,
   chunkWritten,
+  FINISH_GRACE_MS,
   FIRST_GUESS_MS_PER_ROW,
+  FIRST_PULL_CHUNK_ROWS,
   fetchProgress,
   MEASURED_CHUNK_ROWS,
   needsExactFootprint,
   PULL_CHUNK_ROWS,
+  probeFound,
   receivePage,
   SAFETY_MS,
   schemaArrived,
@@ -122,17 +127,22 @@ describe('starting a run', () => {
   });
 
   it('writes a small sheet read whole in one chunk, and larger or continuing ones in PULL_CHUNK_ROWS', () => {
+    // A first pull (no base): every row a whole new line, trusted to the first guess as far as a sheet read whole.
+    expect(runOf(0).chunkRows).toBe(FIRST_PULL_CHUNK_ROWS);
+    expect(FIRST_PULL_CHUNK_ROWS).toBe(10_000 + WAVE_ROWS);
+    expect(runOf(0, true).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(9000).chunkRows).toBe(9000 + WAVE_ROWS);
     expect(runOf(100).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(10_001).chunkRows).toBe(PULL_CHUNK_ROWS);
     expect(runOf(9000, true).chunkRows).toBe(PULL_CHUNK_ROWS);
   });
 
-  it('counts the chunks of a pull: the first of PULL_CHUNK_ROWS, then MEASURED_CHUNK_ROWS each', () => {
+  it('counts the chunks of a first pull: the first of FIRST_PULL_CHUNK_ROWS, then MEASURED_CHUNK_ROWS each', () => {
     expect(chunksOfPull(0)).toBe(0);
-    expect(chunksOfPull(PULL_CHUNK_ROWS)).toBe(1);
-    expect(chunksOfPull(PULL_CHUNK_ROWS + 1)).toBe(2);
-    expect(chunksOfPull(PULL_CHUNK_ROWS + MEASURED_CHUNK_ROWS)).toBe(2);
+    expect(chunksOfPull(10_000)).toBe(1);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS)).toBe(1);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS + 1)).toBe(2);
+    expect(chunksOfPull(FIRST_PULL_CHUNK_ROWS + MEASURED_CHUNK_ROWS)).toBe(2);
     expect(chunksOfPull(100_000)).toBe(6);
   });
 
@@ -216,8 +226,8 @@ describe('fetching and writing in chunks', () => {
     chunkMeasured(run, 500);
     expect(run.msPerRow).toBe(FIRST_GUESS_MS_PER_ROW);
     expect(run.unmeasured).toBeNull();
-    // Too small to say: the chunks stay small too.
-    expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
+    // Too small to say: the chunks stay as they were.
+    expect(run.chunkRows).toBe(FIRST_PULL_CHUNK_ROWS);
     // The time spent queuing the writes and the time their commit took, whenever that came.
     chunkWritten(run, 1000, 500, 500 * 10, 10, 1400);
     expect(pendingWriteMs(run)).toBe(500 * FIRST_GUESS_MS_PER_ROW * 1.3);
@@ -234,6 +244,93 @@ describe('fetching and writing in chunks', () => {
     expect(run.chunkRows).toBe(PULL_CHUNK_ROWS);
     chunkMeasured(run, 99_999); // nothing unmeasured: the estimate stays
     expect(run.msPerRow).toBe(0.05);
+  });
+
+  it('makes a chunk due when it is full, or when it and two more waves would no longer be written in time', () => {
+    const run = runOf(0);
+    run.msPerRow = 2;
+    expect(chunkDue(run, 0)).toBe(false); // nothing gathered: nothing to write
+    run.rows = Array.from({ length: 1200 }, (_, i) => row(`r${i}`));
+    const needed = timeToWrite(run, 1200 + 2 * WAVE_ROWS);
+    expect(needed).toBe(2800 * 2 * 1.3 + SAFETY_MS);
+    expect(chunkDue(run, needed - 1)).toBe(true);
+    expect(chunkDue(run, needed)).toBe(false);
+    // Due by time a wave before the stop check would stop the listing: it is measured first.
+    expect(shouldStopListing(run, needed - 1)).toBe(false);
+    run.rows = Array.from({ length: FIRST_PULL_CHUNK_ROWS }, (_, i) => row(`r${i}`));
+    expect(chunkDue(run, Number.POSITIVE_INFINITY)).toBe(true);
+  });
+
+  it('finishes past the budget, by the grace at most, only where a probe showed the end within reach', () => {
+    const run = runOf(0);
+    run.probedAt = run.probeAt; // the too-large check's probe answered
+    run.msPerRow = 1;
+    run.wholeLinesMeasured = true;
+    run.deliveredTo = 50_000;
+    run.listedRows = 50_000;
+    run.listedMs = 50_000; // 1 ms a row listed
+    run.rows = Array.from({ length: 1000 }, (_, i) => row(`r${i}`));
+    // Far from the stop: no probe.
+    aimEndProbe(run, 10 * 60_000);
+    expect(run.probeAt).toBe(run.probedAt);
+    // The stop within two waves: a probe as far as the listing could still finish, grace included:
+    // (left + grace - the rows gathered written) / (1.3 x (1 ms written + 1 ms listed)).
+    const msLeft = timeToWrite(run, 1000 + WAVE_ROWS) - 1;
+    const reach = Math.floor((msLeft + FINISH_GRACE_MS - timeToWrite(run, 1000)) / 2.6);
+    aimEndProbe(run, msLeft);
+    expect(run.probeAt).toBe(50_000 + reach);
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    expect(run.finishing).toBe(false);
+    // Rows found there: the table goes on past reach, it stops as before.
+    probeFound(run, 50_000 + reach, 100);
+    expect(run.endsBy).toBeUndefined();
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    aimEndProbe(run, msLeft);
+    expect(run.probeAt).toBe(50_000 + reach); // not asked again
+    // None found: the rest is listed and written within the grace.
+    run.holdsAtLeast = 0;
+    probeFound(run, 50_000 + reach, 0);
+    expect(run.endsBy).toBe(50_000 + reach);
+    expect(shouldStopListing(run, msLeft)).toBe(false);
+    expect(run.finishing).toBe(true);
+    // Finishing, the rows gathered wait for the end unless even the grace would not hold them.
+    expect(chunkDue(run, msLeft)).toBe(false);
+    // Time gone faster than planned: it stops after all.
+    expect(shouldStopListing(run, msLeft - 3000)).toBe(true);
+    expect(run.finishing).toBe(false);
+    // A cost measured on rows written cheap (a status cell each) plans no finish.
+    run.wholeLinesMeasured = false;
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+    run.wholeLinesMeasured = true;
+    // Rows added past the end the probe saw: the end is unknown again.
+    run.deliveredTo = 50_000 + reach + 100;
+    expect(shouldStopListing(run, msLeft)).toBe(true);
+  });
+
+  it('aims no end probe before a chunk of whole lines is measured, nor over a probe not answered yet', () => {
+    const run = runOf(0);
+    run.listedRows = 1000;
+    run.listedMs = 1000;
+    const unanswered = run.probeAt as number;
+    run.unmeasured = { scriptMs: 100, count: 100, wholeLines: true };
+    chunkMeasured(run, 0);
+    aimEndProbe(run, 0);
+    expect(run.probeAt).toBe(unanswered); // the too-large check's probe keeps its place
+    probeFound(run, unanswered, 0);
+    const fresh = runOf(0);
+    fresh.listedRows = 1000;
+    fresh.listedMs = 1000;
+    fresh.probedAt = fresh.probeAt;
+    aimEndProbe(fresh, 0);
+    expect(fresh.probeAt).toBe(fresh.probedAt); // the first guess: nothing measured
+    fresh.unmeasured = { scriptMs: 100, count: 100, wholeLines: false };
+    chunkMeasured(fresh, 0);
+    expect(fresh.msPerRow).toBe(1);
+    aimEndProbe(fresh, 0);
+    expect(fresh.probeAt).toBe(fresh.probedAt); // measured on rows written cheap
+    // Measured on whole lines, the stop near: as far as the listing could still finish.
+    aimEndProbe(run, 20_000);
+    expect(run.probeAt).toBe(Math.floor((20_000 + FINISH_GRACE_MS - SAFETY_MS) / 2.6));
   });
 
   it('stops the listing when the waiting rows and one more wave would not be written in time', () => {
