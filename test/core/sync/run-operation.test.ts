@@ -76,3 +76,31 @@ describe('a push whose listing does not fit one execution', () => {
     expect(world.service.commits.filter((commit) => commit.method === 'post')).toHaveLength(1);
   });
 });
+
+describe('a sync of a linked sheet that holds nothing yet', () => {
+  const step = (world: MemoryWorld, operation: 'sync' | 'push') =>
+    runOperationStep(operationPorts(world, { job: null, triggers: 0 }), world.links.get(), operation, {
+      scheduled: false,
+      job: null,
+      confirmHeld: false,
+      startedAt: world.clock.ms,
+      summary: emptySummary(operation),
+    });
+
+  it('is its first pull (nothing to push), not "pull the table first"', () => {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 3; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const writes = () => world.service.requests.filter((request) => !/^get /i.test(request)).length;
+    const before = writes();
+    const outcome = step(world, 'sync');
+    expect(outcome.continuation).toBeNull();
+    expect(world.sheet.lineOfId('r0003')).toBeGreaterThanOrEqual(0);
+    expect(writes()).toBe(before);
+  });
+
+  it('a push of it still says to pull first', () => {
+    const world = new MemoryWorld();
+    world.service.insert({ title: 't1', amount: 1 }, BOB.id);
+    expect(() => step(world, 'push')).toThrow(/no id or _sync column: pull the table first/);
+  });
+});

@@ -4,6 +4,7 @@
 // words the summary; every read and write is a port call.
 import type { SyncSummary } from '../../../shared/types';
 import { isSyncError, type SyncError } from '../../errors';
+import { cellText } from '../../lines';
 import type { JobRecord, LinkRecord } from '../../records';
 import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
@@ -165,6 +166,16 @@ interface RunStep {
   heldCells?: HeldCell[] | null;
 }
 
+/** Whether the linked sheet holds nothing at all: no header and no line (read only after a push failed). */
+function sheetIsEmpty(ports: SyncPorts): boolean {
+  try {
+    const { headers, grid } = ports.openSheet().readLines();
+    return grid.length === 0 && headers.every((cell) => cellText(cell) === '');
+  } catch {
+    return false;
+  }
+}
+
 /** The push phase (push, sync), then the pull phase (pull, sync once its push finished). */
 function runPhases(
   ports: OperationPorts,
@@ -192,7 +203,15 @@ function runPhases(
       operation === 'sync' && !lines && !step.pullProgress
         ? pollSinceFor(link, ports.run.now(), everything)
         : undefined;
-    handoff = runPushPhase(ports, link, start, summary, step, lines, pollAhead);
+    try {
+      handoff = runPushPhase(ports, link, start, summary, step, lines, pollAhead);
+    } catch (error) {
+      // A sync of a linked sheet with nothing in it yet (its first pull still to write, say waiting
+      // for the service's limit) has nothing to push: it is that pull, not "pull the table first".
+      if (operation !== 'sync' || !isSyncError(error) || error.code !== 'SHEET' || !sheetIsEmpty(ports))
+        throw error;
+      handoff = undefined;
+    }
     if (step.finished && operation === 'sync') step.phase = 'pull';
   }
   summary.created = step.pushCreated;
