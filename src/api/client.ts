@@ -1194,7 +1194,8 @@ export class TableClient {
       // later, would cost a round of their own (they lead the next wave instead).
       const riders = (lead ? 1 : 0) + (probing ? 1 : 0);
       const allowed = this.pacer.allowance(count + riders, this.port.now()) - riders;
-      if (allowed > 0 && allowed < count) count = allowed;
+      const trimmed = allowed > 0 && allowed < count;
+      if (trimmed) count = allowed;
       const offsets: number[] = [];
       for (let k = 0; k < count; k++) offsets.push(offset + k * step);
       const pages: Exchange<unknown>[] = offsets.map((at) => make(at));
@@ -1258,7 +1259,8 @@ export class TableClient {
       if (hint !== undefined && offset >= hint) {
         hint = undefined;
         wave = 1;
-      } else if (speculative && aligned) {
+      } else if (speculative && aligned && !trimmed) {
+        // A wave the pace cut short did not try the size it planned: the next one tries it again.
         wave = Math.min(maxParallel, wave * 2);
       }
     }
