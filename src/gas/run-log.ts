@@ -72,9 +72,9 @@ function addToQuotaDay(
 
 /**
  * Counts a run in the day's use and, for the quota plan, in the link's recent runs (`fullListing`: the
- * run listed the whole table; `resumed`: it went on from an earlier execution), and appends it to the Sync log with the day's use so far when it is
- * logged (logsRun: not a clean pull from the menu or sidebar, whose row would be three waiting calls
- * on a first run, the log looked for, counted and made).
+ * run listed the whole table; `resumed`: it went on from an earlier execution), and appends it to the
+ * Sync log with the day's use so far when it is logged (logsRun: not a clean pull from the menu or
+ * sidebar, whose row would be three waiting calls on a first run: the log looked for, counted, made).
  */
 export function appendRunLog(
   link: LinkRecord,
