@@ -16,28 +16,28 @@ afterEach(async () => {
   world = undefined;
 });
 
-/** 5 s a request, cells cheap: the listing, not the writes, fills the budget (simulated time only). */
-const SLOW_WAVES = { costs: { httpLatencyMs: 5000, sheetCellMs: 0.01 }, countRealTime: false };
+/** 20 s a request, cells cheap: the listing, not the writes, fills the budget (simulated time only). */
+const SLOW_WAVES = { costs: { httpLatencyMs: 20_000, sheetCellMs: 0.01 }, countRealTime: false };
 
-it('finishes a first pull of 51,000 rows in one execution where the stop check alone would continue', async () => {
-  world = await startBigWorld(51_000, SLOW_WAVES, 4);
+it('finishes a first pull of 12,750 rows in one execution where the stop check alone would continue', async () => {
+  world = await startBigWorld(12_750, SLOW_WAVES, 4);
   const w = world;
   const first = w.sim.callFromClient('pullActiveSheet', []);
-  expect(summaryOf(first)).toMatchObject({ ok: true, continuing: false, added: 51_000 });
+  expect(summaryOf(first)).toMatchObject({ ok: true, continuing: false, added: 12_750 });
   expect(w.sim.triggers(), 'no continuation').toEqual([]);
-  // The stop check alone stops short of 51,000 rows here (next test); finishing stays within the grace.
+  // The stop check alone stops short of 12,750 rows here (next test); finishing stays within the grace.
   expect(first.simulatedMs).toBeLessThan(WORK_BUDGET_MS + FINISH_GRACE_MS);
   expectWithinLimit([first]);
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 120_000);
 
-it('continues a pull of 62,000 rows whose end is far past the probe, every execution inside the limit', async () => {
-  world = await startBigWorld(62_000, SLOW_WAVES, 4);
+it('continues a pull of 15,500 rows whose end is far past the probe, every execution inside the limit', async () => {
+  world = await startBigWorld(15_500, SLOW_WAVES, 4);
   const w = world;
   const first = w.sim.callFromClient('pullActiveSheet', []);
   expect(summaryOf(first).continuing).toBe(true);
-  // Where the stop check stops this listing: short of the 51,000 rows the test above finishes.
-  expect(summaryOf(first).added).toBeLessThan(51_000);
+  // Where the stop check stops this listing: short of the 12,750 rows the test above finishes.
+  expect(summaryOf(first).added).toBeLessThan(12_750);
   expect(first.simulatedMs).toBeLessThan(WORK_BUDGET_MS);
   const executions = [first, ...runContinuations(w, 4)];
   expectWithinLimit(executions);
@@ -45,7 +45,7 @@ it('continues a pull of 62,000 rows whose end is far past the probe, every execu
   expect(w.call<{ lastSummary: SyncSummary }>('getState').lastSummary).toMatchObject({
     ok: true,
     continuing: false,
-    added: 62_000,
+    added: 15_500,
   });
   expect(await mismatches(w, undefined, CRM, BIG)).toEqual([]);
 }, 180_000);
