@@ -1,6 +1,7 @@
 // Connect and pull, end to end: the built add-on in the Apps Script simulator against the table
 // service emulator over real HTTP.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freshPace } from '../../src/api/pace';
 import type { SyncSummary } from '../../src/shared/types';
 import {
   activeSheet,
@@ -41,15 +42,7 @@ describe('connecting', () => {
   });
 
   it('counts the key check in the pace kept for the address, as the service counts it in the key’s windows', () => {
-    const fresh = {
-      mode: 'unknown',
-      learnedAt: 0,
-      seconds: [],
-      minutes: [],
-      strikes: 0,
-      pausedUntil: 0,
-      ramp: 0,
-    };
+    const fresh = freshPace();
     world.sim.writeProperty(
       'user',
       'servicePace',
