@@ -29,6 +29,19 @@ const NEW_LINES = 3;
 let w: World;
 let sheet: string;
 
+/**
+ * The person does `act` once, as the push sends its first `method` request (a PATCH or a POST); the
+ * returned count says it happened.
+ */
+function onceWhileSending(method: 'PATCH' | 'POST', act: () => void): () => number {
+  let times = 0;
+  w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === method) }, () => {
+    act();
+    times++;
+  });
+  return () => times;
+}
+
 beforeAll(async () => {
   installSheetCallCensus();
   w = await startWorld();
@@ -141,13 +154,11 @@ describe('a push of edits and new lines on a large sheet', () => {
 
   it('a line inserted at the top while the edits are sent: nothing lands on it or on another line', async () => {
     const { edited, added } = editAndAdd('inserted');
-    let inserted = 0;
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+    const inserted = onceWhileSending('PATCH', () => {
       w.sim.person.insertRows(sheet, 2, 1);
-      inserted++;
     });
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length });
-    expect(inserted).toBe(1);
+    expect(inserted()).toBe(1);
     expect(w.values()[1]?.every((value) => value === '')).toBe(true);
     await editedLinesSettled(edited);
     w.sim.person.deleteRows(sheet, 2);
@@ -157,14 +168,12 @@ describe('a push of edits and new lines on a large sheet', () => {
   it('a row inserted among the new lines while the edits are sent: no pending mark lands on it', async () => {
     const { edited, added } = editAndAdd('among');
     const second = rowsTitled(added[1] as string)[0] as number;
-    let inserted = 0;
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+    const inserted = onceWhileSending('PATCH', () => {
       // Only the size tells: the id and mark cells of the rows the push writes read as before.
       w.sim.person.insertRows(sheet, second, 1);
-      inserted++;
     });
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length });
-    expect(inserted).toBe(1);
+    expect(inserted()).toBe(1);
     expect(w.values()[second - 1]?.every((value) => value === '')).toBe(true);
     await editedLinesSettled(edited);
     w.sim.person.deleteRows(sheet, second);
@@ -173,26 +182,22 @@ describe('a push of edits and new lines on a large sheet', () => {
 
   it('the sheet sorted while the edits are sent: statuses and lMods follow their lines', async () => {
     const { edited, added } = editAndAdd('sorted');
-    let sorted = 0;
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
+    const sorted = onceWhileSending('PATCH', () => {
       w.sim.person.sortSheet(sheet, 'title', false);
-      sorted++;
     });
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length });
-    expect(sorted).toBe(1);
+    expect(sorted()).toBe(1);
     await editedLinesSettled(edited);
     await settlesOnce(edited, added);
   });
 
   it('the sheet sorted while the creates are sent: each new id lands on its own line', async () => {
     const { edited, added } = editAndAdd('created sorted');
-    let sorted = 0;
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'POST') }, () => {
+    const sorted = onceWhileSending('POST', () => {
       w.sim.person.sortSheet(sheet, 'title', true);
-      sorted++;
     });
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length, created: NEW_LINES });
-    expect(sorted).toBe(1);
+    expect(sorted()).toBe(1);
     const service = await w.serviceRows(CRM, LARGE);
     for (const title of added) {
       const lines = rowsTitled(title);
@@ -208,9 +213,7 @@ describe('a push of edits and new lines on a large sheet', () => {
     const [retypedId] = [...edited.keys()] as [string];
     const row = rowsById().get(retypedId) as number;
     const before = [cellAt(row, 'lMod'), cellAt(row, '_sync')];
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'PATCH') }, () => {
-      w.sim.person.edit(sheet, row, 'id', 'r_typed_over');
-    });
+    onceWhileSending('PATCH', () => w.sim.person.edit(sheet, row, 'id', 'r_typed_over'));
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length });
     expect([cellAt(row, 'id'), cellAt(row, 'lMod'), cellAt(row, '_sync')]).toEqual([
       'r_typed_over',
@@ -226,14 +229,12 @@ describe('a push of edits and new lines on a large sheet', () => {
   it('the new lines deleted while they are created: the push ends well and each row comes back once', async () => {
     const { edited, added } = editAndAdd('deleted');
     const first = rowsTitled(added[0] as string)[0] as number;
-    let deleted = 0;
-    w.sim.person.at({ on: 'network', when: (p) => p.requests.some((r) => r.method === 'POST') }, () => {
+    const deleted = onceWhileSending('POST', () => {
       // The sheet now ends above the rows the write-back reads from.
       w.sim.person.deleteRows(sheet, first, NEW_LINES);
-      deleted++;
     });
     expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length });
-    expect(deleted).toBe(1);
+    expect(deleted()).toBe(1);
     const service = await w.serviceRows(CRM, LARGE);
     for (const title of added) {
       expect(service.filter((row) => row.title === title)).toHaveLength(1);
