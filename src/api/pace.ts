@@ -173,7 +173,7 @@ export class Pacer {
       this.pace.mode = 'unknown';
     const gate = this.gate(wanted, now);
     this.probing = gate.probing;
-    return gate.probing ? { send: gate.send, waitMs: 0 } : gate.paced;
+    return gate.paced;
   }
 
   /**
@@ -185,8 +185,8 @@ export class Pacer {
     return this.gate(wanted, now).paced.send;
   }
 
-  private gate(wanted: number, now: number): { paced: PaceGate; probing: boolean; send: number } {
-    const paced = (gate: PaceGate) => ({ paced: gate, probing: false, send: gate.send });
+  private gate(wanted: number, now: number): { paced: PaceGate; probing: boolean } {
+    const paced = (gate: PaceGate) => ({ paced: gate, probing: false });
     if (wanted <= 0) return paced({ send: 0, waitMs: 0 } as PaceGate);
     if (now < this.pace.pausedUntil) return paced({ send: 0, waitMs: this.pace.pausedUntil - now });
     if (this.pace.mode === 'unlimited' && now - this.pace.learnedAt < UNLIMITED_BELIEVED_MS)
@@ -199,7 +199,7 @@ export class Pacer {
     if (this.pace.mode !== 'limited' && wanted > free && cap >= free) {
       // The round the budget ends in carries the one request past it (alone when nothing is left):
       // a 429 says the service has the platform's limits; none, that it has not (see the class).
-      return { paced: { send: free + 1, waitMs: 0 }, probing: true, send: free + 1 };
+      return { paced: { send: free + 1, waitMs: 0 }, probing: true };
     }
     if (free > 0) return paced({ send: Math.min(wanted, free, cap), waitMs: 0 });
     return paced({ send: 0, waitMs: Math.max(1, this.nextSlot(now) - now) });
