@@ -41,6 +41,11 @@ export class LineGrid {
    * no wait since, nobody can have moved its lines and a write needs no re-identification.
    */
   checkedAtWait = -1;
+  /**
+   * The caller's count of waits when every cell of the grid was read (an eager read): with no wait
+   * since, the sheet still holds what the run read, and a write needs nothing read back first.
+   */
+  valuesReadAtWait = -1;
   /** The cells of lines changed since the last flush, as the sheet held them before. */
   private readonly originals = new Map<number, unknown[]>();
   /** Cells writes kept as a person changed them (noteKept). */

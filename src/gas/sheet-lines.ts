@@ -51,6 +51,7 @@ export function readLines(
 function noLines(): { headers: unknown[]; grid: LineGrid } {
   const grid = new LineGrid([], 0);
   grid.checkedAtWait = waitsSoFar();
+  grid.valuesReadAtWait = grid.checkedAtWait;
   return { headers: [], grid };
 }
 
@@ -84,6 +85,7 @@ function linesOf(
   const headers = values[0] ?? [];
   const grid = new LineGrid(values.slice(1), lastColumn);
   grid.checkedAtWait = waitsSoFar();
+  grid.valuesReadAtWait = grid.checkedAtWait;
   return { headers, grid };
 }
 
@@ -564,6 +566,8 @@ export function flushLines(
   const changed = new Set(grid.takeDirtyColumns());
   if (dirty.length === 0) return 0;
   relocateLines(sheet, grid, layout, dirty);
+  // No wait since every cell was read: the sheet still holds what the run read, nothing to read back.
+  const readBack = grid.valuesReadAtWait !== waitsSoFar();
   const existingRows = grid.sheetRowsBefore;
   const plan = planWriteBack({
     eligible: columns === 'synced' ? syncedColumns(layout) : fixedAndStatusColumns(layout),
@@ -587,7 +591,7 @@ export function flushLines(
     const firstRow = sheetRowOf(first);
     const count = last - first + 1;
     const inserted = ensureRows(sheet, firstRow + count - 1);
-    const readCount = rowsToReadBack(plan, first, last, existingRows);
+    const readCount = readBack ? rowsToReadBack(plan, first, last, existingRows) : 0;
     const { guarded, guardedGroups } = plan;
     const current =
       readCount > 0

@@ -124,9 +124,10 @@ export function runPull(
   };
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
-  // A first pull (no base) reads the sheet right before its first write instead: read at the schema,
-  // the lines would be read again there after the waves that follow (re-identified), one wait more.
-  const readsAtFirstWrite = asksLastRowAtSchema(base.size, !!resume) && !handoff;
+  // A first pull (no base) and a poll read the sheet right before their first write instead: read at
+  // the schema, the lines would be re-identified there after the waves that follow (more waits, and
+  // the written cells read back).
+  const readsAtFirstWrite = (asksLastRowAtSchema(base.size, !!resume) || since !== undefined) && !handoff;
   let schema: ServiceTable | undefined;
   const prepareNow = (): PreparedPull | undefined => {
     if (prepared || !schema) return prepared;
@@ -139,7 +140,9 @@ export function runPull(
         : asksLastRowAtSchema(base.size, !!resume)
           ? sheet.lastRow()
           : undefined;
-    prepared = preparePull(pull, table, base, sizeNow, reading, handoff);
+    // The base's size says how many lines to expect: a sheet of them is read whole in one call.
+    const expected = base.size > 0 ? { ...reading, expectedLines: base.size } : reading;
+    prepared = preparePull(pull, table, base, sizeNow, expected, handoff);
     schemaArrived(run, prepared.state.layout.width);
     return prepared;
   };

@@ -1,0 +1,111 @@
+// A pull by poll reads its sheet once, after the poll's last page, and writes without reading the
+// written cells back (issue 25, "Pull what changed"): what a person types while the poll waits is
+// read with the lines, merged three-way, and kept. Simulator (dist/Code.js) + table-service emulator.
+import { afterEach, describe, expect, it } from 'vitest';
+import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
+import {
+  CRM,
+  cellOf,
+  column,
+  freshSheet,
+  headers,
+  lineOf,
+  mismatches,
+  pullSheet,
+  startWorld,
+  type World,
+} from './world';
+
+const TABLE = 'tbl_polled';
+const ROWS = 400;
+/** More than a poll page (100) changed: the poll takes two page waves. */
+const CHANGED = 150;
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+/** A pulled table whose rows were last changed a day ago (the poll's overlap then holds few rows). */
+async function pulledTable(): Promise<World> {
+  const w = await startWorld({ emulator: { poll: 'on' } });
+  world = w;
+  const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
+  await w.emulator.admin.seedTable({
+    appId: CRM,
+    tableId: TABLE,
+    name: 'Polled',
+    rows: ROWS,
+    columns: 4,
+    modifiedAt: dayAgo,
+  });
+  w.connect();
+  freshSheet(w);
+  w.call('linkActiveSheet', { tableAppId: CRM, tableId: TABLE });
+  expect(pullSheet(w)).toMatchObject({ ok: true, added: ROWS });
+  return w;
+}
+
+describe('a pull by poll', () => {
+  it('reads the sheet once after its last page, reads nothing back, and keeps what a person typed meanwhile', async () => {
+    const w = await pulledTable();
+    const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
+    const [table1, table2] = headers(w).filter(
+      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
+    );
+    expect(table2).toBeDefined();
+    // Every other row changed on the service, in the first table column.
+    const changed = ids.filter((_, i) => i % 2 === 0).slice(0, CHANGED);
+    for (const id of changed)
+      await w.emulator.admin.editRow(CRM, TABLE, id, { [table1 as string]: `service ${id}` }, 'u_bob');
+    const [bothSides, sameCell] = changed as [string, string];
+    const untouched = ids[1] as string;
+    // Where the person types, found before the pull (the census counts every Spreadsheet call).
+    const name = w.sim.spreadsheet.getActiveSheet().getName();
+    const at = (id: string, header: string): [number, number] => [lineOf(w, id), column(w, header)];
+    const edits: Array<[[number, number], string]> = [
+      [at(bothSides, table2 as string), 'mine, beside theirs'],
+      [at(sameCell, table1 as string), 'mine, over theirs'],
+      [at(untouched, table2 as string), 'mine alone'],
+    ];
+    let typed = 0;
+    // While the poll's second page wave waits: a person edits a changed line's other column, the
+    // changed cell of another (a conflict), and a line the service did not change.
+    w.sim.person.at(
+      {
+        on: 'fetchAll',
+        when: (point) => point.requests.some((request) => /updates\?.*offset=100\b/.test(request.url)),
+      },
+      () => {
+        for (const [[row, col], value] of edits) w.sim.person.edit(name, row, col, value);
+        typed += 1;
+      },
+    );
+    installSheetCallCensus();
+    startCensus();
+    const pulled = pullSheet(w);
+    const calls = stopCensus();
+    expect(pulled.ok).toBe(true);
+    expect(typed).toBe(1);
+    // The lines read once, whole, after the last page; the base once; no size, header or ids asked
+    // again to re-identify, no written cell read back.
+    expect(calls['Sheet.getSheetValues']).toBe(1);
+    expect(calls['Range.getValues']).toBe(1);
+    expect(calls['Sheet.getLastRow']).toBeUndefined();
+    expect(calls['Sheet.getDataRange']).toBeUndefined();
+    expect(cellOf(w, bothSides as string, table1 as string)).toBe(`service ${bothSides}`);
+    expect(cellOf(w, bothSides as string, table2 as string)).toBe('mine, beside theirs');
+    expect(cellOf(w, sameCell as string, table1 as string)).toBe('mine, over theirs');
+    expect(String(cellOf(w, sameCell as string, '_sync'))).toMatch(/conflict/i);
+    expect(cellOf(w, untouched, table2 as string)).toBe('mine alone');
+    // Every other line holds the service's values.
+    const problems = await mismatches(w, undefined, CRM, TABLE);
+    expect(
+      problems.filter(
+        (problem) => ![bothSides, sameCell, untouched].some((id) => problem.includes(`row ${id} `)),
+      ),
+    ).toEqual([]);
+    expect(problems).toHaveLength(3);
+  }, 60_000);
+});
