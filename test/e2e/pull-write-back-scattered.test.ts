@@ -2,7 +2,7 @@
 // row nobody changed is never rewritten (sync-rules.md: the person's cells are theirs), and the cells
 // written are the changed lines' only. Simulator (dist/Code.js) + table-service emulator over real HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RangeImpl } from '../../emulators/apps-script/spreadsheet';
+import { cellsWritten, rowsWritten, setValuesDuring } from './sheet-writes';
 import {
   activeSheet,
   CRM,
@@ -31,30 +31,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => w?.close());
 
-/** One setValues the pull made on the linked sheet: its first sheet row, rows and columns. */
-interface Write {
-  row: number;
-  rows: number;
-  columns: number;
-}
-
-/** Runs `work`, recording every setValues on the sheet named `sheetName`. */
-function writesDuring(sheetName: string, work: () => void): Write[] {
-  const writes: Write[] = [];
-  const original = RangeImpl.prototype.setValues;
-  RangeImpl.prototype.setValues = function recorded(this: RangeImpl, values: unknown[][]): RangeImpl {
-    if (this._sheet._name === sheetName)
-      writes.push({ row: this._row, rows: this._numRows, columns: this._numCols });
-    return original.call(this, values);
-  };
-  try {
-    work();
-  } finally {
-    RangeImpl.prototype.setValues = original;
-  }
-  return writes;
-}
-
 describe('a re-pull of lines the service changed far apart', () => {
   it("writes those lines' rows only, and keeps what a person types between them while it waits", async () => {
     const sheet = activeSheet(w);
@@ -75,20 +51,17 @@ describe('a re-pull of lines the service changed far apart', () => {
       typed++;
     });
 
-    const writes = writesDuring(sheet.getName(), () => expect(pullSheet(w)).toMatchObject({ ok: true }));
+    const writes = setValuesDuring(sheet.getName(), () => expect(pullSheet(w)).toMatchObject({ ok: true }));
 
     expect(typed).toBe(1);
     // Every row written holds a line of the run: one write span each, none over the rows between.
     const linesOfRun = [...changedRows, betweenRow].sort((a, b) => a - b);
-    const rowsWritten = new Set(
-      writes.flatMap(({ row, rows }) => Array.from({ length: rows }, (_, i) => row + i)),
-    );
-    expect([...rowsWritten].sort((a, b) => a - b)).toEqual(linesOfRun);
-    const cellsWritten = writes.reduce((sum, { rows, columns }) => sum + rows * columns, 0);
+    expect(rowsWritten(writes)).toEqual(linesOfRun);
+    // The same columns on each: the cells written are those lines' only.
     const columnsWritten = writes
       .filter(({ row }) => row === changedRows[0])
-      .reduce((sum, w) => sum + w.columns, 0);
-    expect(cellsWritten).toBe(linesOfRun.length * columnsWritten);
+      .reduce((sum, write) => sum + write.columns, 0);
+    expect(cellsWritten(writes)).toBe(linesOfRun.length * columnsWritten);
     for (const row of changedRows) {
       const id = String(w.values()[row - 1]?.[idIndex]);
       expect(lineOf(w, id)).toBe(row);

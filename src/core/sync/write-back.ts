@@ -222,7 +222,8 @@ export function writeBackSpans(
   });
   return writeSpanRows(plan, lineRows, cellsPerCall).map(([from, to]) => {
     const offset = from - first;
-    const heard = onKept && ((i: number, column: number, value: unknown) => onKept(offset + i, column, value));
+    const heard =
+      onKept && ((i: number, column: number, value: unknown) => onKept(offset + i, column, value));
     const block = writeBackBlock(
       plan,
       rows.slice(offset, to - first + 1),

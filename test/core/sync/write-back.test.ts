@@ -181,8 +181,15 @@ describe('the write spans of a read span', () => {
 
   it("slices each span's block out of the read span: its rows' cells, what was read back, the kept cells", () => {
     const read = ['r', 'A', 1, 'n', 't1', ''];
-    const line = (title: string): SpanRow => ({ kind: 'line', cells: ['r', title, 2, 'n', 't2', 'ok'], read });
-    const between = (title: string): SpanRow => ({ kind: 'between', cells: ['r', title, 0, 'n', 't', 'old'] });
+    const line = (title: string): SpanRow => ({
+      kind: 'line',
+      cells: ['r', title, 2, 'n', 't2', 'ok'],
+      read,
+    });
+    const between = (title: string): SpanRow => ({
+      kind: 'between',
+      cells: ['r', title, 0, 'n', 't', 'old'],
+    });
     // Read span from data row 100: lines at 100 and 101, 20 rows between, lines at 122 and 124.
     const rows: SpanRow[] = [
       line('L100'),
