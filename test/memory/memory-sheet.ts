@@ -26,7 +26,10 @@ import { SPAN_GAP, spansOf } from '../../src/core/row-spans';
 import { pendingTokenOf } from '../../src/core/status';
 import { LOST, locateLines } from '../../src/core/sync/locate-lines';
 import type { BasePort, LinkedSheetPort, SheetLines, SheetReadOptions } from '../../src/core/sync/ports';
-import { planWriteBack, rowsToReadBack, type SpanRow, writeBackBlock } from '../../src/core/sync/write-back';
+import { planWriteBack, rowsToReadBack, type SpanRow, writeBackSpans } from '../../src/core/sync/write-back';
+
+/** As CELLS_PER_QUEUED_CALL in src/gas/sheet-lines.ts: which rows between lines are written too. */
+const CELLS_PER_QUEUED_CALL = 67;
 
 /** Counts the run's waits: a person's act is one (a read after the last wait is still true). */
 export interface Waits {
@@ -379,15 +382,16 @@ export class MemorySheet {
             : { kind: 'line', cells: grid.lines[line] as unknown[], read: grid.originalCells(line) },
         );
       }
-      const block = writeBackBlock(plan, rows, current, (i, column, value) => {
+      const spans = writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
         const line = lineAt.get(first + i);
         if (line !== undefined) grid.noteKept(line, column, value);
       });
-      for (const [start, width] of plan.groups)
-        block.forEach((cells, i) => {
-          for (let c = 0; c < width; c++)
-            this.sheet.set(first + 1 + i, start + c, cells[start - firstColumn + c]);
-        });
+      for (const span of spans)
+        for (const [start, width] of plan.groups)
+          span.block.forEach((cells, i) => {
+            for (let c = 0; c < width; c++)
+              this.sheet.set(span.first + 1 + i, start + c, cells[start - firstColumn + c]);
+          });
     }
     grid.flushed();
     return dirty.length;
