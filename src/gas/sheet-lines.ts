@@ -611,12 +611,12 @@ export function flushLines(
           )
         : [];
     const rows = spanRows(grid, lineAt, first, last - first + 1);
-    spans.push(
-      ...writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
-        const line = lineAt.get(first + i);
-        if (line !== undefined) grid.noteKept(line, column, value);
-      }),
-    );
+    const written = writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
+      const line = lineAt.get(first + i);
+      if (line !== undefined) grid.noteKept(line, column, value);
+    });
+    // A loop, not push(...written): a flush may hold more spans than a call takes arguments.
+    for (const span of written) spans.push(span);
   }
   // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
   setPlainText(sheet, plainTextOfSpans(plan, spans, existingRows, inserted));
