@@ -1,6 +1,7 @@
-// Reads a linked sheet's lines once, and writes back dirty spans in a constant number of range
-// calls per flush: one per run of adjacent synced columns, plus one plain-text format call (a
-// RangeList) for all text runs. Lines are re-identified by id right before a write.
+// Reads a linked sheet's lines once, and writes back dirty lines: one read back per span of nearby
+// rows, one setValues per run of adjacent synced columns per write span (lines far enough apart are
+// written apart, not the rows between them), and one plain-text format call (a RangeList) for all.
+// Lines are re-identified by id right before a write.
 
 import type { ColumnSpec } from '../core/columns';
 import { headerText, ID_HEADER, type Layout, syncedColumns } from '../core/layout';
@@ -11,11 +12,12 @@ import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines, NOT_WRITTEN_YET } from '../core/sync/locate-lines';
 import type { SheetReadOptions } from '../core/sync/ports';
 import {
-  plainTextBlocks,
+  plainTextOfSpans,
   planWriteBack,
   rowsToReadBack,
   type SpanRow,
-  writeBackBlock,
+  type WriteSpan,
+  writeBackSpans,
 } from '../core/sync/write-back';
 import { execution } from './execution';
 import { ensureColumns, ensureRows, noteContentExtent } from './grid-size';
@@ -517,6 +519,13 @@ function idsAndMarksToEnd(
 const CELLS_PER_EXTRA_READ = 15_000;
 
 /**
+ * Cells written that cost as much as one queued call: rows nobody changed between two written lines
+ * are written (as they stand) only while cheaper than the getRange and setValues a write span of their
+ * own adds. A queued call costs about 2 ms against 0.03 ms a cell written (docs/performance.md).
+ */
+const CELLS_PER_QUEUED_CALL = 67;
+
+/**
  * The cells of columns firstColumn..lastColumn (0-based) of `count` rows: one read, or one per run of
  * written columns when the columns between them hold many cells.
  */
@@ -549,7 +558,8 @@ function readBlock(
 /**
  * Writes the dirty lines of the grid back where they stand now (relocateLines): per span of nearby
  * rows, the written columns are read first and a cell is written only where the sheet still holds
- * what the run read (a cell a person changed meanwhile is their edit and stays); then one setValues
+ * what the run read (a cell a person changed meanwhile is their edit and stays); then, per write span
+ * (lines joined only while the rows between cost less to write than the calls apart), one setValues
  * per run of adjacent synced columns (the person's own columns are never written), after setting
  * plain text on the text columns so strings stay literal. `columns` limits the write to some synced
  * columns (a push only changes fixed fields and the status). The decisions are the core's
@@ -584,36 +594,41 @@ export function flushLines(
   const firstColumn = plan.written[0] as number;
   ensureColumns(sheet, (plan.written[plan.written.length - 1] as number) + 1);
   const lineAt = linesByRow(grid, dirty);
-  for (const [first, last] of spansOf(
-    [...lineAt.keys()].sort((a, b) => a - b),
-    SPAN_GAP,
-  )) {
-    const firstRow = sheetRowOf(first);
-    const count = last - first + 1;
-    const inserted = ensureRows(sheet, firstRow + count - 1);
+  const lineRows = [...lineAt.keys()].sort((a, b) => a - b);
+  const lastLineRow = lineRows[lineRows.length - 1];
+  const inserted = lastLineRow === undefined ? null : ensureRows(sheet, sheetRowOf(lastLineRow));
+  const { guarded, guardedGroups } = plan;
+  // Every read span is read back before anything is formatted: plain text set first would change
+  // how some cells read (a date-formatted number in a text column), and the guard compares them.
+  const spans: WriteSpan[] = [];
+  for (const [first, last] of spansOf(lineRows, SPAN_GAP)) {
     const readCount = readBack ? rowsToReadBack(plan, first, last, existingRows) : 0;
-    const { guarded, guardedGroups } = plan;
     const current =
       readCount > 0
         ? readBlock(
             sheet,
-            firstRow,
+            sheetRowOf(first),
             readCount,
             guarded[0] as number,
             guarded[guarded.length - 1] as number,
             guardedGroups,
           )
         : [];
-    const block = writeBackBlock(plan, spanRows(grid, lineAt, first, count), current, (i, column, value) => {
+    const rows = spanRows(grid, lineAt, first, last - first + 1);
+    const written = writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
       const line = lineAt.get(first + i);
       if (line !== undefined) grid.noteKept(line, column, value);
     });
-    // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
-    setPlainText(sheet, plainTextBlocks(plan, first, last, existingRows, inserted));
+    // A loop, not push(...written): a flush may hold more spans than a call takes arguments.
+    for (const span of written) spans.push(span);
+  }
+  // Plain text before values, so strings like 00123, TRUE or =IMPORTXML(...) stay literal text.
+  setPlainText(sheet, plainTextOfSpans(plan, spans, existingRows, inserted));
+  for (const { first, last, block } of spans) {
     for (const [start, width] of plan.groups) {
       const from = start - firstColumn;
       const values = block.map((cells) => cells.slice(from, from + width));
-      sheet.getRange(firstRow, start + 1, count, width).setValues(values);
+      sheet.getRange(sheetRowOf(first), start + 1, last - first + 1, width).setValues(values);
     }
   }
   grid.flushed();
@@ -640,7 +655,7 @@ function linesByRow(grid: LineGrid, dirty: readonly number[]): Map<number, numbe
 /**
  * The span's rows as the core's write-back reads them: the run's lines, and the rows between them.
  * A row between lines of a lazily read grid is loaded: a pull loads whole spans of the lines it
- * touches (LineGrid.ensureLoaded, the same SPAN_GAP as these write spans), so its fixed-field cells
+ * touches (LineGrid.ensureLoaded, the same SPAN_GAP as these read spans), so its fixed-field cells
  * written back are the ones read, never the blanks of an unloaded line.
  */
 function spanRows(

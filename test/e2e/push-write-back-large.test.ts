@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
 import { sheetCallKind } from '../../emulators/apps-script/costs';
 import type { RequestLogEntry } from '../../emulators/table-service';
+import { rowsWritten, setValuesDuring } from './sheet-writes';
 import {
   CRM,
   column,
@@ -148,6 +149,19 @@ describe('a push of edits and new lines on a large sheet', () => {
     // header (2); the lock's flush (1); the Sync log found and its size (2). Asking the sheet's size
     // apart took 16.
     expect(waits).toBe(14);
+    await editedLinesSettled(edited);
+    await settlesOnce(edited, added);
+  });
+
+  it('writes its edited lines far apart without the rows between them', async () => {
+    const { edited, added } = editAndAdd('apart');
+    const writes = setValuesDuring(sheet, () =>
+      expect(pushSheet(w)).toMatchObject({ ok: true, updated: EDITED_ROWS.length, created: NEW_LINES }),
+    );
+    // Above the last edited line (the new lines and the rows just above them may be written together),
+    // only the edited lines' rows.
+    const last = EDITED_ROWS[EDITED_ROWS.length - 1] as number;
+    expect(rowsWritten(writes).filter((row) => row < last)).toEqual(EDITED_ROWS.slice(0, -1));
     await editedLinesSettled(edited);
     await settlesOnce(edited, added);
   });

@@ -26,7 +26,10 @@ import { SPAN_GAP, spansOf } from '../../src/core/row-spans';
 import { pendingTokenOf } from '../../src/core/status';
 import { LOST, locateLines } from '../../src/core/sync/locate-lines';
 import type { BasePort, LinkedSheetPort, SheetLines, SheetReadOptions } from '../../src/core/sync/ports';
-import { planWriteBack, rowsToReadBack, type SpanRow, writeBackBlock } from '../../src/core/sync/write-back';
+import { planWriteBack, rowsToReadBack, type SpanRow, writeBackSpans } from '../../src/core/sync/write-back';
+
+/** As CELLS_PER_QUEUED_CALL in src/gas/sheet-lines.ts: which rows between lines are written too. */
+const CELLS_PER_QUEUED_CALL = 67;
 
 /** Counts the run's waits: a person's act is one (a read after the last wait is still true). */
 export interface Waits {
@@ -237,6 +240,7 @@ export class MemorySheet {
     if (values.length === 0 || columns === 0) return { headers: [], grid: new LineGrid([], 0) };
     const grid = new LineGrid(values.slice(1), columns);
     grid.checkedAtWait = this.waits.count;
+    grid.valuesReadAtWait = this.waits.count;
     return { headers: values[0] as unknown[], grid };
   }
 
@@ -366,7 +370,9 @@ export class MemorySheet {
       SPAN_GAP,
     )) {
       const count = last - first + 1;
-      const readCount = rowsToReadBack(plan, first, last, existingRows);
+      // As flushLines: with no wait since every cell was read, nothing is read back.
+      const readCount =
+        grid.valuesReadAtWait === this.waits.count ? 0 : rowsToReadBack(plan, first, last, existingRows);
       const guardFirst = plan.guarded[0] ?? 0;
       const guardWidth = ((plan.guarded[plan.guarded.length - 1] ?? 0) as number) - guardFirst + 1;
       const current = readCount > 0 ? this.sheet.block(first + 1, guardFirst, readCount, guardWidth) : [];
@@ -379,15 +385,16 @@ export class MemorySheet {
             : { kind: 'line', cells: grid.lines[line] as unknown[], read: grid.originalCells(line) },
         );
       }
-      const block = writeBackBlock(plan, rows, current, (i, column, value) => {
+      const spans = writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
         const line = lineAt.get(first + i);
         if (line !== undefined) grid.noteKept(line, column, value);
       });
-      for (const [start, width] of plan.groups)
-        block.forEach((cells, i) => {
-          for (let c = 0; c < width; c++)
-            this.sheet.set(first + 1 + i, start + c, cells[start - firstColumn + c]);
-        });
+      for (const span of spans)
+        for (const [start, width] of plan.groups)
+          span.block.forEach((cells, i) => {
+            for (let c = 0; c < width; c++)
+              this.sheet.set(span.first + 1 + i, start + c, cells[start - firstColumn + c]);
+          });
     }
     grid.flushed();
     return dirty.length;

@@ -172,3 +172,80 @@ export function plainTextBlocks(
     for (const [start, width] of plan.textGroups) blocks.push([sheetRowOf(first), start + 1, kept, width]);
   return blocks;
 }
+
+/** One write span of a flush: 0-based data rows first..last, and the block of cells written there. */
+export interface WriteSpan {
+  first: number;
+  last: number;
+  /** Its rows' cells, columns plan.written[0]..last written (writeBackBlock). */
+  block: unknown[][];
+}
+
+/**
+ * The write spans of a read span's lines (0-based rows, ascending): two neighbouring lines share one
+ * while the rows between them cost fewer cells to write than the calls a span of its own adds (a
+ * getRange and a setValues per group of adjacent written columns, `cellsPerCall` cells each). Rows
+ * nobody changed are written only where that is cheaper than not writing them.
+ */
+export function writeSpanRows(
+  plan: WriteBackPlan,
+  lineRows: readonly number[],
+  cellsPerCall: number,
+): Array<[number, number]> {
+  const joinBelow = 2 * plan.groups.length * cellsPerCall;
+  const width = plan.written.length;
+  const spans: Array<[number, number]> = [];
+  for (const row of lineRows) {
+    const last = spans[spans.length - 1];
+    if (last && (row - last[1] - 1) * width < joinBelow) last[1] = row;
+    else spans.push([row, row]);
+  }
+  return spans;
+}
+
+/**
+ * The write spans of the read span from data row `first` (`rows[i]` its row i, `current[i]` what the
+ * sheet holds there now, as for writeBackBlock), each with its block: only the rows its lines span.
+ */
+export function writeBackSpans(
+  plan: WriteBackPlan,
+  first: number,
+  rows: readonly SpanRow[],
+  current: ReadonlyArray<readonly unknown[]>,
+  cellsPerCall: number,
+  /** Hears of each cell the run meant to change and left as the person changed it (row in the read span). */
+  onKept?: (rowInSpan: number, column: number, sheetValue: unknown) => void,
+): WriteSpan[] {
+  const lineRows: number[] = [];
+  rows.forEach((row, i) => {
+    if (row.kind === 'line') lineRows.push(first + i);
+  });
+  return writeSpanRows(plan, lineRows, cellsPerCall).map(([from, to]) => {
+    const offset = from - first;
+    const heard =
+      onKept && ((i: number, column: number, value: unknown) => onKept(offset + i, column, value));
+    const block = writeBackBlock(
+      plan,
+      rows.slice(offset, to - first + 1),
+      current.slice(offset, to - first + 1),
+      heard,
+    );
+    return { first: from, last: to, block };
+  });
+}
+
+/**
+ * The blocks to format as plain text before a flush writes its write spans (all of them, ascending,
+ * so one call formats them all): per span as plainTextBlocks says, the rows the grid grew by
+ * (`inserted`) once.
+ */
+export function plainTextOfSpans(
+  plan: WriteBackPlan,
+  spans: ReadonlyArray<{ first: number; last: number }>,
+  existingRows: number,
+  inserted: readonly [number, number] | null,
+): CellBlock[] {
+  return spans.flatMap((span, i) =>
+    plainTextBlocks(plan, span.first, span.last, existingRows, i === spans.length - 1 ? inserted : null),
+  );
+}

@@ -2,12 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import {
   plainTextBlocks,
+  plainTextOfSpans,
   planWriteBack,
   rowsToReadBack,
   type SpanRow,
   type WriteBackColumns,
   type WriteBackPlan,
   writeBackBlock,
+  writeBackSpans,
+  writeSpanRows,
 } from '../../../src/core/sync/write-back';
 
 // Sheet columns: 0 id, 1 title (text), 2 amount (number), 3 notes (the person's own), 4 lMod, 5 _sync.
@@ -137,6 +140,96 @@ describe('the blocks formatted as plain text', () => {
     // Data rows 98..101 of a 100-row sheet: two kept (sheet rows 100..101), two appended (102..103);
     // the grid grew by 50 rows from sheet row 102.
     expect(plainTextBlocks(plan, 98, 101, 100, [102, 50])).toEqual([
+      [102, 1, 50, 2],
+      [102, 5, 50, 2],
+      [100, 2, 2, 1],
+      [100, 6, 2, 1],
+    ]);
+  });
+});
+
+describe('the write spans of a read span', () => {
+  // Columns 1, 2 and 5 written in two groups: a write span of its own adds four calls (a getRange and
+  // a setValues per group), worth 4 x 10 = 40 cells at 10 cells a call; a row between costs 3 cells.
+  const plan = planOf(pull);
+  const cellsPerCall = 10;
+
+  it('writes lines far apart in spans of their own, not the rows between them', () => {
+    // 14 rows between (42 cells): dearer than the 40 cells of calls apart.
+    expect(writeSpanRows(plan, [0, 15, 30], cellsPerCall)).toEqual([
+      [0, 0],
+      [15, 15],
+      [30, 30],
+    ]);
+  });
+
+  it('joins lines whose rows between cost less than the calls apart', () => {
+    // 13 rows between (39 cells) and adjacent lines join; then 14 rows between do not.
+    expect(writeSpanRows(plan, [0, 14, 15, 30], cellsPerCall)).toEqual([
+      [0, 15],
+      [30, 30],
+    ]);
+  });
+
+  it('joins wider apart the more column groups each span writes', () => {
+    const oneGroup = planOf({ ...pull, changed: new Set([1, 2]) }); // 2 cells a row, 20 cells of calls
+    expect(writeSpanRows(oneGroup, [0, 10, 21], cellsPerCall)).toEqual([
+      [0, 10],
+      [21, 21],
+    ]);
+  });
+
+  it("slices each span's block out of the read span: its rows' cells, what was read back, the kept cells", () => {
+    const read = ['r', 'A', 1, 'n', 't1', ''];
+    const line = (title: string): SpanRow => ({
+      kind: 'line',
+      cells: ['r', title, 2, 'n', 't2', 'ok'],
+      read,
+    });
+    const between = (title: string): SpanRow => ({
+      kind: 'between',
+      cells: ['r', title, 0, 'n', 't', 'old'],
+    });
+    // Read span from data row 100: lines at 100 and 101, 20 rows between, lines at 122 and 124.
+    const rows: SpanRow[] = [
+      line('L100'),
+      line('L101'),
+      ...Array.from({ length: 20 }, (_, i) => between(`B${102 + i}`)),
+      line('L122'),
+      between('B123'),
+      line('L124'),
+    ];
+    const current = rows.map((_, i) => [i === 24 ? 'typed' : i === 23 ? 'now123' : 'A', 1]);
+    const kept: Array<[number, number, unknown]> = [];
+    const spans = writeBackSpans(plan, 100, rows, current, cellsPerCall, (i, column, value) =>
+      kept.push([i, column, value]),
+    );
+    expect(spans.map(({ first, last }) => [first, last])).toEqual([
+      [100, 101],
+      [122, 124],
+    ]);
+    expect(spans[0]?.block).toEqual([
+      ['L100', 2, '', '', 'ok'],
+      ['L101', 2, '', '', 'ok'],
+    ]);
+    expect(spans[1]?.block).toEqual([
+      ['L122', 2, '', '', 'ok'],
+      ['now123', 1, '', '', 'old'],
+      ['typed', 2, '', '', 'ok'],
+    ]);
+    // Row 24 of the read span (data row 124): the person's title kept, and heard at its read-span row.
+    expect(kept).toEqual([[24, 1, 'typed']]);
+  });
+
+  it('formats the spans as plain text, the rows the grid grew by once', () => {
+    const spans = [
+      { first: 10, last: 10 },
+      { first: 98, last: 101 },
+    ];
+    // A 100-row sheet: data rows 98..99 kept (sheet rows 100..101), 100..101 appended (102..103).
+    expect(plainTextOfSpans(plan, spans, 100, [102, 50])).toEqual([
+      [12, 2, 1, 1],
+      [12, 6, 1, 1],
       [102, 1, 50, 2],
       [102, 5, 50, 2],
       [100, 2, 2, 1],
