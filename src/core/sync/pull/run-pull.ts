@@ -124,10 +124,10 @@ export function runPull(
   };
   // Set up when the schema arrives, with the first page wave.
   let prepared: PreparedPull | undefined;
-  // A first pull (no base) and a poll read the sheet right before their first write instead: read at
-  // the schema, the lines would be re-identified there after the waves that follow (more waits, and
-  // the written cells read back).
-  const readsAtFirstWrite = (asksLastRowAtSchema(base.size, !!resume) || since !== undefined) && !handoff;
+  // A fresh pull reads the sheet right before its first write: read at the schema, the lines would be
+  // re-identified there after the waves that follow (more waits, and the written cells read back). A
+  // continuation reads lazily at the schema, by the size it asked before.
+  const readsAtFirstWrite = !resume && !handoff;
   let schema: ServiceTable | undefined;
   const prepareNow = (): PreparedPull | undefined => {
     if (prepared || !schema) return prepared;

@@ -1,7 +1,9 @@
-// A pull by poll reads its sheet once, after the poll's last page, and writes without reading the
-// written cells back (issue 25, "Pull what changed"): what a person types while the poll waits is
-// read with the lines, merged three-way, and kept. Simulator (dist/Code.js) + table-service emulator.
+// A re-pull reads its sheet once, after its last page, and writes without reading the written cells
+// back (issue 25): by poll ("Pull what changed") and by the whole listing ("Pull everything"). What a
+// person types while the pull waits is read with the lines, merged three-way, and kept. Simulator
+// (dist/Code.js) + table-service emulator.
 import { afterEach, describe, expect, it } from 'vitest';
+import type { SyncSummary } from '../../src/shared/types';
 import { installSheetCallCensus, startCensus, stopCensus } from '../../bench/sheet-call-census';
 import {
   CRM,
@@ -28,7 +30,7 @@ afterEach(async () => {
 });
 
 /** A pulled table whose rows were last changed a day ago (the poll's overlap then holds few rows). */
-async function pulledTable(): Promise<World> {
+async function pulledTable(rows = ROWS): Promise<World> {
   const w = await startWorld({ emulator: { poll: 'on' } });
   world = w;
   const dayAgo = new Date(Date.now() - 24 * 60 * 60 * 1000).toISOString();
@@ -36,14 +38,14 @@ async function pulledTable(): Promise<World> {
     appId: CRM,
     tableId: TABLE,
     name: 'Polled',
-    rows: ROWS,
+    rows,
     columns: 4,
     modifiedAt: dayAgo,
   });
   w.connect();
   freshSheet(w);
   w.call('linkActiveSheet', { tableAppId: CRM, tableId: TABLE });
-  expect(pullSheet(w)).toMatchObject({ ok: true, added: ROWS });
+  expect(pullSheet(w)).toMatchObject({ ok: true, added: rows });
   return w;
 }
 
@@ -107,5 +109,47 @@ describe('a pull by poll', () => {
       ),
     ).toEqual([]);
     expect(problems).toHaveLength(3);
+  }, 60_000);
+});
+
+describe('"Pull everything"', () => {
+  it("reads the sheet once after the listing's last page wave, reads nothing back, and keeps what a person typed meanwhile", async () => {
+    // Two page waves: the first brings rows 0-799, the second the rest.
+    const w = await pulledTable(1_500);
+    const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
+    const [table1, table2] = headers(w).filter(
+      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
+    );
+    const [early, late] = [ids[10] as string, ids[1_450] as string];
+    for (const id of [early, late])
+      await w.emulator.admin.editRow(CRM, TABLE, id, { [table1 as string]: `service ${id}` }, 'u_bob');
+    const name = w.sim.spreadsheet.getActiveSheet().getName();
+    const at = (id: string, header: string): [number, number] => [lineOf(w, id), column(w, header)];
+    const [earlyCell, lateCell] = [at(early, table2 as string), at(late, table2 as string)];
+    let typed = 0;
+    w.sim.person.at(
+      {
+        on: 'fetchAll',
+        when: (point) => point.requests.some((request) => /[?&]offset=1400\b/.test(request.url)),
+      },
+      () => {
+        w.sim.person.edit(name, earlyCell[0], earlyCell[1], 'mine, early');
+        w.sim.person.edit(name, lateCell[0], lateCell[1], 'mine, late');
+        typed += 1;
+      },
+    );
+    installSheetCallCensus();
+    startCensus();
+    const pulled = w.call<SyncSummary>('pullEverything');
+    const calls = stopCensus();
+    expect(pulled.ok).toBe(true);
+    expect(typed).toBe(1);
+    // The lines read once, after the last page wave; the base once; nothing re-identified or read back.
+    expect(calls['Sheet.getSheetValues']).toBe(1);
+    expect(calls['Range.getValues']).toBe(1);
+    for (const id of [early, late]) expect(cellOf(w, id, table1 as string)).toBe(`service ${id}`);
+    expect(cellOf(w, early, table2 as string)).toBe('mine, early');
+    expect(cellOf(w, late, table2 as string)).toBe('mine, late');
+    expect(await mismatches(w, undefined, CRM, TABLE)).toHaveLength(2);
   }, 60_000);
 });
