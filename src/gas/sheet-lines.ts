@@ -12,6 +12,7 @@ import { pendingTokenOf } from '../core/status';
 import { LOST, locateLines, NOT_WRITTEN_YET } from '../core/sync/locate-lines';
 import type { SheetReadOptions } from '../core/sync/ports';
 import {
+  CELLS_PER_QUEUED_CALL,
   plainTextOfSpans,
   planWriteBack,
   rowsToReadBack,
@@ -517,13 +518,6 @@ function idsAndMarksToEnd(
  * costs about as much as 15,000 cells read (150 ms against 0.01 ms a cell, docs/performance.md).
  */
 const CELLS_PER_EXTRA_READ = 15_000;
-
-/**
- * Cells written that cost as much as one queued call: rows nobody changed between two written lines
- * are written (as they stand) only while cheaper than the getRange and setValues a write span of their
- * own adds. A queued call costs about 2 ms against 0.03 ms a cell written (docs/performance.md).
- */
-const CELLS_PER_QUEUED_CALL = 67;
 
 /**
  * The cells of columns firstColumn..lastColumn (0-based) of `count` rows: one read, or one per run of

@@ -26,10 +26,13 @@ import { SPAN_GAP, spansOf } from '../../src/core/row-spans';
 import { pendingTokenOf } from '../../src/core/status';
 import { LOST, locateLines } from '../../src/core/sync/locate-lines';
 import type { BasePort, LinkedSheetPort, SheetLines, SheetReadOptions } from '../../src/core/sync/ports';
-import { planWriteBack, rowsToReadBack, type SpanRow, writeBackSpans } from '../../src/core/sync/write-back';
-
-/** As CELLS_PER_QUEUED_CALL in src/gas/sheet-lines.ts: which rows between lines are written too. */
-const CELLS_PER_QUEUED_CALL = 67;
+import {
+  CELLS_PER_QUEUED_CALL,
+  planWriteBack,
+  rowsToReadBack,
+  type SpanRow,
+  writeBackSpans,
+} from '../../src/core/sync/write-back';
 
 /** Counts the run's waits: a person's act is one (a read after the last wait is still true). */
 export interface Waits {
