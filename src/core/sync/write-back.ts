@@ -4,6 +4,7 @@
 import { adjacentColumnGroups, joinRowBlocks } from '../layout';
 import { sameCell } from '../line-grid';
 import { sheetRowOf } from '../lines';
+import { spansOf } from '../row-spans';
 
 /** A block of sheet cells: 1-based first row and column, row and column counts. */
 export type CellBlock = [number, number, number, number];
@@ -199,15 +200,9 @@ export function writeSpanRows(
   lineRows: readonly number[],
   cellsPerCall: number,
 ): Array<[number, number]> {
+  // Rows between two lines cost width cells each: joined while fewer than the calls cost.
   const joinBelow = 2 * plan.groups.length * cellsPerCall;
-  const width = plan.written.length;
-  const spans: Array<[number, number]> = [];
-  for (const row of lineRows) {
-    const last = spans[spans.length - 1];
-    if (last && (row - last[1] - 1) * width < joinBelow) last[1] = row;
-    else spans.push([row, row]);
-  }
-  return spans;
+  return spansOf(lineRows, Math.ceil(joinBelow / plan.written.length));
 }
 
 /**
