@@ -45,6 +45,16 @@ function wavesMs(costs: CostModel, requests: number, wave: number): number {
   return ms;
 }
 
+/** Spreadsheet time of `waits` waiting calls and `queued` queued ones, `read` cells read and `written` written. */
+function sheetMsOf(costs: CostModel, waits: number, queued: number, read: number, written: number): number {
+  return (
+    waits * costs.sheetWaitMs +
+    queued * costs.sheetDeferredMs +
+    read * costs.cellReadMs +
+    written * costs.cellWriteMs
+  );
+}
+
 /** A way of learning the edited rows' current lMod before a push patches them. */
 interface PushReads {
   by: 'listing' | 'rows';
@@ -104,10 +114,7 @@ export function limitOf(result: ScenarioResult, options: BenchOptions): Limit {
   const costs = result.spec.costs;
   const columns = options.columns;
   const sheet = (waits: number, queued: number, read: number, written: number): number =>
-    (1 + waits) * costs.sheetWaitMs +
-    queued * costs.sheetDeferredMs +
-    read * costs.cellReadMs +
-    written * costs.cellWriteMs;
+    sheetMsOf(costs, 1 + waits, queued, read, written);
   if (kind !== 'push') {
     // A pull through the poll is held to the same whole-listing limit (its target is a share of it).
     const repull = kind !== 'pull';
@@ -160,12 +167,13 @@ function pollLimitOf(result: ScenarioResult, options: BenchOptions): Limit {
   const requests = 1 + Math.max(1, Math.ceil(changed / PAGE));
   const httpMs = wavesMs(costs, requests, options.pageWave);
   const lineCells = options.columns + REQUIRED_LINE_CELLS;
-  const readMs = (1 + 2) * costs.sheetWaitMs + rows * (lineCells + REQUIRED_BASE_CELLS) * costs.cellReadMs;
+  // Opening the spreadsheet and the two reads.
+  const readMs = sheetMsOf(costs, 3, 0, rows * (lineCells + REQUIRED_BASE_CELLS), 0);
   // Written cells a line: the changed table cell, lMod and status; a base record: REQUIRED_BASE_CELLS.
   const writeOf = (cellsEach: number): number => {
     const spacing = Math.floor(rows / changed);
-    const joined = 2 * costs.sheetDeferredMs + ((changed - 1) * spacing + 1) * cellsEach * costs.cellWriteMs;
-    const apart = changed * (2 * costs.sheetDeferredMs + cellsEach * costs.cellWriteMs);
+    const joined = sheetMsOf(costs, 0, 2, 0, ((changed - 1) * spacing + 1) * cellsEach);
+    const apart = sheetMsOf(costs, 0, 2 * changed, 0, changed * cellsEach);
     return Math.min(joined, apart);
   };
   const sheetMs = readMs + writeOf(REQUIRED_LINE_CELLS) + writeOf(REQUIRED_BASE_CELLS);
