@@ -96,21 +96,19 @@ describe('a pacer that does not know the service yet', () => {
   });
 
   it('takes a request past the limit as proof only if the requests before it were surely still counted', () => {
-    const pacer = new Pacer();
-    pacer.answered(60, 0, T0 + 400, T0);
-    // Sent 59.8 s after the 60 and answered 0.4 s later: the service may have taken it after they
-    // left its minute, so its going through proves nothing.
-    const late = T0 + MINUTE - 200;
-    expect(pacer.admit(10, late)).toEqual({ send: 1, waitMs: 0 });
-    pacer.answered(1, 0, late + 400, late);
-    expect(pacer.mode).toBe('unknown');
+    // 60 answered at T0, then the one request past them sent at `sentAt`, answered 0.4 s later.
+    const modeAfterOnePast = (sentAt: number): string => {
+      const pacer = new Pacer();
+      pacer.answered(60, 0, T0 + 400, T0);
+      expect(pacer.admit(10, sentAt)).toEqual({ send: 1, waitMs: 0 });
+      pacer.answered(1, 0, sentAt + 400, sentAt);
+      return pacer.mode;
+    };
+    // Sent 59.8 s after the 60: the service may have taken it after they left its minute, so its
+    // going through proves nothing.
+    expect(modeAfterOnePast(T0 + MINUTE - 200)).toBe('unknown');
     // The same request sent a second earlier is proof.
-    const proof = new Pacer();
-    proof.answered(60, 0, T0 + 400, T0);
-    const sure = T0 + MINUTE - 1_200;
-    expect(proof.admit(10, sure)).toEqual({ send: 1, waitMs: 0 });
-    proof.answered(1, 0, sure + 400, sure);
-    expect(proof.mode).toBe('unlimited');
+    expect(modeAfterOnePast(T0 + MINUTE - 1_200)).toBe('unlimited');
   });
 
   it('believes a service has no limits for a day, then finds out again with one request past them', () => {
