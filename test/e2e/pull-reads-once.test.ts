@@ -153,3 +153,37 @@ describe('"Pull everything"', () => {
     expect(await mismatches(w, undefined, CRM, TABLE)).toHaveLength(2);
   }, 60_000);
 });
+
+describe('a re-pull that waits again after reading its sheet', () => {
+  it('reads back the cells it writes, and keeps what a person typed there during the people lookup', async () => {
+    const w = await pulledTable();
+    w.call('setLinkOptions', { fixedFields: ['lModBy'], showEmails: true });
+    expect(pullSheet(w).ok).toBe(true);
+    const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
+    const [table1] = headers(w).filter(
+      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
+    );
+    const [theirs, mine] = [ids[5] as string, ids[300] as string];
+    for (const id of [theirs, mine])
+      await w.emulator.admin.editRow(CRM, TABLE, id, { [table1 as string]: `service ${id}` }, 'u_bob');
+    const name = w.sim.spreadsheet.getActiveSheet().getName();
+    const [row, col] = [lineOf(w, mine), column(w, table1 as string)];
+    let typed = 0;
+    // The people lookup (lModBy shown as e-mails) comes after the lines are read: a wait before the write.
+    w.sim.person.at(
+      {
+        on: 'fetchAll',
+        when: (point) => point.requests.some((request) => /\/user\/people\b/.test(request.url)),
+      },
+      () => {
+        if (typed++ === 0) w.sim.person.edit(name, row, col, 'mine, typed during the lookup');
+      },
+    );
+    const pulled = pullSheet(w);
+    expect(pulled.ok).toBe(true);
+    expect(typed).toBeGreaterThan(0);
+    expect(cellOf(w, theirs, table1 as string)).toBe(`service ${theirs}`);
+    expect(cellOf(w, mine, table1 as string)).toBe('mine, typed during the lookup');
+    expect(await mismatches(w, undefined, CRM, TABLE)).toHaveLength(1);
+  }, 60_000);
+});
