@@ -49,13 +49,16 @@ async function pulledTable(rows = ROWS): Promise<World> {
   return w;
 }
 
+/** The table's own column headers of the active sheet (not the fixed fields or the status). */
+function tableHeaders(w: World): string[] {
+  return headers(w).filter((header) => !['id', 'lMod', 'lModBy'].includes(header) && !header.startsWith('_'));
+}
+
 describe('a pull by poll', () => {
   it('reads the sheet once after its last page, reads nothing back, and keeps what a person typed meanwhile', async () => {
     const w = await pulledTable();
     const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
-    const [table1, table2] = headers(w).filter(
-      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
-    );
+    const [table1, table2] = tableHeaders(w);
     expect(table2).toBeDefined();
     // Every other row changed on the service, in the first table column.
     const changed = ids.filter((_, i) => i % 2 === 0).slice(0, CHANGED);
@@ -117,9 +120,7 @@ describe('"Pull everything"', () => {
     // Two page waves: the first brings rows 0-799, the second the rest.
     const w = await pulledTable(1_500);
     const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
-    const [table1, table2] = headers(w).filter(
-      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
-    );
+    const [table1, table2] = tableHeaders(w);
     const [early, late] = [ids[10] as string, ids[1_450] as string];
     for (const id of [early, late])
       await w.emulator.admin.editRow(CRM, TABLE, id, { [table1 as string]: `service ${id}` }, 'u_bob');
@@ -160,9 +161,7 @@ describe('a re-pull that waits again after reading its sheet', () => {
     w.call('setLinkOptions', { fixedFields: ['lModBy'], showEmails: true });
     expect(pullSheet(w).ok).toBe(true);
     const ids = (await w.serviceRows(CRM, TABLE)).map((row) => String(row.id));
-    const [table1] = headers(w).filter(
-      (header) => header !== 'id' && !header.startsWith('_') && header !== 'lMod',
-    );
+    const [table1] = tableHeaders(w);
     const [theirs, mine] = [ids[5] as string, ids[300] as string];
     for (const id of [theirs, mine])
       await w.emulator.admin.editRow(CRM, TABLE, id, { [table1 as string]: `service ${id}` }, 'u_bob');
