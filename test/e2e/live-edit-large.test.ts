@@ -40,8 +40,16 @@ describe('live sync on a large sheet', () => {
   let w: World;
   let sheet: string;
   beforeAll(async () => {
-    w = await startWorld({ simulator: { costs: 'central', countRealTime: false } });
+    // The seeded rows share one lMod (the service's stamps stopped while it seeds), not the machine's
+    // milliseconds: a line whose lMod is left stale must not share it with exactly one other row by
+    // chance (the id-swap check would then take it for that row's line).
+    w = await startWorld({
+      emulator: { stampsFollowClock: true },
+      simulator: { costs: 'central', countRealTime: false },
+    });
+    await w.emulator.admin.setClock({ nowMs: Date.now() });
     await w.emulator.admin.seedTable({ appId: CRM, tableId: LARGE, rows: LINES, columns: 12 });
+    await w.emulator.admin.setClock({ real: true });
     w.connect();
     w.linkAndPull(CRM, LARGE);
     w.call('setLinkOptions', { live: true });
