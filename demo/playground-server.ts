@@ -5,10 +5,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type AlertAnswer,
   type AppsScriptSimulator,
+  buttonsOf,
   ClientCallError,
   createSimulator,
   type EditFiring,
+  type OpenAlert,
 } from '../emulators/apps-script/index';
 import {
   type RunningEmulator,
@@ -18,6 +21,7 @@ import {
 } from '../emulators/table-service/index';
 import { followSimulatedClock } from '../emulators/table-service/simulated-clock';
 import { CLIENT_SHIM } from './client-shim';
+import { DialogBridge } from './dialog-bridge';
 import { type Front, type FrontReply, type FrontRequest, ListenError, startFront } from './front-server';
 import { type GridAction, GridActionRefused, GridActions } from './grid-actions';
 import { serviceValue } from './service-values';
@@ -50,6 +54,12 @@ export interface HarnessOptions {
    * tests move the clock only by /clock/advance.
    */
   realTime?: boolean | (() => number);
+  /**
+   * Real ms an add-on's dialog waits for the page's answer before its run ends as Apps Script ends a
+   * run whose time runs out (and a rule break is recorded: nobody answered). Default: the run's time
+   * left. Tests set a few seconds, so a dialog nobody answers fails the test instead of holding it.
+   */
+  dialogWaitLimitMs?: number;
 }
 
 /** One google.script.run call as the harness saw it. */
@@ -117,8 +127,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const emulator = await startEmulator({ data: 'sample', ...options.emulator });
   const rpcs: RpcRecord[] = [];
   const violations: string[] = [];
-  /** Alerts the page has shown and the person has closed. */
-  let alertsSeen = 0;
+  const dialogs = new DialogBridge();
   const realNow = options.realTime === true ? Date.now : options.realTime || undefined;
   let realMark = realNow?.() ?? 0;
   // The service's limits count their windows on its clock: kept on the simulated one (which runs
@@ -152,8 +161,31 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     // Sheets runs onOpen when the spreadsheet opens: that builds the Extensions menu.
     const opened = created.run('onOpen');
     if (!opened.ok) throw new Error(`onOpen failed: ${opened.error?.message}`);
-    alertsSeen = 0;
+    // From now on an alert waits for the person on the page.
+    created.ui.answerAlert = askThePage;
     return created;
+  }
+
+  /**
+   * The person answers an alert on the page: the run waits (this thread blocks) until they do. The
+   * time they read counts on a clock that follows real time; a run whose time runs out meanwhile ends.
+   */
+  function askThePage(alert: OpenAlert): AlertAnswer {
+    const readFrom = realNow?.() ?? 0;
+    const timeLeft = alert.endsAt - alert.at;
+    const limit = Math.min(options.dialogWaitLimitMs ?? Number.POSITIVE_INFINITY, timeLeft);
+    const question = { title: alert.title, prompt: alert.prompt, buttons: buttonsOf(alert.buttons) };
+    const button = dialogs.ask(question, limit, (open) =>
+      front?.dialog(open, open ? JSON.stringify(sim._asPerson(grid)) : undefined),
+    );
+    if (button === null) {
+      if (limit < timeLeft)
+        violations.push(
+          `Nobody answered the dialog "${alert.title}" within ${limit} ms: answer it on the page.`,
+        );
+      return { button: 'CLOSE', afterMs: timeLeft + 1 };
+    }
+    return { button, afterMs: realNow ? Math.max(0, realNow() - readFrom) : 0 };
   }
 
   function sidebarHtml(): string {
@@ -222,8 +254,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     const menu = sim.ui.menus.find((each) => each.addon);
     return {
       menu: menu ? { name: menu.name, items: menu.items } : null,
-      alerts: sim.ui.alerts.slice(alertsSeen).map((alert) => ({ title: alert.title, prompt: alert.prompt })),
       toasts: sim.ui.toasts.length,
+      outbox: sim.mail.length,
       now: new Date(sim.clock.now()).toISOString(),
       clockFollowsRealTime: realNow !== undefined,
       timeZone: sim.spreadsheet.getSpreadsheetTimeZone(),
@@ -348,10 +380,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         sidebarOpened: sim.ui.sidebars.length > sidebarsBefore,
       });
     }
-    if (route === 'POST /alerts/seen') {
-      alertsSeen = sim.ui.alerts.length;
-      return json(200, { ok: true });
-    }
     if (route === 'POST /clock/advance') {
       const minutes = Number(body.minutes);
       if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
@@ -409,12 +437,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const host = options.host ?? '127.0.0.1';
   try {
     try {
-      front = await startFront(options.port ?? 0, host, handle, STATICS);
+      front = await startFront(options.port ?? 0, host, handle, STATICS, dialogs.memory);
     } catch (error) {
       const fallback = options.portFallback && error instanceof ListenError && options.port !== 0;
       if (!fallback || !['EADDRINUSE', 'EACCES'].includes(error.code)) throw error;
       portRefused = { port: options.port ?? 0, code: error.code };
-      front = await startFront(0, host, handle, STATICS);
+      front = await startFront(0, host, handle, STATICS, dialogs.memory);
     }
   } catch (error) {
     await emulator.close();

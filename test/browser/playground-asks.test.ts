@@ -1,0 +1,132 @@
+// A day in the playground without a surprise (issue 35): the add-on's dialogs show their real
+// buttons and hold the run until the person answers, as in Sheets (point 1).
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { artifact } from '../harness/browser';
+import { type Harness, SAMPLE } from '../harness/index';
+import { usePageSession } from './page-session';
+import { answerDialogs, shownDialogs } from './playground-person';
+
+let h: Harness;
+let page: Page;
+
+usePageSession(
+  {
+    harness: { prefillBaseUrl: true, dialogWaitLimitMs: 15_000 },
+    viewport: { width: 1280, height: 800 },
+    path: '/',
+    ready: async (opened) => {
+      await opened.locator('[data-cell="A1"]').waitFor();
+    },
+  },
+  (session) => {
+    ({ h, page } = session);
+  },
+);
+
+/** Connects as Alice, links the active sheet to Deals and pulls it, as the sidebar would. */
+async function linkedDeals(): Promise<void> {
+  const call = (fn: string, args: unknown[] = []): void => {
+    const result = h.sim.callFromClient(fn, args);
+    if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
+  };
+  call('connectFromSidebar', [{ baseUrl: h.emulator.url, apiKey: h.keys[SAMPLE.users.alice] }]);
+  call('linkActiveSheet', [{ tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals }]);
+  call('pullActiveSheet');
+  // As the sidebar tells the page after a call of its own: the page draws the sheet again.
+  await page.evaluate(() => window.postMessage({ type: 'tas-rpc' }, '*'));
+  await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(25);
+}
+
+function sheetRows(): string[][] {
+  return h.sim.snapshotSheet(h.sim.spreadsheet.getActiveSheet().getSheetId()).rows;
+}
+
+function column(header: string): number {
+  return (sheetRows()[0] ?? []).indexOf(header) + 1;
+}
+
+async function said(): Promise<string | null> {
+  return page.locator('#tool-result').textContent();
+}
+
+async function choose(menu: string, item: string): Promise<void> {
+  await page.getByRole('menuitem', { name: menu, exact: true }).click();
+  const box =
+    menu === 'Extensions' ? page.locator('#extensions-menu') : page.getByRole('menu', { name: menu });
+  await box.getByRole('menuitem', { name: item, exact: true }).click();
+}
+
+async function dealRows(): Promise<Array<Record<string, unknown>>> {
+  const state = await h.emulator.admin.state();
+  const table = state.apps
+    .find((app) => app.id === SAMPLE.apps.crm)
+    ?.tables.find((each) => each.id === SAMPLE.tables.deals);
+  return (table?.rows ?? []) as Array<Record<string, unknown>>;
+}
+
+describe('the playground asks before it acts', () => {
+  it('deleting a line and choosing menu Push shows the real choices before anything is sent; No sends nothing and brings the line back', async () => {
+    await linkedDeals();
+    const idColumn = column('id');
+    const rowId = sheetRows()[2]?.[idColumn - 1] as string;
+    expect(rowId).toMatch(/\S/);
+    await h.emulator.admin.clearLog();
+
+    await page.locator('[data-cell="B3"]').focus();
+    await choose('Edit', 'Delete row');
+    await expect.poll(said).toBe('Deleted row 3.');
+    await answerDialogs(page, ['No']);
+    await choose('Extensions', 'Push');
+    await expect.poll(said).not.toMatch(/^Running/);
+
+    const [asked, ...more] = await shownDialogs(page);
+    expect(more).toEqual([]);
+    expect(asked).toMatchObject({
+      title: 'Lines deleted from this sheet',
+      buttons: ['Yes', 'No', 'Cancel'],
+      closable: true,
+      // The run waits on the answer: the line still gone from the grid, nothing said deleted.
+      status: 'Running Push…',
+    });
+    expect(asked?.toast ?? '').not.toMatch(/deleted/i);
+    expect(asked?.prompt).toContain('No: bring them back.');
+    expect(asked?.firstColumn).not.toContain(rowId);
+
+    // No: nothing deleted on the service, and the line is back in the sheet.
+    expect((await dealRows()).map((row) => String(row.id))).toContain(rowId);
+    const log = await h.emulator.admin.requestLog();
+    expect(log.filter((entry) => entry.method === 'DELETE')).toEqual([]);
+    expect(sheetRows().map((row) => row[idColumn - 1])).toContain(rowId);
+    await expect.poll(() => page.locator('#toast').textContent()).toMatch(/back/i);
+    await page.screenshot({ path: artifact('playground-asks-before-deleting.png') });
+  });
+
+  it('a push held as an accident asks "Push anyway?" with Yes and No; No sends nothing', async () => {
+    await linkedDeals();
+    const amount = column('amount');
+    const letter = String.fromCharCode(64 + amount);
+    const before = await dealRows();
+    await h.emulator.admin.clearLog();
+    // One column sorted alone: its values no longer sit beside their lines.
+    await page.locator(`[data-cell="${letter}2"]`).focus();
+    await choose('Data', 'Sort range…');
+    await page.locator('#sort-dialog').getByRole('button', { name: 'Sort', exact: true }).click();
+    await expect.poll(said).toMatch(/^Sorted /);
+
+    await answerDialogs(page, ['No']);
+    await choose('Extensions', 'Push');
+    await expect.poll(said).not.toMatch(/^Running/);
+    const [asked] = await shownDialogs(page);
+    expect(asked).toMatchObject({
+      title: 'Push anyway?',
+      buttons: ['Yes', 'No'],
+      status: 'Running Push…',
+    });
+    expect(asked?.prompt).toContain('amount:');
+    // Nothing written on the service.
+    const writes = (await h.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
+    expect(writes).toEqual([]);
+    expect(await dealRows()).toEqual(before);
+  });
+});
