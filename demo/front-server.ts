@@ -69,7 +69,8 @@ function busyGrid() {
   return '{"busy":' + JSON.stringify(busy) + ',"dialog":' + JSON.stringify(dialog) + ',' + lastGrid.slice(1);
 }
 
-// Asks for the grid that reached the main thread as a run began are answered once the run is known.
+// Asks for the grid that reached the main thread as a run began are answered once the run waits for
+// the person: its dialog must show.
 function answerWaitingGrids() {
   if (busy === null || lastGrid === null) return;
   for (const [id, waiting] of pending) {
@@ -120,7 +121,6 @@ parentPort.on('message', (message) => {
     send(waiting.response, message.reply.status, message.reply.type, message.reply.body);
   } else if (message.type === 'busy') {
     busy = message.what;
-    answerWaitingGrids();
   } else if (message.type === 'dialog') {
     dialog = message.dialog;
     if (message.grid) lastGrid = message.grid;
@@ -195,39 +195,52 @@ export function startFront(
     worker.once('error', failed);
     worker.on('message', (message: { type: string } & Record<string, unknown>) => {
       if (message.type === 'request') {
-        const id = message.id as number;
-        handle(message.request as FrontRequest).then(
-          (reply) => worker.postMessage({ type: 'reply', id, reply }),
-          (error: unknown) => {
-            const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-            console.error(`playground: ${(message.request as FrontRequest).url}: ${text}`);
-            worker.postMessage({ type: 'reply', id, reply: { status: 500, type: 'text/plain', body: text } });
-          },
-        );
+        answerOnThisThread(worker, handle, message.id as number, message.request as FrontRequest);
       } else if (message.type === 'error') {
         failed(new ListenError(String(message.code), String(message.message)));
       } else if (message.type === 'listening') {
         worker.off('error', failed);
         const address = String(message.address);
         const shown = address.includes(':') ? `[${address}]` : address;
-        resolve({
-          url: `http://${shown}:${String(message.port)}`,
-          busy(what) {
-            worker.postMessage({ type: 'busy', what });
-          },
-          dialog(open, grid) {
-            worker.postMessage({ type: 'dialog', dialog: open, grid });
-          },
-          close() {
-            return new Promise<void>((done) => {
-              worker.on('message', (answer: { type: string }) => {
-                if (answer.type === 'closed') void worker.terminate().then(() => done());
-              });
-              worker.postMessage({ type: 'close' });
-            });
-          },
-        });
+        resolve(frontOf(worker, `http://${shown}:${String(message.port)}`));
       }
     });
   });
+}
+
+/** Hands a request to `handle` and its answer (or a 500 with the failure) back to the thread. */
+function answerOnThisThread(
+  worker: Worker,
+  handle: (request: FrontRequest) => Promise<FrontReply>,
+  id: number,
+  request: FrontRequest,
+): void {
+  handle(request).then(
+    (reply) => worker.postMessage({ type: 'reply', id, reply }),
+    (error: unknown) => {
+      const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`playground: ${request.url}: ${text}`);
+      worker.postMessage({ type: 'reply', id, reply: { status: 500, type: 'text/plain', body: text } });
+    },
+  );
+}
+
+function frontOf(worker: Worker, url: string): Front {
+  return {
+    url,
+    busy(what) {
+      worker.postMessage({ type: 'busy', what });
+    },
+    dialog(open, grid) {
+      worker.postMessage({ type: 'dialog', dialog: open, grid });
+    },
+    close() {
+      return new Promise<void>((done) => {
+        worker.on('message', (answer: { type: string }) => {
+          if (answer.type === 'closed') void worker.terminate().then(() => done());
+        });
+        worker.postMessage({ type: 'close' });
+      });
+    },
+  };
 }
