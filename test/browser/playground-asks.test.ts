@@ -24,17 +24,18 @@ usePageSession(
   },
 );
 
-/** Connects as Alice, links the active sheet to Deals and pulls it, as the sidebar would. */
-async function linkedDeals(): Promise<void> {
-  const call = (fn: string, args: unknown[] = []): void => {
-    const result = h.sim.callFromClient(fn, args);
-    if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
-  };
-  call('connectFromSidebar', [{ baseUrl: h.emulator.url, apiKey: h.keys[SAMPLE.users.alice] }]);
-  call('linkActiveSheet', [{ tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals }]);
-  call('pullActiveSheet');
-  // As the sidebar tells the page after a call of its own: the page draws the sheet again.
+/** Calls a sidebar function as the sidebar would, then has the page draw the sheet again. */
+async function call(fn: string, args: unknown[] = []): Promise<void> {
+  const result = h.sim.callFromClient(fn, args);
+  if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
   await page.evaluate(() => window.postMessage({ type: 'tas-rpc' }, '*'));
+}
+
+/** Connects as Alice, links the active sheet to Deals and pulls it. */
+async function linkedDeals(): Promise<void> {
+  await call('connectFromSidebar', [{ baseUrl: h.emulator.url, apiKey: h.keys[SAMPLE.users.alice] }]);
+  await call('linkActiveSheet', [{ tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals }]);
+  await call('pullActiveSheet');
   await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(25);
 }
 
@@ -128,5 +129,32 @@ describe('the playground asks before it acts', () => {
     const writes = (await h.emulator.admin.requestLog()).filter((entry) => entry.method !== 'GET');
     expect(writes).toEqual([]);
     expect(await dealRows()).toEqual(before);
+  });
+});
+
+describe('Undo in the playground', () => {
+  it('puts a typed value back on its own line after the add-on removed a line above it', async () => {
+    await linkedDeals();
+    const [idColumn, notes] = [column('id'), column('notes')];
+    const removed = sheetRows()[2]?.[idColumn - 1] as string;
+    // Another person deletes line 3's row on the service; Pull everything marks the line.
+    await h.emulator.admin.deleteRow(SAMPLE.apps.crm, SAMPLE.tables.deals, removed);
+    await call('pullEverything');
+    const cell = `${String.fromCharCode(64 + notes)}7`;
+    const [typedLine, nextLine] = [sheetRows()[6], sheetRows()[7]];
+    await page.locator(`[data-cell="${cell}"]`).click();
+    await page.getByRole('textbox', { name: `Cell ${cell}` }).fill('typed by me');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(`[data-cell="${cell}"]`).textContent()).toBe('typed by me');
+
+    // The add-on removes line 3 (Remove these lines…): the typed line is row 6 now.
+    await call('removeLinesOfRemovedRows', [{ rowIds: [removed] }]);
+    await expect.poll(() => sheetRows()[5]?.[notes - 1]).toBe('typed by me');
+    await page.locator('[data-cell="A1"]').focus();
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(said).toBe(`Undone: Typed into ${cell} (its line is now row 6).`);
+    const pick = (row: string[] | undefined) => [row?.[idColumn - 1], row?.[notes - 1]];
+    expect(pick(sheetRows()[5])).toEqual(pick(typedLine));
+    expect(pick(sheetRows()[6])).toEqual(pick(nextLine));
   });
 });
