@@ -72,6 +72,7 @@ function render(data) {
   renderBusy(data.busy, Boolean(data.dialog));
   if (changed('menu', data.menu)) renderMenu(data.menu);
   renderToast(data);
+  renderOutboxButton(data.outbox);
   if (changed('tabs', [data.sheets, data.active.id])) renderTabs(data);
   if (changed('grid', [data.active, data.selectedRow])) renderGrid(data);
   // Last: a question the run waits on opens over the sheet as the run has left it so far.

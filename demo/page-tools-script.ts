@@ -137,12 +137,12 @@ function toolSay(message, isError) {
   el.className = isError ? 'error' : '';
 }
 
+// The server says how the runs that fired ended: a failure, or a schedule that paused itself, in red.
 function advance(minutes, label) {
   toolSay('Advancing ' + label + '…', false);
   return post('/clock/advance', { minutes: minutes }).then(function (answer) {
     if (!answer.ok) { toolSay(answer.error, true); return; }
-    var runs = answer.fired === 0 ? 'no scheduled run was due' : answer.fired + (answer.fired === 1 ? ' scheduled run' : ' scheduled runs') + ' fired' + (answer.failed ? ' (' + answer.failed + ' failed)' : '');
-    toolSay('Advanced ' + label + ': ' + runs + '.', answer.failed > 0);
+    toolSay(answer.said, answer.failed);
     // The sidebar shows a run's result when it is opened again.
     if (answer.fired > 0) reloadSidebar();
     return refresh();
@@ -215,4 +215,30 @@ document.getElementById('edit-form').addEventListener('submit', function (e) {
   });
 });
 
+
+// ---------- outbox: the mails the add-on sent ----------
+
+function renderOutboxButton(count) {
+  document.getElementById('outbox-button').textContent = 'Outbox (' + count + ')';
+}
+
+function showOutbox() {
+  return fetch('/outbox').then(function (r) { return r.json(); }).then(function (mails) {
+    var list = document.getElementById('outbox-list');
+    list.textContent = '';
+    if (!mails.length) list.appendChild(text('li', 'No mail sent yet.'));
+    mails.forEach(function (mail) {
+      var item = text('li');
+      item.appendChild(text('strong', mail.subject));
+      var when = new Date(mail.at).toLocaleString([], { timeZone: current && current.timeZone !== 'Etc/UTC' ? current.timeZone : 'UTC', dateStyle: 'medium', timeStyle: 'short' });
+      item.appendChild(text('p', 'To ' + mail.to + ' · ' + when, { class: 'mail-meta' }));
+      item.appendChild(text('p', mail.body, { class: 'mail-body' }));
+      list.appendChild(item);
+    });
+    document.getElementById('outbox-dialog').showModal();
+  });
+}
+
+document.getElementById('outbox-button').addEventListener('click', showOutbox);
+document.getElementById('outbox-close').addEventListener('click', function () { document.getElementById('outbox-dialog').close(); });
 `;

@@ -1,6 +1,7 @@
 // The playground's routes: what the page asks of the main thread (the page server thread answers the
 // page, its icon and the dialogs' answers alone). Each route acts on the Playground.
 import type { EditFiring } from '../emulators/apps-script/index';
+import { advanceReport, outcomesOf } from './advance-report';
 import type { FrontReply, FrontRequest } from './front-server';
 import { type GridAction, GridActionRefused } from './grid-actions';
 import type { Playground } from './playground';
@@ -55,6 +56,7 @@ const GET_ROUTES: Record<string, (playground: Playground) => FrontReply | Promis
       playground.whileBusy('Opening the sidebar', () => playground.sidebarHtml()),
     ),
   '/grid': (playground) => json(200, playground.grid()),
+  '/outbox': (playground) => json(200, playground.outbox()),
 };
 
 /** A person typing into a cell: parsed like typing in Sheets (numbers, dates, formulas…). */
@@ -111,19 +113,30 @@ function menu(playground: Playground, body: Body): FrontReply {
   });
 }
 
-function advanceClock(playground: Playground, body: Body): FrontReply {
+/** Says how far the clock jumped: "1 hour", "5 minutes". */
+function howFar(minutes: number): string {
+  if (minutes % 60 === 0) return `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+/** The clock jumps, the service's with it; the schedules due on the way fire, and the page hears how they ended. */
+async function advanceClock(playground: Playground, body: Body): Promise<FrontReply> {
   const minutes = Number(body.minutes);
   if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
     return json(400, { ok: false, error: 'minutes: a number from 1 to 10080' });
   const sim = playground.sim;
+  const [pausedBefore, mailsBefore] = [playground.pausedSchedules(), sim.mail.length];
   const results = playground.whileBusy('Scheduled runs are running', () =>
     sim.advanceAndFire(minutes * 60_000),
   );
+  const paused = playground.pausedSchedules().filter((sheet) => !pausedBefore.includes(sheet));
+  const report = advanceReport(howFar(minutes), outcomesOf(results), paused, sim.mail.length - mailsBefore);
+  await playground.serviceClockToSheets();
   return json(200, {
     ok: true,
     now: new Date(sim.clock.now()).toISOString(),
     fired: results.length,
-    failed: results.filter((result) => !result.ok).length,
+    ...report,
   });
 }
 
@@ -131,6 +144,7 @@ function advanceClock(playground: Playground, body: Body): FrontReply {
 async function serviceEdit(playground: Playground, body: Body): Promise<FrontReply> {
   const link = playground.activeLink();
   if (!link) return json(200, { ok: false, error: 'Link this sheet to a table first.' });
+  await playground.serviceClockToSheets();
   const columnId = String(body.columnId ?? '');
   const column = (await playground.serviceColumns()).find((each) => each.id === columnId);
   if (!column) return json(200, { ok: false, error: `The table has no column ${columnId}.` });
@@ -157,6 +171,7 @@ async function serviceEdit(playground: Playground, body: Body): Promise<FrontRep
 async function serviceDelete(playground: Playground, body: Body): Promise<FrontReply> {
   const link = playground.activeLink();
   if (!link) return json(200, { ok: false, error: 'Link this sheet to a table first.' });
+  await playground.serviceClockToSheets();
   try {
     await playground.emulator.admin.deleteRow(link.tableAppId, link.tableId, String(body.rowId ?? ''));
     return json(200, { ok: true });

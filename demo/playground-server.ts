@@ -52,12 +52,14 @@ async function listen(
 
 /** Starts the emulator, a simulator over the built dist/Code.js, and the page server. */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const emulator = await startEmulator({ data: 'sample', ...options.emulator });
+  // The service stamps its rows with its own clock, which the playground keeps on the sheet's.
+  const emulator = await startEmulator({ data: 'sample', stampsFollowClock: true, ...options.emulator });
   let playground: Playground;
   let started: Awaited<ReturnType<typeof listen>>;
   try {
     playground = new Playground(options, emulator);
     const running = playground;
+    await running.serviceClockToSheets();
     started = await listen(options, (request) => handleRequest(running, request), running.dialogs.memory);
   } catch (error) {
     await emulator.close();

@@ -99,20 +99,15 @@ export class Playground {
 
   private newSimulator(): AppsScriptSimulator {
     const emulator = this.emulator;
-    // The service's limits count their windows on its clock: kept on the simulated one (which runs
-    // ahead of real time by each run's simulated time, and by Advance), so the minute the add-on
-    // waits for is the service's minute too and its continuations are not refused.
-    const limitsFollowSimulatedClock = this.options.emulator?.platform
-      ? {
-          onBeforeFetch: followSimulatedClock(
-            () => emulator.url,
-            () => this.sim.clock.now(),
-          ),
-        }
-      : {};
     const created = createSimulator({
       code: this.code,
-      ...limitsFollowSimulatedClock,
+      // The service's clock is the sheet's (it runs ahead of real time by each run's simulated time,
+      // and by Advance): its stamps read in step with "Last sync", and the minute the add-on waits
+      // for under the service's limits is the service's minute too.
+      onBeforeFetch: followSimulatedClock(
+        () => emulator.url,
+        () => this.sim.clock.now(),
+      ),
       ...(this.realNow ? { startTime: this.realNow() } : {}),
       distDir: DIST,
       users: [{ email: 'alice@acme.test' }],
@@ -263,6 +258,33 @@ export class Playground {
     this.whileBusy('Scheduled runs are running', () => this.sim.fireDueTriggers());
   }
 
+  /** Sets the service's clock to the sheet's: before the service acts without the add-on asking. */
+  async serviceClockToSheets(): Promise<void> {
+    await this.emulator.admin.setClock({ nowMs: this.sim.clock.now() });
+  }
+
+  /** The sheets whose schedule has paused itself, from the add-on's document properties. */
+  pausedSchedules(): string[] {
+    const paused: string[] = [];
+    for (const [key, text] of Object.entries(this.sim.properties('document'))) {
+      if (!key.startsWith('tas.link.')) continue;
+      const link = JSON.parse(text) as { sheetName?: string; schedule?: { paused?: boolean } | null };
+      if (link.schedule?.paused) paused.push(link.sheetName ?? key.slice('tas.link.'.length));
+    }
+    return paused;
+  }
+
+  /** The mails the add-on sent (MailApp), newest first, with the sheet's time of each. */
+  outbox(): Array<{ to: string; subject: string; body: string; from: string; at: string }> {
+    return [...this.sim.mail].reverse().map((mail) => ({
+      to: mail.to,
+      subject: mail.subject,
+      body: mail.body,
+      from: mail.user,
+      at: new Date(mail.at).toISOString(),
+    }));
+  }
+
   /** Fresh sample data on the emulator and a fresh simulator (empty spreadsheet, no properties). */
   async reset(): Promise<void> {
     await this.emulator.admin.reset('sample');
@@ -270,6 +292,7 @@ export class Playground {
     if (this.options.emulator?.platform)
       await this.emulator.admin.setPlatform(this.options.emulator.platform);
     this.sim = this.newSimulator();
+    await this.serviceClockToSheets();
     this.gridActions.clear();
     if (this.realNow) this.realMark = this.realNow();
     this.selectedRow = null;

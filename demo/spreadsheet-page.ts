@@ -78,6 +78,11 @@ export const SPREADSHEET_PAGE = `<!doctype html>
   dialog button { font: inherit; padding: 6px 14px; border-radius: 4px; border: 1px solid #80868b; background: #fff; cursor: pointer; }
   dialog button.primary { background: #1a73e8; border-color: #1a73e8; color: #fff; }
   #edit-error, #sort-error { color: #c5221f; }
+  #outbox-dialog { max-width: 640px; }
+  #outbox-list { margin: 0; padding-left: 20px; max-height: 60vh; overflow: auto; }
+  #outbox-list li { margin-bottom: 14px; }
+  #outbox-list .mail-meta { color: #5f6368; margin: 2px 0 4px; }
+  #outbox-list .mail-body { white-space: pre-wrap; margin: 0; max-height: none; }
 </style>
 </head>
 <body>
@@ -122,6 +127,7 @@ export const SPREADSHEET_PAGE = `<!doctype html>
   <button type="button" id="advance-minute">Advance 1 minute</button>
   <button type="button" id="advance-hour">Advance 1 hour</button>
   <button type="button" id="service-edit">Change a row on the service…</button>
+  <button type="button" id="outbox-button" aria-haspopup="dialog">Outbox (0)</button>
   <span id="tool-result" role="status"></span>
   <span id="busy" role="status" hidden></span>
 </section>
@@ -141,6 +147,11 @@ export const SPREADSHEET_PAGE = `<!doctype html>
   <h2 class="title-bar"><span id="alert-title"></span><button type="button" id="alert-close" aria-label="Close">✕</button></h2>
   <p id="alert-prompt"></p>
   <div class="buttons" id="alert-buttons"></div>
+</dialog>
+<dialog id="outbox-dialog" aria-labelledby="outbox-title">
+  <h2 class="title-bar"><span id="outbox-title">Outbox</span><button type="button" id="outbox-close" aria-label="Close">✕</button></h2>
+  <p class="hint">The mails the add-on sent with MailApp (a schedule's failure streak and its pause, a scheduled push held as an accident), newest first. Nothing leaves the playground.</p>
+  <ol id="outbox-list" aria-label="Mails sent"></ol>
 </dialog>
 <dialog id="sort-dialog" aria-labelledby="sort-title">
   <form id="sort-form" method="dialog">

@@ -102,7 +102,9 @@ describe('the playground asks before it acts', () => {
     await expect.poll(() => page.locator('#toast').textContent()).toMatch(/back/i);
     await page.screenshot({ path: artifact('playground-asks-before-deleting.png') });
   });
+});
 
+describe('the playground asks before it pushes a likely accident', () => {
   it('a push held as an accident asks "Push anyway?" with Yes and No; No sends nothing', async () => {
     await linkedDeals();
     const amount = column('amount');
@@ -156,5 +158,41 @@ describe('Undo in the playground', () => {
     const pick = (row: string[] | undefined) => [row?.[idColumn - 1], row?.[notes - 1]];
     expect(pick(sheetRows()[5])).toEqual(pick(typedLine));
     expect(pick(sheetRows()[6])).toEqual(pick(nextLine));
+  });
+});
+
+describe('the playground says what happened', () => {
+  it("says scheduled runs failed and the schedule paused, in red; shows the mails in the outbox; moves the service's clock with the sheet's", async () => {
+    await linkedDeals();
+    await call('setSchedule', [{ mode: 'pull', every: 'm5' }]);
+    // Alice's key stops working: every scheduled pull fails.
+    await h.emulator.admin.expireToken(h.keys[SAMPLE.users.alice] as string);
+    await page.getByRole('button', { name: 'Advance 1 hour' }).click();
+    await expect.poll(said).toMatch(/^Advanced 1 hour: 10 scheduled runs fired, all 10 failed\. /);
+    expect(await page.locator('#tool-result').getAttribute('class')).toBe('error');
+    expect(await said()).toMatch(/paused itself after 10 failures.*2 mails sent: see the Outbox\.$/);
+
+    await page.getByRole('button', { name: 'Outbox (2)' }).click();
+    const mails = page.locator('#outbox-list li');
+    await expect.poll(() => mails.count()).toBe(2);
+    expect(await mails.locator('strong').allTextContents()).toEqual([
+      expect.stringMatching(/^Table App Sync: the schedule of ".+" paused itself$/),
+      expect.stringMatching(/^Table App Sync: scheduled pull of ".+" failed$/),
+    ]);
+    expect(await mails.first().locator('.mail-meta').textContent()).toMatch(/^To alice@acme\.test · /);
+    await page.screenshot({ path: artifact('playground-outbox.png') });
+    await page.getByRole('button', { name: 'Close' }).last().click();
+
+    // Another person's change now is stamped at the sheet's time, an hour ahead of real time.
+    const sheetNow = h.sim.clock.now();
+    await page.getByRole('button', { name: 'Change a row on the service…' }).click();
+    const dialog = page.locator('#edit-dialog');
+    await dialog.locator('#edit-column').selectOption('status');
+    await dialog.locator('#edit-value').fill('changed by bob');
+    await dialog.getByRole('button', { name: 'Change on the service' }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const changed = (await dealRows()).find((row) => row.status === 'changed by bob');
+    expect(Date.parse(String(changed?.lMod))).toBeGreaterThanOrEqual(sheetNow);
+    expect(Date.parse(String(changed?.lMod))).toBeLessThan(sheetNow + 60_000);
   });
 });

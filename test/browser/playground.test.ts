@@ -128,7 +128,7 @@ describe('the playground', () => {
     await page.getByRole('button', { name: 'Advance 1 hour' }).click();
     await expect
       .poll(() => page.locator('#tool-result').textContent())
-      .toBe('Advanced 1 hour: 1 scheduled run fired.');
+      .toBe('Advanced 1 hour: 1 scheduled run fired and succeeded.');
     expect(await page.locator('#clock').textContent()).not.toBe(before);
     // The scheduled pull filled the sheet and logged itself; the sidebar, reopened, says so.
     await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(20);
