@@ -94,7 +94,8 @@ function renderGrid(data) {
   var grid = document.getElementById('grid');
   grid.textContent = '';
   grid.setAttribute('data-sheet', snap.name);
-  var cols = Math.max(snap.rows[0] ? snap.rows[0].length : 0, 1) + 1;
+  // Room to move into, as in Sheets: a column past the data, and at least A to H.
+  var cols = Math.max(snap.rows[0] ? snap.rows[0].length + 1 : 0, 8);
   var rows = snap.rows.length + 3;
   var head = text('thead');
   var hr = text('tr');
@@ -117,7 +118,6 @@ function renderGrid(data) {
       if (note) td.setAttribute('title', note);
       if (c2 - 1 === statusCol && r > 1) td.className = 'status ' + statusKind(String(shown));
       td.addEventListener('click', startEdit);
-      td.addEventListener('keydown', function (e) { if (e.key === 'Enter' || e.key === 'F2') { e.preventDefault(); startEdit.call(this); } });
       tr.appendChild(td);
     }
     body.appendChild(tr);
@@ -146,15 +146,20 @@ function rawOf(cell) {
 }
 
 function startEdit() {
-  var td = this;
+  editCell(this);
+}
+
+/** Opens the cell for typing: with its content, or (typing over a selected cell) with the typed key instead. */
+function editCell(td, typed) {
   if (td.querySelector('input')) return;
   var at = rawOf(td.getAttribute('data-cell'));
   editing = true;
   var input = text('input', null, { 'aria-label': 'Cell ' + td.getAttribute('data-cell') });
-  input.value = at.text;
+  input.value = typed === undefined ? at.text : typed;
   td.textContent = '';
   td.appendChild(input);
   input.focus();
+  input.setSelectionRange(input.value.length, input.value.length);
   var done = false;
   function finish(save) {
     if (done) return;
@@ -318,6 +323,31 @@ gridElement.addEventListener('paste', function (e) {
   setActive(td.getAttribute('data-cell'));
   if (inCell && cancelEditing) cancelEditing();
   gridAction({ action: 'paste', row: activeCell.row, col: activeCell.col, text: text });
+});
+// A selected cell's keys, as in Sheets: arrows move, Enter or F2 edits, typing replaces the content,
+// Delete or Backspace clears it.
+var ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+gridElement.addEventListener('keydown', function (e) {
+  var td = e.target.tagName === 'TD' ? e.target : null;
+  if (!td) return;
+  var m = /^([A-Z]+)(\d+)$/.exec(td.getAttribute('data-cell'));
+  var row = Number(m[2]);
+  var col = lettersToColumn(m[1]);
+  var step = ARROWS[e.key];
+  if (step) {
+    e.preventDefault();
+    var next = document.querySelector('[data-cell="' + letters(Math.max(1, col + step[1])) + Math.max(1, row + step[0]) + '"]');
+    if (next) next.focus();
+  } else if (e.key === 'Enter' || e.key === 'F2') {
+    e.preventDefault();
+    editCell(td);
+  } else if (e.key === 'Delete' || e.key === 'Backspace') {
+    e.preventDefault();
+    gridAction({ action: 'clear', row: row, col: col });
+  } else if (e.key.length === 1 && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    editCell(td, e.key);
+  }
 });
 document.addEventListener('keydown', function (e) {
   var tag = e.target.tagName;

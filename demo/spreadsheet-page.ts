@@ -39,6 +39,8 @@ export const SPREADSHEET_PAGE = `<!doctype html>
   #tool-result { color: #137333; }
   #tool-result.error { color: #c5221f; }
   #busy { color: #5f6368; font-style: italic; }
+  #sample-note { flex-basis: 100%; margin: 0; color: #5f6368; font-size: 12px; }
+  #sample-note code { font: 12px monospace; color: #202124; }
   #workspace { flex: 1; display: flex; min-height: 0; }
   #sheet { flex: 1; display: flex; flex-direction: column; min-width: 0; }
   #hint { color: #5f6368; padding: 4px 12px; }
@@ -130,10 +132,11 @@ export const SPREADSHEET_PAGE = `<!doctype html>
   <button type="button" id="outbox-button" aria-haspopup="dialog">Outbox (0)</button>
   <span id="tool-result" role="status"></span>
   <span id="busy" role="status" hidden></span>
+  <p id="sample-note">The sample data is hostile on purpose: a table app named <code>&lt;img src=x onerror=alert(1)&gt; Ops</code>, a table <code>Tasks &lt;b&gt;bold&lt;/b&gt;</code>, deal titles like <code>=IMPORTXML(…)</code>, <code>+cmd</code>, <code>00123</code> and <code>TRUE</code>. Each should read exactly as written, in the sidebar and in the grid: nothing is rendered as HTML, run as a formula or turned into a number.</p>
 </section>
 <div id="workspace">
 <section id="sheet" aria-label="Simulated spreadsheet">
-  <div id="cell-bar"><span id="active-cell" aria-label="Active cell">A1</span><span id="hint">Click a cell (or focus it and press Enter) to type; Enter saves, Escape cancels. Paste tab-separated lines (from Sheets or a spreadsheet) over a cell to fill a block; Ctrl+Z undoes.</span></div>
+  <div id="cell-bar"><span id="active-cell" aria-label="Active cell">A1</span><span id="hint">Arrow keys move; type over a cell, or click it (Enter, F2) to edit; Enter saves, Escape cancels; Delete clears. Paste tab-separated lines (from Sheets or a spreadsheet) over a cell to fill a block; Ctrl+Z undoes.</span></div>
   <div id="grid-wrap"><table id="grid" aria-label="Active sheet"></table></div>
   <nav id="tabs" aria-label="Sheets"></nav>
 </section>
