@@ -51,7 +51,7 @@ function sheetCell(row: number, header: string): { col: number; shown: string } 
   return { col: col + 1, shown: snapshot.rows[row - 1]?.[col] ?? '' };
 }
 
-describe('the playground', () => {
+describe("the playground's menu and dialogs", () => {
   it('has an Extensions menu with every item of the add-on, and shows its dialogs until answered', async () => {
     await page.getByRole('menuitem', { name: 'Extensions' }).click();
     const items = page.locator('#extensions-menu button');
@@ -90,7 +90,9 @@ describe('the playground', () => {
     await idle(page.frameLocator('#sidebar'));
     expect(await alert.isVisible()).toBe(false);
   });
+});
 
+describe("the playground's menu runs", () => {
   it('runs Pull and Push from the menu, with the result as a toast', async () => {
     await connectAndLink();
     await menu('Pull');
@@ -139,7 +141,9 @@ describe('the playground', () => {
       .toMatch(/Last run .*: Pulled: 25 added/);
     await page.screenshot({ path: artifact('playground-clock-schedule.png') });
   });
+});
 
+describe("the playground's live sync", () => {
   it('sends a cell typed in the grid to the table once "Send edits as I type" is on in the sidebar', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -184,7 +188,9 @@ describe('the playground', () => {
       'Edits you type are sent when someone pushes or a schedule runs.',
     );
   });
+});
 
+describe("the playground's changes on the service", () => {
   it('changes a row on the service as another person: a merge, then a conflict', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -226,7 +232,9 @@ describe('the playground', () => {
     expect(await card.locator('td.theirs').textContent()).toBe('lost by bob');
     await page.screenshot({ path: artifact('playground-conflict.png') });
   });
+});
 
+describe("the playground's refusals on the service", () => {
   it('refuses a value the column cannot hold when changing a row on the service', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -254,7 +262,9 @@ describe('the playground', () => {
       /^Changed amount of Row 2 on the service/,
     );
   });
+});
 
+describe("the playground's deletions on the service", () => {
   it('deletes a row on the service as another person: Pull everything marks its line, Remove these lines… removes it', async () => {
     // Issue 26, "Deleting": lines of rows removed on the service can be tried in the playground too.
     await connectAndLink();
@@ -287,7 +297,9 @@ describe('the playground', () => {
     expect(ids).not.toContain(rowId);
     await page.screenshot({ path: artifact('playground-removed-on-service.png') });
   });
+});
 
+describe('the playground page', () => {
   it("answers the page's own address typed as the service's with a clear message, and stays usable", async () => {
     // Issue 26, point 1: this once held "Checking your key…" for 6 minutes with the page dead.
     await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.url);
