@@ -1,4 +1,4 @@
-// What the playground's Advance buttons say: how the scheduled runs that fired ended (a failure reads
+// What the playground says when its clock jumps (Advance) or follows real time: how the scheduled runs that fired ended (a failure reads
 // as one), a schedule that paused itself meanwhile, and the mails the add-on sent.
 import type { ExecutionResult } from '../emulators/apps-script/index';
 
@@ -54,20 +54,18 @@ function countsSaid(outcomes: readonly RunOutcome[]): string {
 }
 
 /**
- * The sentence of one Advance: `label` says how far ("1 hour"), `paused` names the sheets whose
- * schedule paused itself meanwhile, `mails` counts the mails sent meanwhile.
+ * The sentence of one jump of the clock: `lead` says which ("Advanced 1 hour"), `paused` names the
+ * sheets whose schedule paused itself meanwhile, `mails` counts the mails sent meanwhile.
  */
 export function advanceReport(
-  label: string,
+  lead: string,
   outcomes: readonly RunOutcome[],
   paused: readonly string[],
   mails: number,
 ): AdvanceReport {
   if (outcomes.length === 0 && mails === 0)
-    return { said: `Advanced ${label}: no scheduled run was due.`, failed: false };
-  const sentences = [
-    `Advanced ${label}: ${outcomes.length ? countsSaid(outcomes) : 'no scheduled run was due'}.`,
-  ];
+    return { said: `${lead}: no scheduled run was due.`, failed: false };
+  const sentences = [`${lead}: ${outcomes.length ? countsSaid(outcomes) : 'no scheduled run was due'}.`];
   const lastFailure = outcomes.filter((each) => each.outcome === 'failed').at(-1);
   if (lastFailure) sentences.push(`The last failure said: “${lastFailure.message}”`);
   for (const sheet of paused)

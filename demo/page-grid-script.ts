@@ -73,6 +73,7 @@ function render(data) {
   if (changed('menu', data.menu)) renderMenu(data.menu);
   renderToast(data);
   renderOutboxButton(data.outbox);
+  renderScheduledNews(data.scheduled);
   if (changed('tabs', [data.sheets, data.active.id])) renderTabs(data);
   if (changed('grid', [data.active, data.selectedRow])) renderGrid(data);
   // Last: a question the run waits on opens over the sheet as the run has left it so far.

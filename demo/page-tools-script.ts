@@ -149,6 +149,18 @@ function advance(minutes, label) {
   });
 }
 
+// Schedules that fired as the clock followed real time: said once each, a failure in red. What
+// happened before the page opened stays with the sidebar's last run.
+var scheduledShown;
+function renderScheduledNews(news) {
+  var id = news ? news.id : 0;
+  if (scheduledShown === undefined) { scheduledShown = id; return; }
+  if (id === scheduledShown) return;
+  scheduledShown = id;
+  toolSay(news.said, news.failed);
+  reloadSidebar();
+}
+
 document.getElementById('advance-minute').addEventListener('click', function () { advance(1, '1 minute'); });
 document.getElementById('advance-hour').addEventListener('click', function () { advance(60, '1 hour'); });
 

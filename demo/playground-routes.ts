@@ -1,7 +1,6 @@
 // The playground's routes: what the page asks of the main thread (the page server thread answers the
 // page, its icon and the dialogs' answers alone). Each route acts on the Playground.
 import type { EditFiring } from '../emulators/apps-script/index';
-import { advanceReport, outcomesOf } from './advance-report';
 import type { FrontReply, FrontRequest } from './front-server';
 import { type GridAction, GridActionRefused } from './grid-actions';
 import type { Playground } from './playground';
@@ -125,19 +124,11 @@ async function advanceClock(playground: Playground, body: Body): Promise<FrontRe
   if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 7 * 24 * 60)
     return json(400, { ok: false, error: 'minutes: a number from 1 to 10080' });
   const sim = playground.sim;
-  const [pausedBefore, mailsBefore] = [playground.pausedSchedules(), sim.mail.length];
-  const results = playground.whileBusy('Scheduled runs are running', () =>
+  const report = playground.fireScheduled(`Advanced ${howFar(minutes)}`, () =>
     sim.advanceAndFire(minutes * 60_000),
   );
-  const paused = playground.pausedSchedules().filter((sheet) => !pausedBefore.includes(sheet));
-  const report = advanceReport(howFar(minutes), outcomesOf(results), paused, sim.mail.length - mailsBefore);
   await playground.serviceClockToSheets();
-  return json(200, {
-    ok: true,
-    now: new Date(sim.clock.now()).toISOString(),
-    fired: results.length,
-    ...report,
-  });
+  return json(200, { ok: true, now: new Date(sim.clock.now()).toISOString(), ...report });
 }
 
 /** Another person changing a row on the service (the emulator's admin route, as that user). */

@@ -10,10 +10,12 @@ import {
   buttonsOf,
   ClientCallError,
   createSimulator,
+  type ExecutionResult,
   type OpenAlert,
 } from '../emulators/apps-script/index';
 import type { RunningEmulator, StartOptions } from '../emulators/table-service/index';
 import { followSimulatedClock } from '../emulators/table-service/simulated-clock';
+import { type AdvanceReport, advanceReport, outcomesOf } from './advance-report';
 import { CLIENT_SHIM } from './client-shim';
 import { DialogBridge } from './dialog-bridge';
 import type { Front } from './front-server';
@@ -83,6 +85,11 @@ export class Playground {
   selectedRow: number | null = null;
   /** The page server thread, once it listens. */
   front: Front | undefined;
+  /**
+   * How the schedules that fired as the clock followed real time ended, numbered so the page says
+   * each once (null: none fired yet).
+   */
+  scheduledNews: (AdvanceReport & { id: number }) | null = null;
   readonly realNow: (() => number) | undefined;
   private realMark: number;
   private readonly code: string;
@@ -231,6 +238,7 @@ export class Playground {
         .map((sheet) => ({ id: sheet.getSheetId(), name: sheet.getName() })),
       active: sim.snapshotSheet(sim.spreadsheet.getActiveSheet().getSheetId()),
       selectedRow: this.selectedRow,
+      scheduled: this.scheduledNews,
       // Title and message apart: a title may hold ": " itself ("Table App Sync: Pushed with 1 error").
       toast: toast ? { title: toast.title ?? '', message: toast.msg } : null,
     };
@@ -255,7 +263,17 @@ export class Playground {
     if (at <= this.realMark) return;
     this.sim.clock.advance(at - this.realMark);
     this.realMark = at;
-    this.whileBusy('Scheduled runs are running', () => this.sim.fireDueTriggers());
+    const report = this.fireScheduled('As the clock followed real time', () => this.sim.fireDueTriggers());
+    if (report.fired > 0) this.scheduledNews = { id: (this.scheduledNews?.id ?? 0) + 1, ...report };
+  }
+
+  /** Runs `fire` (which fires due schedules) and says how the runs ended, led by `lead`. */
+  fireScheduled(lead: string, fire: () => ExecutionResult[]): AdvanceReport & { fired: number } {
+    const [pausedBefore, mailsBefore] = [this.pausedSchedules(), this.sim.mail.length];
+    const results = this.whileBusy('Scheduled runs are running', fire);
+    const paused = this.pausedSchedules().filter((sheet) => !pausedBefore.includes(sheet));
+    const mails = this.sim.mail.length - mailsBefore;
+    return { fired: results.length, ...advanceReport(lead, outcomesOf(results), paused, mails) };
   }
 
   /** Sets the service's clock to the sheet's: before the service acts without the add-on asking. */
@@ -296,6 +314,7 @@ export class Playground {
     this.gridActions.clear();
     if (this.realNow) this.realMark = this.realNow();
     this.selectedRow = null;
+    this.scheduledNews = null;
     this.rpcs.length = 0;
     this.violations.length = 0;
   }

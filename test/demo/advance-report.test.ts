@@ -25,11 +25,11 @@ const refused = run([{ ok: false, message: 'Your API key is not valid.' }]);
 
 describe('the sentence of an Advance', () => {
   it('says when nothing was due, and a success plainly', () => {
-    expect(advanceReport('1 minute', [], [], 0)).toEqual({
+    expect(advanceReport('Advanced 1 minute', [], [], 0)).toEqual({
       said: 'Advanced 1 minute: no scheduled run was due.',
       failed: false,
     });
-    expect(advanceReport('1 hour', outcomesOf([pulled]), [], 0)).toEqual({
+    expect(advanceReport('Advanced 1 hour', outcomesOf([pulled]), [], 0)).toEqual({
       said: 'Advanced 1 hour: 1 scheduled run fired and succeeded.',
       failed: false,
     });
@@ -37,7 +37,7 @@ describe('the sentence of an Advance', () => {
 
   it('reads failures as failures, with the last one in its own words, and a schedule that paused', () => {
     const outcomes = outcomesOf(Array.from({ length: 10 }, () => refused));
-    expect(advanceReport('1 hour', outcomes, ['Deals'], 2)).toEqual({
+    expect(advanceReport('Advanced 1 hour', outcomes, ['Deals'], 2)).toEqual({
       said:
         'Advanced 1 hour: 10 scheduled runs fired, all 10 failed. The last failure said: “Your API key is not valid.” ' +
         'The schedule of "Deals" paused itself: resume it in the sidebar once the cause is fixed. 2 mails sent: see the Outbox.',
@@ -48,7 +48,7 @@ describe('the sentence of an Advance', () => {
   it('counts each ending apart: a run that did not start (a quota) failed, one that found a sync running skipped', () => {
     const skipped = run([{ ok: false, skipped: true, message: 'Another sync is running.' }]);
     const quota = run(undefined, 'Service using too much computer time for one day.');
-    const report = advanceReport('2 hours', outcomesOf([pulled, skipped, quota]), [], 0);
+    const report = advanceReport('Advanced 2 hours', outcomesOf([pulled, skipped, quota]), [], 0);
     expect(report).toEqual({
       said:
         'Advanced 2 hours: 3 scheduled runs fired: 1 succeeded, 1 failed, 1 skipped (another sync was running). ' +
