@@ -42,7 +42,7 @@ export class GridActions {
     const sim = this.simulator();
     if (!sim.spreadsheet.getSheetById(request.sheetId))
       throw new GridActionRefused('That sheet is gone: pick a tab below the grid.');
-    if (!Object.hasOwn(STEPS, request.action))
+    if (!Object.prototype.hasOwnProperty.call(STEPS, request.action))
       throw new GridActionRefused(`The playground has no grid action ${String(request.action)}.`);
     const act = STEPS[request.action] as (sim: AppsScriptSimulator, request: GridAction) => GridStep;
     const step = act(sim, request);

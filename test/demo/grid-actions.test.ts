@@ -70,6 +70,13 @@ describe('Undo after the add-on moved lines', () => {
     ]);
   });
 
+  it('refuses an action it does not know with a sentence', () => {
+    const p = playground();
+    expect(() => p.grid.run({ action: 'explode', sheetId: p.sheetId } as never)).toThrow(
+      'The playground has no grid action explode.',
+    );
+  });
+
   it('follows a line moved down by a line inserted above it', () => {
     const p = playground();
     type(p, 2, 2, 'typed');
