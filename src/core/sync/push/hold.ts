@@ -2,12 +2,14 @@
 // them, and their lines say so.
 import type { HeldColumnInfo, HeldPush } from '../../../shared/types';
 import type { BaseRecord } from '../../base';
+import { cellDigest, cellDigestFor, decodeCell } from '../../codec';
 import type { Digest } from '../../digest';
 import { sheetRowOf } from '../../lines';
 import { heldMessage, heldReasonText, heldStatus } from '../../status';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
+  type GuardUpdate,
   type GuardVerdict,
   guardPush,
   heldKey,
@@ -15,6 +17,8 @@ import {
   withoutHeld,
 } from './guard';
 import { type PushSession, type ServiceRow, setStatus } from './session';
+
+const EMPTY_DIGEST = cellDigest('');
 
 /** Edits a push would hold as a likely accident, and the key a person's "Push anyway" names. */
 export interface HeldEdits {
@@ -53,33 +57,135 @@ export function editsToHold(
   return confirmHeld === key ? null : { verdict, key };
 }
 
-/** The rows whose service value a held push shows as examples (each once). */
-export function heldExampleRowIds(toHold: HeldEdits): string[] {
-  return [...new Set(toHold.verdict.held.flatMap((column) => column.examples.map((each) => each.rowId)))];
+/** What an example shows as "before" when the cell's value was neither read nor found. */
+export const UNREAD_BEFORE = '(not read)';
+
+/** The "before" values of a hold's examples, by row id and column id (`exampleKey`). */
+export type ExampleBefores = Map<string, unknown>;
+
+function exampleKey(rowId: string, columnId: string): string {
+  return `${rowId}\t${columnId}`;
+}
+
+/**
+ * The "before" of each example, where known without asking the service: the service's value when
+ * this push read the row (`read`: a listing's pages), else the value the base agreed on for that cell:
+ * empty, or found by its digest on whichever line holds it now (a column sorted or shifted moved it
+ * there: the new value of another changed line in `updates`, or a loaded line's cell). A row's GET
+ * would not do: it answers fixed fields only (table-api 4.5).
+ */
+export function exampleBefores(
+  session: PushSession,
+  toHold: HeldEdits,
+  read: ReadonlyMap<string, ServiceRow>,
+  updates: readonly GuardUpdate[],
+): ExampleBefores {
+  const befores: ExampleBefores = new Map();
+  // Per column: the digests of the base values still to find, and the examples waiting for each.
+  const wanted = new Map<string, Map<Digest, string[]>>();
+  for (const column of toHold.verdict.held) {
+    const columnId = column.columnId;
+    for (const { rowId } of column.examples) {
+      const key = exampleKey(rowId, columnId);
+      const row = read.get(rowId);
+      const digest = session.base.get(rowId)?.digests[columnId];
+      if (befores.has(key)) continue;
+      if (row) befores.set(key, hasOwn(row, columnId) ? row[columnId] : null);
+      else if (digest === EMPTY_DIGEST) befores.set(key, null);
+      else if (digest !== undefined) {
+        const byDigest = wanted.get(columnId) ?? new Map<Digest, string[]>();
+        byDigest.set(digest, [...(byDigest.get(digest) ?? []), key]);
+        wanted.set(columnId, byDigest);
+      }
+    }
+  }
+  const found = (columnId: string, digest: Digest | undefined, value: () => unknown): void => {
+    const keys = digest === undefined ? undefined : wanted.get(columnId)?.get(digest);
+    if (!keys) return;
+    for (const key of keys) if (!befores.has(key)) befores.set(key, value());
+  };
+  for (const update of updates) {
+    for (const columnId of wanted.keys()) {
+      if (hasOwn(update.edits.values, columnId))
+        found(columnId, update.edits.digests[columnId], () => update.edits.values[columnId]);
+    }
+  }
+  for (const [columnId, byDigest] of wanted) findOnLoadedLines(session, columnId, byDigest, befores);
+  return befores;
+}
+
+/** Base values of one column still unknown, looked for in the cells of the lines this push loaded. */
+function findOnLoadedLines(
+  session: PushSession,
+  columnId: string,
+  byDigest: ReadonlyMap<Digest, readonly string[]>,
+  befores: ExampleBefores,
+): void {
+  const at = session.layout.columns.get(columnId);
+  const column = session.live.find((each) => each.id === columnId);
+  const keys = [...byDigest.values()].flat();
+  if (at === undefined || !column || keys.every((key) => befores.has(key))) return;
+  for (let line = 0; line < session.grid.length; line++) {
+    const cells = session.grid.lineCells(line);
+    if (!cells) continue;
+    const sameDigest = byDigest.get(cellDigestFor(cells[at], column.kind));
+    if (!sameDigest || sameDigest.every((key) => befores.has(key))) continue;
+    const decoded = decodeCell(cells[at], column, session.decode);
+    if (decoded.ok) for (const key of sameDigest) if (!befores.has(key)) befores.set(key, decoded.value);
+  }
+}
+
+/** The example rows whose "before" is still unknown (their GET may carry the cell: the title does). */
+export function unknownExampleRowIds(toHold: HeldEdits, befores: ExampleBefores): string[] {
+  const ids = toHold.verdict.held.flatMap((column) =>
+    column.examples
+      .filter((example) => !befores.has(exampleKey(example.rowId, column.columnId)))
+      .map((example) => example.rowId),
+  );
+  return [...new Set(ids)];
+}
+
+/** Adds what the rows' GETs carry of the examples' cells (fixed fields only, and the title). */
+export function beforesFromRows(
+  toHold: HeldEdits,
+  befores: ExampleBefores,
+  rows: ReadonlyMap<string, ServiceRow>,
+): void {
+  for (const column of toHold.verdict.held) {
+    for (const { rowId } of column.examples) {
+      const row = rows.get(rowId);
+      const key = exampleKey(rowId, column.columnId);
+      if (row && hasOwn(row, column.columnId) && !befores.has(key)) befores.set(key, row[column.columnId]);
+    }
+  }
 }
 
 /**
  * What a held push shows a person: per column, how many lines and a few examples, each with the
- * service's value now (`now`, by row id) and the value it would send. `lines` is filled by holdEdits.
+ * value the service holds ("before", from `befores`) and the value it would send. `lines` is filled
+ * by holdEdits.
  */
-export function heldPushOf(
-  toHold: HeldEdits,
-  now: ReadonlyMap<string, ServiceRow>,
-  scheduled: boolean,
-): HeldPush {
+export function heldPushOf(toHold: HeldEdits, befores: ExampleBefores, scheduled: boolean): HeldPush {
   const columns = toHold.verdict.held;
   const infos: HeldColumnInfo[] = columns.map((column) => ({
     columnId: column.columnId,
     reason: heldReasonText(column.reason, column.lines),
     lines: column.lines,
-    examples: column.examples.map((example) => ({
-      row: sheetRowOf(example.line),
-      rowId: example.rowId,
-      before: heldValueText(now.get(example.rowId)?.[column.columnId]),
-      after: heldValueText(example.after),
-    })),
+    examples: column.examples.map((example) => {
+      const key = exampleKey(example.rowId, column.columnId);
+      return {
+        row: sheetRowOf(example.line),
+        rowId: example.rowId,
+        before: befores.has(key) ? heldValueText(befores.get(key)) : UNREAD_BEFORE,
+        after: heldValueText(example.after),
+      };
+    }),
   }));
   return { message: heldMessage(columns, scheduled), lines: 0, columns: infos, key: toHold.key };
+}
+
+function hasOwn(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 /**

@@ -36,13 +36,15 @@ import {
   unmarkUnsentCreates,
 } from './creates';
 import {
+  beforesFromRows,
   editsToHold,
+  exampleBefores,
   type HeldCell,
   heldCellsOf,
-  heldExampleRowIds,
   heldPushOf,
   holdEdits,
   markHeldLines,
+  unknownExampleRowIds,
 } from './hold';
 import type { CreatePlan } from './plan';
 import {
@@ -459,15 +461,20 @@ function fixedFieldShown(ports: SyncPorts, link: LinkRecord): FixedFieldText {
 function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cells: HeldCell[] } | undefined {
   const toHold = editsToHold(push.session, options.confirmHeld);
   if (!toHold) return undefined;
-  // The service's value now of each example row: one GET each, a handful at most.
-  const exampleIds = heldExampleRowIds(toHold);
-  const now = new Map<string, ServiceRow>();
-  push.ports.service.rowsByIds(push.link.tableAppId, push.link.tableId, exampleIds).forEach((answer, i) => {
-    if (answer.ok) now.set(exampleIds[i] as string, answer.row);
-  });
-  const held = heldPushOf(toHold, now, options.scheduled === true);
-  const cells = heldCellsOf(push.session, toHold.verdict);
-  held.lines = holdEdits(push.session, toHold.verdict);
+  const { session } = push;
+  const befores = exampleBefores(session, toHold, push.serviceRows, session.plan.updates);
+  // Examples whose value was neither read nor found in the sheet: a GET each (a handful at most).
+  const unknownIds = unknownExampleRowIds(toHold, befores);
+  if (unknownIds.length > 0) {
+    const rows = new Map<string, ServiceRow>();
+    push.ports.service.rowsByIds(push.link.tableAppId, push.link.tableId, unknownIds).forEach((answer, i) => {
+      if (answer.ok) rows.set(unknownIds[i] as string, answer.row);
+    });
+    beforesFromRows(toHold, befores, rows);
+  }
+  const held = heldPushOf(toHold, befores, options.scheduled === true);
+  const cells = heldCellsOf(session, toHold.verdict);
+  held.lines = holdEdits(session, toHold.verdict);
   return { held, cells };
 }
 
