@@ -58,6 +58,101 @@ async function expectBeforeIsServices(w: World, held: HeldPush, tableId = DEALS)
   }
 }
 
+/** A fresh sheet linked to the deals, pulled, live sync on; the service's titles by row id. */
+async function liveDeals(w: World): Promise<Map<string, unknown>> {
+  freshSheet(w);
+  asAlice(w, 'linkActiveSheet', { tableAppId: CRM, tableId: DEALS });
+  expect(asAlice<SyncSummary>(w, 'pullActiveSheet').ok).toBe(true);
+  asAlice(w, 'setLinkOptions', { live: true });
+  return new Map((await w.serviceRows()).map((row) => [String(row.id), row.title]));
+}
+
+/** Every line's title is its row's as the service holds it (`titles`), and nothing else shows. */
+function expectTitlesBack(w: World, titles: ReadonlyMap<string, unknown>): void {
+  const values = w.values();
+  const head = (values[0] as unknown[]).map(String);
+  const wrong = values
+    .slice(1)
+    .filter((line) => line[head.indexOf('title')] !== titles.get(String(line[head.indexOf('id')])));
+  expect(wrong).toEqual([]);
+}
+
+/** Sort the titles alone, type a note on 3 lines: the notes go, no title moves, the hold waits. */
+async function notesAfterSortedTitles(w: World, sortFiresEdit: boolean): Promise<void> {
+  const titles = await liveDeals(w);
+  sortColumnAlone(w, 'title', false);
+  const heldAfterSort = heldNow(w);
+  // A sort that fires edit is weighed whole; one that does not leaves it to the next firing.
+  if (sortFiresEdit) expect(heldAfterSort?.held.columns.map((each) => each.columnId)).toEqual(['title']);
+  const sheet = w.sim.spreadsheet.getActiveSheet().getName();
+  const typedRows = [3, 5, 7];
+  for (const row of typedRows) w.sim.person.edit(sheet, row, 'notes', `note on row ${row}`);
+  const after = await w.serviceRows();
+  expect(after.filter((row) => titles.get(String(row.id)) !== row.title).map((row) => row.id)).toEqual([]);
+  const byId = new Map(after.map((row) => [String(row.id), row]));
+  for (const row of typedRows) expect(byId.get(idOnRow(w, row))?.notes).toBe(`note on row ${row}`);
+  // The pending choice stays in the sidebar: no keystroke cleared or replaced it.
+  const held = heldNow(w);
+  expect(held?.held.columns.map((each) => each.columnId)).toEqual(['title']);
+  if (heldAfterSort) expect(held?.held.key).toBe(heldAfterSort.held.key);
+  await expectBeforeIsServices(w, held?.held as HeldPush);
+  // The typed lines say their title is held, not that they were pushed whole.
+  const status = (row: number) => w.sim.spreadsheet.getActiveSheet().getRange(row, column(w, '_sync'));
+  for (const row of typedRows) expect(String(status(row).getValue())).toMatch(/title/);
+  // Put back: every title is its row's again, nothing sent.
+  const put = asAlice<SyncSummary>(w, 'putBackHeld');
+  expect(put.ok, put.message).toBe(true);
+  expectTitlesBack(w, titles);
+  expect(heldNow(w)).toBeNull();
+}
+
+/**
+ * A sort of 15 titles fired and was held; the person types back titles until fewer lines are moved
+ * than the guard holds (keystrokes that hold nothing), then a note beside a still moved title.
+ */
+async function keystrokesUnderAWaitingHold(w: World): Promise<void> {
+  const titles = await liveDeals(w);
+  const sheet = w.sim.spreadsheet.getActiveSheet();
+  const at = column(w, 'title');
+  w.sim.person.sortRange(sheet.getName(), `${columnLetter(at)}2:${columnLetter(at)}16`, at, false);
+  const held = heldNow(w);
+  expect(held?.held.columns.map((each) => each.columnId)).toEqual(['title']);
+  const moved = [...Array(15).keys()]
+    .map((i) => i + 2)
+    .filter((row) => sheet.getRange(row, at).getValue() !== titles.get(idOnRow(w, row)));
+  expect(moved.length).toBeGreaterThanOrEqual(10);
+  for (const row of moved.slice(9))
+    w.sim.person.edit(sheet.getName(), row, 'title', titles.get(idOnRow(w, row)));
+  expect(heldNow(w)?.held.key).toBe(held?.held.key);
+  const row = moved[0] as number;
+  w.sim.person.edit(sheet.getName(), row, 'notes', 'a note beside a held title');
+  const after = new Map((await w.serviceRows()).map((each) => [String(each.id), each]));
+  expect(after.get(idOnRow(w, row))?.notes).toBe('a note beside a held title');
+  expect([...after.values()].filter((each) => titles.get(String(each.id)) !== each.title)).toEqual([]);
+  expect(heldNow(w)?.held.key).toBe(held?.held.key);
+}
+
+for (const sortFiresEdit of [false, true]) {
+  describe(`a column sorted alone with live sync on (a sort ${sortFiresEdit ? 'fires' : 'does not fire'} edit)`, () => {
+    let w: World;
+    beforeAll(async () => {
+      w = await startWorld({
+        simulator: { users: [{ email: ALICE }], costs: 'central', countRealTime: false, sortFiresEdit },
+      });
+      w.connect('u_alice');
+    });
+    afterAll(async () => w?.close());
+
+    it('notes typed on 3 lines go; no row takes another row’s title; the hold waits for the choice', () =>
+      notesAfterSortedTitles(w, sortFiresEdit));
+
+    it.runIf(sortFiresEdit)(
+      'a hold waiting for the choice outlives keystrokes that hold nothing, and none of its cells goes',
+      () => keystrokesUnderAWaitingHold(w),
+    );
+  });
+}
+
 describe('a held push shows the service’s value as "before"', () => {
   let w: World;
   beforeAll(async () => {
@@ -75,5 +170,52 @@ describe('a held push shows the service’s value as "before"', () => {
     await expectBeforeIsServices(w, pushed.held as HeldPush);
     // The sidebar's stored choice says the same.
     await expectBeforeIsServices(w, (w.call<{ held: HeldChoice }>('getState').held as HeldChoice).held);
+  });
+});
+
+describe('a column sorted alone on a sheet a firing does not read whole (300 lines; the sort fires nothing)', () => {
+  const LARGE = 'tbl_large';
+  const NOTES = 'c07_text';
+  let w: World;
+  beforeAll(async () => {
+    // One lMod for every seeded row (the service's stamps stopped while it seeds), as live-edit-large.
+    w = await startWorld({
+      emulator: { stampsFollowClock: true },
+      simulator: { users: [{ email: ALICE }], costs: 'central', countRealTime: false },
+    });
+    await w.emulator.admin.setClock({ nowMs: Date.now() });
+    await w.emulator.admin.seedTable({ appId: CRM, tableId: LARGE, rows: 300, columns: 8, hostile: false });
+    await w.emulator.admin.setClock({ real: true });
+    w.connect('u_alice');
+    asAlice(w, 'linkActiveSheet', { tableAppId: CRM, tableId: LARGE });
+    expect(asAlice<SyncSummary>(w, 'pullActiveSheet').ok).toBe(true);
+    asAlice(w, 'setLinkOptions', { live: true });
+  }, 60_000);
+  afterAll(async () => w?.close());
+
+  it('a note typed near the header and far down: the notes go, no title moves, the hold waits', async () => {
+    const titles = new Map((await w.serviceRows(CRM, LARGE)).map((row) => [String(row.id), row.title]));
+    sortColumnAlone(w, 'title', false);
+    expect(heldNow(w)).toBeNull();
+    const sheet = w.sim.spreadsheet.getActiveSheet().getName();
+    const typedRows = [5, 280];
+    for (const row of typedRows) {
+      const before = w.sim.editRuns.length;
+      w.sim.person.edit(sheet, row, NOTES, `note on row ${row}`);
+      const firing = w.sim.editRuns.slice(before)[0]?.result;
+      expect(firing?.ok, firing?.error?.message).toBe(true);
+    }
+    const after = await w.serviceRows(CRM, LARGE);
+    expect(after.filter((row) => titles.get(String(row.id)) !== row.title).map((row) => row.id)).toEqual([]);
+    const byId = new Map(after.map((row) => [String(row.id), row]));
+    for (const row of typedRows) expect(byId.get(idOnRow(w, row))?.[NOTES]).toBe(`note on row ${row}`);
+    const held = heldNow(w);
+    expect(held?.held.columns.map((each) => each.columnId)).toEqual(['title']);
+    // The whole column moved, not the two typed lines: the hold counts every line sorted.
+    expect(held?.held.columns[0]?.lines).toBeGreaterThan(250);
+    await expectBeforeIsServices(w, held?.held as HeldPush, LARGE);
+    const put = asAlice<SyncSummary>(w, 'putBackHeld');
+    expect(put.ok, put.message).toBe(true);
+    expectTitlesBack(w, titles);
   });
 });

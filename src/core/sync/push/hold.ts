@@ -5,7 +5,9 @@ import type { BaseRecord } from '../../base';
 import { cellDigest, cellDigestFor, decodeCell } from '../../codec';
 import type { Digest } from '../../digest';
 import { sheetRowOf } from '../../lines';
+import type { LinkRecord } from '../../records';
 import { heldMessage, heldReasonText, heldStatus } from '../../status';
+import type { SyncPorts } from '../ports';
 import {
   countValuedLines,
   GUARD_MIN_LINES,
@@ -24,18 +26,23 @@ const EMPTY_DIGEST = cellDigest('');
 export interface HeldEdits {
   verdict: GuardVerdict;
   key: string;
+  /** Changes of lines outside the plan weighed with it (held there too, though not in this push). */
+  wider: readonly GuardUpdate[];
 }
 
 /**
  * The edits to hold as a likely accident, or null when all go out: few lines edited, a person
- * confirmed any held edits (`true`), or confirmed exactly these by their key.
+ * confirmed any held edits (`true`), or confirmed exactly these by their key. `wider`: changes of
+ * lines the plan does not send (a live push's columns weighed over the whole sheet), weighed with it.
  */
 export function editsToHold(
   session: PushSession,
   confirmHeld: boolean | string | undefined,
+  wider: readonly GuardUpdate[] = [],
 ): HeldEdits | null {
   const { plan, live, layout, base, index } = session;
-  if (plan.updates.length + plan.creates.length < GUARD_MIN_LINES || confirmHeld === true) return null;
+  const lines = plan.updates.length + wider.length + plan.creates.length;
+  if (lines < GUARD_MIN_LINES || confirmHeld === true) return null;
   const columnIds = live.filter((column) => layout.columns.has(column.id)).map((column) => column.id);
   // The lines in the sheet whose row the base knows: rows no line shows (deleted from the sheet,
   // pending creates) had no value in it and must not dilute the share a push empties.
@@ -44,17 +51,18 @@ export function editsToHold(
     const record = base.get(id);
     if (record) synced.push(record);
   }
+  const updates = wider.length > 0 ? [...plan.updates, ...wider] : plan.updates;
   const verdict = guardPush({
-    updates: plan.updates,
+    updates,
     creates: plan.creates,
     columnIds,
     syncedLines: synced.length,
     valuedLines: countValuedLines(synced, columnIds),
   });
   if (verdict.held.length === 0) return null;
-  const key = heldKey(verdict, plan.updates, plan.creates);
+  const key = heldKey(verdict, updates, plan.creates);
   // Confirmed by its key: the held edits are exactly those the person saw, so they go out.
-  return confirmHeld === key ? null : { verdict, key };
+  return confirmHeld === key ? null : { verdict, key, wider };
 }
 
 /** What an example shows as "before" when the cell's value was neither read nor found. */
@@ -198,11 +206,11 @@ export interface HeldCell {
   digest: Digest;
 }
 
-/** The held edits, cell by cell, before holdEdits takes them out of the plan. */
-export function heldCellsOf(session: PushSession, verdict: GuardVerdict): HeldCell[] {
+/** The held edits, cell by cell (the weighed lines' too), before holdEdits takes them out of the plan. */
+export function heldCellsOf(session: PushSession, toHold: HeldEdits): HeldCell[] {
   const cells: HeldCell[] = [];
-  for (const update of session.plan.updates) {
-    const columnIds = verdict.heldCells.get(update.line);
+  for (const update of [...session.plan.updates, ...toHold.wider]) {
+    const columnIds = toHold.verdict.heldCells.get(update.line);
     if (!columnIds) continue;
     for (const columnId of columnIds) {
       const digest = update.edits.digests[columnId];
@@ -212,8 +220,15 @@ export function heldCellsOf(session: PushSession, verdict: GuardVerdict): HeldCe
   return cells;
 }
 
-/** Takes the held edits out of the plan (a line with nothing else left is not sent); returns the held lines' count. */
-export function holdEdits(session: PushSession, verdict: GuardVerdict): number {
+/**
+ * Takes the held edits out of the plan (a line with nothing else left is not sent); returns the held
+ * lines' count, the weighed lines outside the plan (`wider`) with held cells included.
+ */
+export function holdEdits(
+  session: PushSession,
+  verdict: GuardVerdict,
+  wider: readonly GuardUpdate[] = [],
+): number {
   const { plan, heldLines } = session;
   plan.updates = plan.updates.filter((update) => {
     const cells = verdict.heldCells.get(update.line);
@@ -229,10 +244,73 @@ export function holdEdits(session: PushSession, verdict: GuardVerdict): number {
     heldLines.set(create.line, [...cells]);
     return false;
   });
-  return heldLines.size;
+  return heldLines.size + wider.filter((update) => verdict.heldCells.has(update.line)).length;
+}
+
+/**
+ * The cells of the plan still exactly as a hold waiting for a person's choice held them (same row,
+ * column and value): a push that may not answer for the person (a keystroke's) holds them again, so
+ * nothing of a pending hold goes out before the person chose. Null when the plan has none.
+ */
+export function pendingHeldVerdict(session: PushSession, pending: readonly HeldCell[]): GuardVerdict | null {
+  if (pending.length === 0) return null;
+  const held = new Map<string, Digest>();
+  for (const cell of pending) held.set(`${cell.rowId}\t${cell.columnId}`, cell.digest);
+  const heldCells = new Map<number, Set<string>>();
+  for (const update of session.plan.updates) {
+    for (const columnId of Object.keys(update.edits.digests)) {
+      if (held.get(`${update.rowId}\t${columnId}`) !== update.edits.digests[columnId]) continue;
+      const cells = heldCells.get(update.line) ?? new Set<string>();
+      cells.add(columnId);
+      heldCells.set(update.line, cells);
+    }
+  }
+  return heldCells.size === 0 ? null : { held: [], heldCells, heldCreates: new Map() };
 }
 
 /** Held lines say so, even where their other edits were sent. */
 export function markHeldLines(session: PushSession): void {
   for (const [line, columnIds] of session.heldLines) setStatus(session, line, heldStatus(columnIds));
+}
+
+/** What the hold phase of a push is given. */
+export interface HoldInput {
+  ports: SyncPorts;
+  link: LinkRecord;
+  session: PushSession;
+  /** The service's rows this push read (a listing's pages): their values are the examples' "before". */
+  read: ReadonlyMap<string, ServiceRow>;
+  /** Changes of lines outside the plan weighed with it (a live push's columns, weigh.ts). */
+  wider: readonly GuardUpdate[];
+}
+
+/**
+ * The hold phase: edits that look like an accident are held (not sent) unless a person confirmed
+ * them, with examples of what the service holds; nothing of a hold waiting for a person's choice goes
+ * out with a push that does not answer for them (`pendingHeld`). The hold and its cells, if any.
+ */
+export function holdAccidentsOf(
+  input: HoldInput,
+  options: { confirmHeld?: boolean | string; scheduled?: boolean; pendingHeld?: readonly HeldCell[] },
+): { held: HeldPush; cells: HeldCell[] } | undefined {
+  const { ports, link, session, read, wider } = input;
+  const toHold = editsToHold(session, options.confirmHeld, wider);
+  // Read before holdEdits takes the held values out of the plan's lines.
+  const befores = toHold ? exampleBefores(session, toHold, read, [...session.plan.updates, ...wider]) : null;
+  const cells = toHold ? heldCellsOf(session, toHold) : [];
+  const pending = pendingHeldVerdict(session, options.pendingHeld ?? []);
+  if (pending) holdEdits(session, pending);
+  if (!toHold || !befores) return undefined;
+  // Examples whose value was neither read nor found in the sheet: a GET each (a handful at most).
+  const unknownIds = unknownExampleRowIds(toHold, befores);
+  if (unknownIds.length > 0) {
+    const rows = new Map<string, ServiceRow>();
+    ports.service.rowsByIds(link.tableAppId, link.tableId, unknownIds).forEach((answer, i) => {
+      if (answer.ok) rows.set(unknownIds[i] as string, answer.row);
+    });
+    beforesFromRows(toHold, befores, rows);
+  }
+  const held = heldPushOf(toHold, befores, options.scheduled === true);
+  held.lines = holdEdits(session, toHold.verdict, wider);
+  return { held, cells };
 }
