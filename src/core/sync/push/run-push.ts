@@ -426,7 +426,7 @@ function fixedFieldShown(ports: SyncPorts, link: LinkRecord): FixedFieldText {
 /** Edits that look like an accident are held (not sent) unless a person confirmed them (hold.ts). */
 function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cells: HeldCell[] } | undefined {
   const { ports, link, sheet, session, serviceRows } = push;
-  const wider = options.lines ? weighedLines(session, sheet) : [];
+  const wider = options.lines ? weighedLines(session, sheet, options.typed) : [];
   return holdAccidentsOf({ ports, link, session, read: serviceRows, wider }, options);
 }
 

@@ -3,7 +3,7 @@
 // §13, §14), so each keystroke after it would send its own line's moved value under the guard's
 // threshold. So the columns a live push would send are weighed over the whole sheet against the base.
 // Free where the firing read the sheet whole; on a larger sheet, a column is read whole only when the
-// push's own edits look like part of an accident (a value another row had, or a value emptied).
+// push changes it where the firing's edit named no cell (a change that fired no edit of its own).
 import { cellDigest, cellDigestFor, decodeCell, isCutCell, type JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
@@ -11,6 +11,7 @@ import { cellText } from '../../lines';
 import type { LinkedSheetPort } from '../ports';
 import { GUARD_DISTINCT_SHARE, type GuardUpdate } from './guard';
 import type { PushSession } from './session';
+import type { TypedCells } from './typed-rows';
 
 const EMPTY_DIGEST = cellDigest('');
 
@@ -33,42 +34,46 @@ export function holdsWholeSheet(session: PushSession): boolean {
 }
 
 /**
- * Whether the push's values of a column look like part of something done to the whole column: a new
- * value that another row held (moved there by a sort or a shift; only in a column of mostly distinct
- * values, as the guard's moved rule), or a value emptied.
+ * Whether the push's changes of a column look like part of something done to the whole column: a
+ * change the firing's edit did not name (a sort, fill down, find and replace or undo that fired no
+ * edit of its own; or a line another firing left), or a new line carrying a value another row had
+ * (sorted onto it, in a column of mostly distinct values, as the guard's moved rule).
  */
-function looksMoved(session: PushSession, columnId: string): boolean {
-  const { plan, base } = session;
+function looksMoved(session: PushSession, columnId: string, typed: TypedCells | undefined): boolean {
+  const at = session.layout.columns.get(columnId) ?? -1;
+  const named = (line: number): boolean =>
+    typed?.lines.includes(line) === true && at >= typed.firstColumn && at <= typed.lastColumn;
+  for (const update of session.plan.updates) {
+    if (Object.prototype.hasOwnProperty.call(update.edits.values, columnId) && !named(update.line))
+      return true;
+  }
+  const values = session.plan.creates
+    .map((create) => create.digests[columnId])
+    .filter((digest): digest is Digest => digest !== undefined && digest !== EMPTY_DIGEST);
+  if (values.length === 0) return false;
   const counts = new Map<Digest, number>();
   let records = 0;
-  for (const record of base.all()) {
+  for (const record of session.base.all()) {
     const digest = record.digests[columnId];
     if (digest === undefined) continue;
     records++;
     counts.set(digest, (counts.get(digest) ?? 0) + 1);
   }
-  const distinct = counts.size >= GUARD_DISTINCT_SHARE * records;
-  for (const update of plan.updates) {
-    const after = update.edits.digests[columnId];
-    if (after === undefined) continue;
-    const before = update.base.digests[columnId];
-    if (after === EMPTY_DIGEST && before !== EMPTY_DIGEST) return true;
-    const others = (counts.get(after) ?? 0) - (before === after ? 1 : 0);
-    if (distinct && after !== EMPTY_DIGEST && others > 0) return true;
-  }
-  return plan.creates.some((create) => {
-    const value = create.digests[columnId];
-    return distinct && value !== undefined && value !== EMPTY_DIGEST && (counts.get(value) ?? 0) > 0;
-  });
+  return counts.size >= GUARD_DISTINCT_SHARE * records && values.some((digest) => counts.has(digest));
 }
 
 /**
  * The columns of a live push to weigh over the whole sheet: every column it changes when the sheet is
- * in the grid already; otherwise those whose changes look like part of a whole column's (looksMoved).
+ * in the grid already; otherwise those whose changes look like part of a whole column's (looksMoved):
+ * a keystroke typed into a line reads no more than before.
  */
-export function columnsToWeigh(session: PushSession, wholeSheet: boolean): string[] {
+export function columnsToWeigh(
+  session: PushSession,
+  wholeSheet: boolean,
+  typed?: TypedCells | undefined,
+): string[] {
   const planned = plannedColumns(session);
-  return wholeSheet ? planned : planned.filter((columnId) => looksMoved(session, columnId));
+  return wholeSheet ? planned : planned.filter((columnId) => looksMoved(session, columnId, typed));
 }
 
 /** A column's cells over the whole sheet, line by line as read, with the id cell of each line. */
@@ -146,9 +151,13 @@ function changedCells(
  * weigh with its own: from the grid when it holds the whole sheet, else read whole (the id column
  * with them) where the push's own changes look like part of a whole column's.
  */
-export function weighedLines(session: PushSession, sheet: LinkedSheetPort): GuardUpdate[] {
+export function weighedLines(
+  session: PushSession,
+  sheet: LinkedSheetPort,
+  typed: TypedCells | undefined,
+): GuardUpdate[] {
   const whole = holdsWholeSheet(session);
-  const columnIds = columnsToWeigh(session, whole);
+  const columnIds = columnsToWeigh(session, whole, typed);
   if (columnIds.length === 0) return [];
   if (whole) return widerUpdates(session, columnsFromGrid(session, columnIds));
   const at = columnIds.map((id) => session.layout.columns.get(id) as number);

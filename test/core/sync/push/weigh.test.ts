@@ -24,11 +24,13 @@ import {
   line,
   live,
   STATUS_COLUMN,
+  TITLE,
 } from '../fixtures';
 
-const records = Array.from({ length: 12 }, (_, i) => agreed(`r${i}`, 't1', `deal ${i}`, i + 1));
+// Each row its own lMod: a line is its row's by the lMod it shows (the plan's id-swap check).
+const records = Array.from({ length: 12 }, (_, i) => agreed(`r${i}`, `t${i}`, `deal ${i}`, i + 1));
 /** Amounts sorted alone from largest down: line i shows 12 - i (row r(11 - i)'s amount). */
-const sorted = records.map((record, i) => line(record.id, `deal ${i}`, 12 - i, 't1'));
+const sorted = records.map((record, i) => line(record.id, `deal ${i}`, 12 - i, `t${i}`));
 
 /** A live push's session of some lines; `lazy`: only the id and status columns read for the others. */
 function liveSession(
@@ -77,22 +79,40 @@ describe('a live push weighs its columns over the whole sheet', () => {
     expect(session.plan.updates).toEqual([]);
   });
 
-  it('on a sheet not read whole, weighs only columns whose edits look moved or emptied', () => {
-    const typedFresh = records.map((r, i) => line(r.id, `deal ${i}`, i === 2 ? 999 : i + 1, 't1'));
-    expect(columnsToWeigh(liveSession(typedFresh, [2], { lazy: true }), false)).toEqual([]);
-    const lazySorted = liveSession(sorted, [2], { lazy: true });
+  it('on a sheet not read whole, weighs only columns the push changes where the edit named no cell', () => {
+    const typedAmount = { lines: [2], firstColumn: AMOUNT, lastColumn: AMOUNT };
+    const typedTitle = { lines: [2], firstColumn: TITLE, lastColumn: TITLE };
+    // A value typed into the line: named by the edit, nothing more is read.
+    const typedFresh = records.map((r, i) => line(r.id, `deal ${i}`, i === 2 ? 999 : i + 1, `t${i}`));
+    expect(columnsToWeigh(liveSession(typedFresh, [2], { lazy: true }), false, typedAmount)).toEqual([]);
+    // A title typed into a line whose amount a sort moved: the amount is weighed, the title not.
+    const titled = sorted.map((each, i) => (i === 2 ? line('r2', 'typed', 10, 't2') : each));
+    const lazySorted = liveSession(titled, [2], { lazy: true });
     expect(holdsWholeSheet(lazySorted)).toBe(false);
-    expect(columnsToWeigh(lazySorted, false)).toEqual(['amount']);
-    const emptied = records.map((r, i) => line(r.id, `deal ${i}`, i === 2 ? '' : i + 1, 't1'));
-    expect(columnsToWeigh(liveSession(emptied, [2], { lazy: true }), false)).toEqual(['amount']);
+    expect(columnsToWeigh(lazySorted, false, typedTitle)).toEqual(['amount']);
+    // Lines another firing left (no cells named): every column they change.
+    expect(columnsToWeigh(lazySorted, false, undefined)).toEqual(['title', 'amount']);
+  });
+});
+
+describe('a live push weighs the columns of a new line it creates', () => {
+  it('weighs a new line’s column when it carries a value another row had, where values are distinct', () => {
+    const withNew = [
+      ...records.map((r, i) => line(r.id, `deal ${i}`, i + 1, `t${i}`)),
+      line('', 'deal 3', 99, ''),
+    ];
+    const typedElsewhere = { lines: [0], firstColumn: AMOUNT, lastColumn: AMOUNT };
+    expect(columnsToWeigh(liveSession(withNew, [12], { lazy: true }), false, typedElsewhere)).toEqual([
+      'title',
+    ]);
     // A column of few values (every title the same): a value another row has is no sign of a move.
     const same = records.map((r) => ({
       ...r,
       digests: { ...r.digests, title: valueDigest('same', 'text') },
     }));
-    const retitled = records.map((r, i) => line(r.id, i === 2 ? 'other' : 'same', i + 1, 't1'));
-    const session = liveSession(retitled, [2], { lazy: true, base: same });
-    expect(columnsToWeigh(session, false)).toEqual([]);
+    const sameNew = [...records.map((r, i) => line(r.id, 'same', i + 1, `t${i}`)), line('', 'same', 99, '')];
+    const session = liveSession(sameNew, [12], { lazy: true, base: same });
+    expect(columnsToWeigh(session, false, typedElsewhere)).toEqual([]);
   });
 
   it('reads the weighed cells by id: lines moved since the grid was read keep their own rows', () => {
