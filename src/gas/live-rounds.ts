@@ -6,6 +6,7 @@ import type { LinkRecord } from '../core/records';
 import { emptySummary } from '../core/summary';
 import {
   type LinesOfPush,
+  type OperationPorts,
   runOperationStep,
   type StepOptions,
   type StepOutcome,
@@ -15,7 +16,6 @@ import type { TypedCells } from '../core/sync/push/typed-rows';
 import type { SyncSummary } from '../shared/types';
 import type { HoldsOfRun } from './held';
 import { linesBeingTyped, takeQueuedLines } from './live-queue';
-import type { operationPortsOf } from './sync-ports';
 
 /** Rounds of lines left by firings meanwhile that one run takes before it ends (a burst is one push). */
 const LIVE_ROUNDS = 5;
@@ -57,7 +57,7 @@ function mergeRound(summary: SyncSummary, round: SyncSummary): void {
  * typing is one push (and a firing after the last look finds the lock free).
  */
 export function runLeftRounds(
-  ports: ReturnType<typeof operationPortsOf>,
+  ports: OperationPorts,
   link: LinkRecord,
   stepOptions: StepOptions,
   first: StepOutcome,

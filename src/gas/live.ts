@@ -64,11 +64,9 @@ export function onLiveEdit(event: EditEvent = {}): SyncSummary | null {
   const connection = loadConnection();
   const userId = connection?.info.userId;
   const links = allLinks();
-  if (!connection || userId === undefined) return standByWithoutKey(links, event);
-  if (!links.some((link) => isSender(link, userId))) {
-    deleteTriggers([event.triggerUid]);
-    return null;
-  }
+  if (!connection || userId === undefined) return senderGone(links, event, false);
+  // Connected with another account since: the sender this trigger served is gone, and so is it.
+  if (!links.some((link) => isSender(link, userId))) return senderGone(links, event, true);
   const range = event.range;
   if (!range) return null;
   const sheet = range.getSheet();
@@ -127,20 +125,17 @@ function keepSenderRecord(
 }
 
 /**
- * A firing whose creator's connection is gone (they disconnected, maybe in another spreadsheet): the
- * senders it served are marked out, so the next one sends, and an edit it was to send waits for them
- * in the queue. A trigger no link knows deletes itself.
+ * A firing whose creator's key is gone (they disconnected, maybe in another spreadsheet, or connected
+ * with another account): the senders its trigger served are marked out, so the next one sends, and an
+ * edit it was to send waits for them in the queue. The trigger stands by for its creator to connect
+ * again, unless `drop` (another account's now) or no link knows it: then it deletes itself.
  */
-function standByWithoutKey(links: readonly LinkRecord[], event: EditEvent): null {
+function senderGone(links: readonly LinkRecord[], event: EditEvent, drop: boolean): null {
   const uid = event.triggerUid;
   const served = links.filter((link) => (link.live ?? []).some((sender) => sender.triggerId === uid));
-  if (uid === undefined || served.length === 0) {
-    deleteTriggers([uid]);
-    return null;
-  }
   const at = new Date().toISOString();
   const sheetId = event.range?.getSheet().getSheetId();
-  for (const link of served) {
+  for (const link of uid === undefined ? [] : served) {
     const gone = (link.live ?? []).filter(
       (sender) => sender.triggerId === uid && sender.outSince === undefined,
     );
@@ -154,6 +149,7 @@ function standByWithoutKey(links: readonly LinkRecord[], event: EditEvent): null
       enqueueLines(sheetId, sentLines(sheetId, event.range, event));
     }
   }
+  if (drop || served.length === 0) deleteTriggers([uid]);
   return null;
 }
 

@@ -88,6 +88,15 @@ describe('live sync goes on with the next sender’s key', () => {
     expect(w.sim.triggers(ALICE).filter((t) => t.eventType === 'ON_EDIT')).toHaveLength(1);
   });
 
+  it('the first sender connects with another account: the next one’s key sends, her trigger goes', async () => {
+    as(w, ALICE, 'saveConnection', { baseUrl: w.emulator.url, apiKey: w.emulator.keys.u_dave });
+    const row = await bobTypes(w, 3, 'alice is dave now');
+    expect(row?.notes).toBe('alice is dave now');
+    expect(row?.lModBy).toBe('u_bob');
+    expect(sentWith(w, BOB)).toBe('Edits you type are sent with your key.');
+    expect(w.sim.triggers(ALICE).filter((t) => t.eventType === 'ON_EDIT')).toHaveLength(0);
+  });
+
   it('the service refuses the first sender’s key: the edit goes with the next key, one failure logged and mailed', async () => {
     const key = await w.emulator.admin.issueToken('u_alice', { ttlSeconds: 3600 + 7 });
     as(w, ALICE, 'saveConnection', { baseUrl: w.emulator.url, apiKey: key });
