@@ -60,6 +60,7 @@ function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
     readLines: () => readLines(sheet),
     readLinesForPull: (layoutOf, reading, lastRow) => readLinesForPull(sheet, layoutOf, reading, lastRow),
     lastRow: () => sheet.getLastRow(),
+    readColumns: (columns) => readColumns(sheet, columns),
     completeHeaders: (request) =>
       prepareHeaders(
         sheet,
@@ -80,6 +81,34 @@ function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
     decodeContext: spreadsheetDecodeContext,
     deleteLines: (lines) => deleteLinesById(sheet, lines),
   };
+}
+
+/**
+ * Whole columns from row 2 to the last row with content: one getSheetValues each (the sheet's size is
+ * not asked apart), adjacent columns together. A sheet with no line under its header gives none.
+ */
+function readColumns(sheet: Sheet, columns: readonly number[]): unknown[][] {
+  const wanted = [...new Set(columns)].sort((a, b) => a - b);
+  const read = new Map<number, unknown[]>();
+  for (let i = 0; i < wanted.length; ) {
+    let last = i;
+    while (last + 1 < wanted.length && (wanted[last + 1] as number) === (wanted[last] as number) + 1) last++;
+    const first = wanted[i] as number;
+    const width = (wanted[last] as number) - first + 1;
+    let block: unknown[][] = [];
+    try {
+      block = sheet.getSheetValues(2, first + 1, -1, width) as unknown[][];
+    } catch {
+      // No line under the header (UNCONFIRMED what a count of -1 gives then): no cells.
+    }
+    for (let k = 0; k < width; k++)
+      read.set(
+        first + k,
+        block.map((cells) => cells[k] ?? ''),
+      );
+    i = last + 1;
+  }
+  return columns.map((column) => read.get(column) ?? []);
 }
 
 /**

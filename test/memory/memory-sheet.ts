@@ -186,6 +186,12 @@ export class MemorySheet {
       readLines: () => this.readLines(),
       readLinesForPull: (layoutOf, reading, lastRow) => this.readLinesForPull(layoutOf, reading, lastRow),
       lastRow: () => this.sheet.size().rows,
+      readColumns: (columns) => {
+        const { rows } = this.sheet.size();
+        return columns.map((column) =>
+          Array.from({ length: Math.max(0, rows - 1) }, (_, i) => this.sheet.get(i + 1, column) ?? ''),
+        );
+      },
       completeHeaders: (request) =>
         this.completeHeaders(
           request.layout,

@@ -66,8 +66,8 @@ export interface PushState {
   headerless?: readonly string[];
   /** A push of some lines (live sync): only these are planned; the others are neither read nor sent. */
   only?: ReadonlySet<number>;
-  /** A new line the person is still typing: not created yet (live sync creates it once they move on). */
-  typing?: number;
+  /** New lines people are still typing: not created yet (live sync creates one once they move on). */
+  typing?: readonly number[];
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -138,7 +138,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     const { idColumn } = columns;
     const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (rowId === '') {
-      if (line !== state.typing) planNewLine(state, columns, context, plan, line, cells);
+      if (!state.typing?.includes(line)) planNewLine(state, columns, context, plan, line, cells);
     } else planSyncedLine(state, columns, context, plan, line, cells, rowId);
   }
   return plan;

@@ -31,11 +31,14 @@ import {
   unmarkUnsentCreates,
 } from '../../../../src/core/sync/push/creates';
 import {
+  beforesFromRows,
   editsToHold,
-  heldExampleRowIds,
+  exampleBefores,
   heldPushOf,
   holdEdits,
   markHeldLines,
+  UNREAD_BEFORE,
+  unknownExampleRowIds,
 } from '../../../../src/core/sync/push/hold';
 import {
   markSettledLines,
@@ -193,17 +196,56 @@ describe('the accident guard in a push', () => {
   });
 
   it('shows a person each held column with examples: the service value now and the value it would send', () => {
-    const toHold = editsToHold(sessionOf(cleared, records), false) as NonNullable<
-      ReturnType<typeof editsToHold>
-    >;
-    expect(heldExampleRowIds(toHold)).toEqual(['r0', 'r1', 'r2']);
-    const now = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
-    const held = heldPushOf(toHold, now, false);
+    const session = sessionOf(cleared, records);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    // r0 was read with the listing; r1 and r2 were not, and their amounts are gone from the sheet.
+    const read = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
+    const befores = exampleBefores(session, toHold, read, session.plan.updates);
+    expect(unknownExampleRowIds(toHold, befores)).toEqual(['r1', 'r2']);
+    // A GET answers fixed fields only: it says nothing of the amount.
+    beforesFromRows(toHold, befores, new Map([['r1', { id: 'r1', lMod: 't1' }]]));
+    const held = heldPushOf(toHold, befores, false);
     expect(held.key).toBe(toHold.key);
     expect(held.message).toMatch(/^Held, not sent: amount on 12 lines/);
     expect(held.columns[0]?.examples[0]).toEqual({ row: 2, rowId: 'r0', before: '41', after: '(empty)' });
-    expect(held.columns[0]?.examples[1]?.before).toBe('(empty)');
-    expect(heldPushOf(toHold, now, true).message).toMatch(/push by hand/);
+    // Not "(empty)": the service holds an amount there that was not read.
+    expect(held.columns[0]?.examples[1]?.before).toBe(UNREAD_BEFORE);
+    expect(heldPushOf(toHold, befores, true).message).toMatch(/push by hand/);
+  });
+
+  it('shows as "before" of a column sorted alone the value the base agreed, found on the line it moved to', () => {
+    // Amounts 1..12 sorted from largest down: line i shows row r(11-i)'s amount.
+    const sorted = records.map((record, i) => line(record.id, `deal ${i}`, 12 - i, 't1'));
+    const session = sessionOf(sorted, records);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    expect(toHold.verdict.held).toMatchObject([{ columnId: 'amount', reason: 'moved' }]);
+    const befores = exampleBefores(session, toHold, new Map(), session.plan.updates);
+    expect(unknownExampleRowIds(toHold, befores)).toEqual([]);
+    const examples = heldPushOf(toHold, befores, false).columns[0]?.examples;
+    expect(examples?.map((each) => `${each.rowId}: ${each.before} -> ${each.after}`)).toEqual([
+      'r0: 1 -> 12',
+      'r1: 2 -> 11',
+      'r2: 3 -> 10',
+    ]);
+  });
+
+  it('finds a "before" on an unchanged line holding the same value, and says an empty one', () => {
+    // r0 to r10 cleared but r2, which had no amount and now has one; r11 unchanged. r1 had r11's amount.
+    const valued = records.map((record, i) =>
+      agreed(record.id, 't1', `deal ${i}`, i === 1 ? 12 : i === 2 ? null : i + 1),
+    );
+    const lines = valued.map((record, i) =>
+      line(record.id, `deal ${i}`, i === 11 ? 12 : i === 2 ? 5 : '', 't1'),
+    );
+    const session = sessionOf(lines, valued);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    const befores = exampleBefores(session, toHold, new Map(), session.plan.updates);
+    const examples = heldPushOf(toHold, befores, false).columns[0]?.examples;
+    expect(examples?.map((each) => `${each.rowId}: ${each.before}`)).toEqual([
+      `r0: ${UNREAD_BEFORE}`,
+      'r1: 12',
+      'r2: (empty)',
+    ]);
   });
 
   it('counts the values a column had on the lines in the sheet, not on rows no line shows', () => {
