@@ -85,6 +85,26 @@ export function anotherRowsLineStatus(rowId: string): string {
   );
 }
 
+/** Rows named in a status at most (a batch shares its lMod). */
+const NAMED_ROWS = 3;
+
+/**
+ * A line whose id cell was cleared while its lMod (and values) say which row it is: it is not created
+ * again. `sure`: they name that one row, and the next pull puts its id back; else it may be any of
+ * these rows (one batch's rows share an lMod), and the person types its id back.
+ */
+export function clearedIdStatus(rowIds: readonly string[], sure: boolean): string {
+  if (sure)
+    return errorStatus(
+      `not pushed: this line's id cell is empty, but its lMod says it is row ${rowIds[0]}, so it is not created again. Pull to put its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
+    );
+  const named = rowIds.slice(0, NAMED_ROWS).join(', ');
+  const more = rowIds.length > NAMED_ROWS ? ` and ${rowIds.length - NAMED_ROWS} more` : '';
+  return errorStatus(
+    `not pushed: this line's id cell is empty, but its lMod and values say it may be row ${named}${more}, so it is not created again. Type its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
+  );
+}
+
 export function unknownRowStatus(rowId: string): string {
   return errorStatus(
     `row id ${rowId} is not from the last pull of this table: put the id back as it was, or pull to restore it (a new row goes on a new line with the id left empty)`,

@@ -17,6 +17,14 @@ export function shownLMod(record: BaseRecord): string {
 }
 
 /**
+ * Whether a line may show this lMod for a row: the one the row shows, the agreed one, or its
+ * conflict's (the lMods LModOwners files the row under).
+ */
+export function showsLMod(record: BaseRecord, lModText: string): boolean {
+  return lModText === shownLMod(record) || lModText === record.lMod || lModText === record.conflict?.lMod;
+}
+
+/**
  * Which row shows which lMod, worked out once per push or pull, on the first line that needs it: the
  * rows' records as the base held them then (a pull's own merges since do not move them).
  */
@@ -41,6 +49,12 @@ export class LModOwners {
     const owners = this.ownersByLMod().get(lModText);
     const owner = owners?.length === 1 ? owners[0]?.id : undefined;
     return owner !== undefined && owner !== rowId ? owner : undefined;
+  }
+
+  /** Every row that shows this lMod (one, several or none), their records as the index found them. */
+  rowsShowing(lModText: string): readonly BaseRecord[] {
+    if (lModText === '') return [];
+    return this.ownersByLMod().get(lModText) ?? [];
   }
 
   /**

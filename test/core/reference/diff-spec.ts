@@ -27,10 +27,12 @@ import type { LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
 import {
   anotherRowsLineStatus,
+  clearedIdStatus,
   conflictStatus,
   duplicateStatus,
   errorStatus,
   keptLocalStatus,
+  pendingTokenOf,
   REMOVED_STATUSES,
   STATUS,
 } from '../../../src/core/status';
@@ -504,6 +506,80 @@ function outdatedWhenUnedited(status: unknown): boolean {
   );
 }
 
+type SpecState = {
+  grid: LineGrid;
+  layout: Layout;
+  live: readonly ColumnSpec[];
+  base: BaseTable;
+  index: LineIndex;
+};
+
+/**
+ * The rows a line without an id stands for when its id cell was cleared (sure: exactly one). Named:
+ * the rows (pending creates aside) its other fixed cells name, each record's lMods or shown value
+ * matching and at least one compared (without an lMod cell, among the rows no line shows by id);
+ * failing that, when it holds a value, the rows no line shows by id whose every agreed value it holds.
+ * Of those, the ones whose values it holds most of (all, when none). Of those, the ones without a
+ * line of their own: no line shows their id, several do, or the one that does shows another row's lMod.
+ */
+function rowsOfClearedId(
+  state: SpecState,
+  line: number,
+  hasValue: boolean,
+): { rowIds: string[]; sure: boolean } {
+  const { grid, layout, live, base, index } = state;
+  const records = base.all();
+  const pending = (record: BaseRecord) => record.id.startsWith('pending:');
+  const noLineById = records.filter((record) => !pending(record) && !index.lineById.has(record.id));
+  const fixed = [...layout.fixed]
+    .filter(([field]) => field !== ID_HEADER)
+    .map(([field, column]) => [field, cellText(grid.get(line, column))] as const)
+    .filter(([, text]) => text !== '');
+  const confirmed = (record: BaseRecord): number => {
+    let compared = 0;
+    for (const [field, text] of fixed) {
+      const shown = record.shown?.[field];
+      const values = field === 'lMod' ? lModsOf(record) : shown === undefined ? null : [String(shown)];
+      if (values === null) continue;
+      if (!values.includes(text)) return -1;
+      compared++;
+    }
+    return compared;
+  };
+  const digestOf = (column: ColumnSpec): Digest | undefined => {
+    const at = layout.columns.get(column.id);
+    return at === undefined ? undefined : digestFor(grid.get(line, at) as CellValue, column.kind);
+  };
+  const showsLModCell = fixed.some(([field]) => field === 'lMod');
+  let named = (showsLModCell ? records : noLineById).filter(
+    (record) => !pending(record) && confirmed(record) > 0,
+  );
+  if (named.length === 0 && hasValue)
+    named = noLineById.filter((record) =>
+      live.every((column) => {
+        const digest = digestOf(column);
+        const agreed = record.digests[column.id];
+        return digest === undefined || agreed === undefined || digest === agreed;
+      }),
+    );
+  const alike = (record: BaseRecord) =>
+    live.filter((column) => digestOf(column) === record.digests[column.id] && digestOf(column) !== undefined)
+      .length;
+  const most = Math.max(0, ...named.map(alike));
+  const best = most === 0 ? named : named.filter((record) => alike(record) === most);
+  const lModColumn = layout.fixed.get('lMod');
+  const ownLine = (record: BaseRecord): boolean => {
+    const at = index.lineById.get(record.id);
+    if (at === undefined || index.duplicates.has(record.id)) return false;
+    if (lModColumn === undefined) return true;
+    const shown = cellText(grid.get(at, lModColumn));
+    if (shown === '' || lModsOf(record).includes(shown)) return true;
+    return !records.some((other) => lModsOf(other).includes(shown));
+  };
+  const rowIds = best.filter((record) => !ownLine(record)).map((record) => record.id);
+  return { rowIds, sure: best.length === 1 && rowIds.length === 1 };
+}
+
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
   const shown = record.shown?.[field];
   if (shown !== undefined) return String(shown);
@@ -535,7 +611,13 @@ export function planPush(
     const rowId = idColumn === undefined ? '' : cellText(grid.get(line, idColumn));
     if (rowId === '') {
       const values = newLineValues(local, live, context);
-      if (values.errors.length > 0) {
+      const cleared =
+        pendingTokenOf(statusOf(line)) === null
+          ? rowsOfClearedId(state, line, Object.keys(values.values).length > 0)
+          : { rowIds: [], sure: false };
+      if (cleared.rowIds.length > 0) {
+        plan.errors.push({ line, status: clearedIdStatus(cleared.rowIds, cleared.sure) });
+      } else if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
       } else if (
         Object.keys(values.values).length > 0 &&

@@ -10,6 +10,7 @@ import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   anotherRowsLineStatus,
+  clearedIdStatus,
   conflictStatus,
   deletedColumnEditReason,
   duplicateStatus,
@@ -22,7 +23,15 @@ import {
   STATUS,
   unknownRowStatus,
 } from '../../status';
-import { holdsOnlyOwnValues, LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
+import {
+  holdsOnlyOwnValues,
+  LModOwners,
+  rowWhoseValuesItHolds,
+  shownLMod,
+  showsLMod,
+} from '../line-identity';
+import { isPendingToken } from '../lost-creates';
+import { NONE, type RowPool, rowsOf, rowStoodFor, type StandsFor } from '../unnamed-lines';
 import { type LineEdits, lineDigests, newCellValues } from '../line-values';
 import { cellEdits } from './line-edits';
 
@@ -173,9 +182,14 @@ function planNewLine(
     plan.errors.push({ line, status: pendingRecordLostStatus(token) });
     return;
   }
-  const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
+  const lineCells = cells ?? cellsByGet(grid, line, columns.at);
+  const values = newCellValues(lineCells, columns.at, live, context);
   const headerless = state.headerless ?? [];
-  if (values.errors.length > 0) {
+  const cleared = token === null ? rowOfClearedId(state, columns, line, lineCells, values.values) : NONE;
+  if (cleared.kind !== 'none') {
+    // Its id cell was cleared: the row is there already, and the next pull puts its id back.
+    plan.errors.push({ line, status: clearedIdStatus(rowsOf(cleared), cleared.kind === 'row') });
+  } else if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
   } else if (Object.keys(values.values).length === 0 || onlyUntickedCheckboxes(values.values)) {
     // Nothing a person typed: not a row to create. A line once refused ("not created: …") and since
@@ -188,6 +202,63 @@ function planNewLine(
   } else {
     plan.creates.push({ line, values: values.values, digests: values.digests, pendingToken: token });
   }
+}
+
+/**
+ * The row a line without an id stands for when its id cell was cleared: its other fixed fields (and
+ * values) name a row without a line of its own (rowStoodFor). None for a new line, and for a copy of a
+ * line that is still there.
+ */
+function rowOfClearedId(
+  state: PushState,
+  columns: PlanColumns,
+  line: number,
+  cells: readonly unknown[],
+  values: Readonly<Record<string, JsonValue>>,
+): StandsFor {
+  const fixed: Array<[string, string]> = [];
+  for (let f = 0; f < columns.fixedFields.length; f++) {
+    const text = cellText(state.grid.get(line, columns.fixedColumns[f] as number));
+    if (text !== '') fixed.push([columns.fixedFields[f] as string, text]);
+  }
+  const hasValue = Object.keys(values).length > 0;
+  if (fixed.length === 0 && !hasValue) return NONE;
+  const digests = lineDigests(cells, columns.at, state.live, columns.lineDigests);
+  return rowStoodFor(
+    { fixed, digests, hasValue },
+    state.live,
+    columns.lModOwners,
+    rowsWithoutOwnLine(state, columns),
+  );
+}
+
+/**
+ * Rows that may be a line's whose id was cleared: no line shows their id, or the lines that do are not
+ * theirs (their lMod is another row's, or several lines show the id). A line the push did not read
+ * counts as not theirs: nothing of a line that may be theirs is created.
+ */
+function rowsWithoutOwnLine(state: PushState, columns: PlanColumns): RowPool {
+  const { grid, base, index } = state;
+  const has = (rowId: string): boolean => {
+    if (isPendingToken(rowId)) return false;
+    const line = index.lineById.get(rowId);
+    if (line === undefined || index.duplicates.has(rowId) || !grid.isLoaded(line)) return true;
+    const record = base.get(rowId);
+    if (!record || columns.lModColumn === undefined) return false;
+    const lMod = cellText(grid.get(line, columns.lModColumn));
+    if (lMod === '' || showsLMod(record, lMod)) return false;
+    return columns.lModOwners.rowsShowing(lMod).length > 0;
+  };
+  return {
+    has,
+    *records() {
+      for (const rowId of base.ids()) {
+        if (isPendingToken(rowId) || index.lineById.has(rowId)) continue;
+        const record = base.get(rowId);
+        if (record) yield record;
+      }
+    },
+  };
 }
 
 /** A line with an id: an update of its edited cells, unchanged, or an error saying why it cannot be sent. */

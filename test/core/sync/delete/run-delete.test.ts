@@ -105,6 +105,24 @@ describe('a line deleted in the sheet', () => {
     world.sheet.type(world.sheet.lineOfId('r0002'), 'id', 'r0002x');
     expect(review(world).count).toBe(0);
   });
+
+  it('whose id cell was cleared, or typed over with another row’s id, is not missing, and an approval deletes nothing (issue 33 cases 1, 8)', () => {
+    const world = pulledWorld(3);
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'id', '');
+    world.sheet.type(world.sheet.lineOfId('r0003'), 'id', 'r0001');
+    expect(review(world).count).toBe(0);
+    const before = world.service.requests.length;
+    const approval = ['r0002', 'r0003'].map((rowId) => ({
+      rowId,
+      lMod: String(world.service.find(rowId)?.lMod),
+    }));
+    const result = deleteApprovedRows(world.ports(ANN), world.links.get(), { rows: approval });
+    expect(result).toMatchObject({ deleted: 0, back: ['r0002', 'r0003'] });
+    expect(world.service.requests.length).toBe(before);
+    // The next pull puts both ids back.
+    expect(pull(world).progress.counts.awaitingReview).toBe(0);
+    expect(sheetIds(world)).toEqual(['r0001', 'r0002', 'r0003']);
+  });
 });
 
 describe('the review of missing lines', () => {
