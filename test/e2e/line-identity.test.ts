@@ -210,5 +210,6 @@ describe('a live PATCH whose line was not written (issue 33 case 13)', () => {
     expect(rows.find((row) => row.id === typed)?.status).toBe('typed after the move');
     expect(rows.find((row) => row.id === sharing)?.status).not.toBe('typed after the move');
     expect(String(cellOf(world, typed, '_sync'))).toBe('✓ pushed');
+    expect(cellOf(world, typed, 'lMod')).toBe(rows.find((row) => row.id === typed)?.lMod);
   });
 });

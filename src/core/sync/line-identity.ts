@@ -21,7 +21,18 @@ export function shownLMod(record: BaseRecord): string {
  * conflict's (the lMods LModOwners files the row under).
  */
 export function showsLMod(record: BaseRecord, lModText: string): boolean {
-  return lModText === shownLMod(record) || lModText === record.lMod || lModText === record.conflict?.lMod;
+  return (
+    lModText === shownLMod(record) ||
+    lModText === record.lMod ||
+    lModText === record.conflict?.lMod ||
+    lModText === lineShowsLMod(record)
+  );
+}
+
+/** The lMod a row's line still shows where the write of the one it should show was lost, if any. */
+function lineShowsLMod(record: BaseRecord): string | undefined {
+  const lMod = record.lineShows?.lMod;
+  return lMod === undefined ? undefined : String(lMod);
 }
 
 /**
@@ -128,6 +139,10 @@ export class LModOwners {
       addOwner(shown, record);
       if (agreed !== shown) addOwner(agreed, record);
       if (conflicting !== shown && conflicting !== agreed) addOwner(conflicting, record);
+      // And the lMod its line still shows where a push's write of the new one was lost.
+      const onLine = record.lineShows ? lineShowsLMod(record) : undefined;
+      if (onLine !== undefined && onLine !== shown && onLine !== agreed && onLine !== conflicting)
+        addOwner(onLine, record);
     }
     this.owners = owners;
     return owners;

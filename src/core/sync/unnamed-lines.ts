@@ -45,8 +45,8 @@ export function rowsOf(stands: StandsFor): readonly string[] {
 const MANY_ROWS_TO_WEIGH = 64;
 
 /**
- * How many of a line's fixed cells a record's shown values confirm, or -1 when one contradicts them.
- * A field the record keeps no shown value of is not compared.
+ * How many of a line's fixed cells a record's shown values (or those its line still shows) confirm,
+ * or -1 when one contradicts them. A field the record keeps no shown value of is not compared.
  */
 export function fixedCellsAgreement(fixed: LineMarks['fixed'], record: BaseRecord): number {
   let compared = 0;
@@ -57,8 +57,9 @@ export function fixedCellsAgreement(fixed: LineMarks['fixed'], record: BaseRecor
       continue;
     }
     const shown = record.shown?.[field];
-    if (shown === undefined) continue;
-    if (String(shown) !== text) return -1;
+    const onLine = record.lineShows?.[field];
+    if (shown === undefined && onLine === undefined) continue;
+    if (String(shown) !== text && String(onLine) !== text) return -1;
     compared++;
   }
   return compared;

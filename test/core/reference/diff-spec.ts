@@ -313,10 +313,14 @@ function statusOf(state: ReferencePullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
 }
 
-/** The lMods a line of this record may show: shown at the last agreement, agreed, a conflict's. */
+/**
+ * The lMods a line of this record may show: shown at the last agreement, agreed, a conflict's, and the
+ * one its line still shows where a write of the shown one was lost.
+ */
 function lModsOf(record: BaseRecord): string[] {
   const shown = record.shown?.lMod === undefined ? record.lMod : String(record.shown.lMod);
-  return [shown, record.lMod, record.conflict?.lMod].filter(
+  const onLine = record.lineShows?.lMod === undefined ? undefined : String(record.lineShows.lMod);
+  return [shown, record.lMod, record.conflict?.lMod, onLine].filter(
     (lMod): lMod is string => typeof lMod === 'string' && lMod !== '',
   );
 }
@@ -538,9 +542,13 @@ function rowsOfClearedId(
   const confirmed = (record: BaseRecord): number => {
     let compared = 0;
     for (const [field, text] of fixed) {
-      const shown = record.shown?.[field];
-      const values = field === 'lMod' ? lModsOf(record) : shown === undefined ? null : [String(shown)];
-      if (values === null) continue;
+      const values =
+        field === 'lMod'
+          ? lModsOf(record)
+          : [record.shown?.[field], record.lineShows?.[field]]
+              .filter((value) => value !== undefined)
+              .map(String);
+      if (values.length === 0) continue;
       if (!values.includes(text)) return -1;
       compared++;
     }
@@ -674,9 +682,12 @@ export function planPush(
     for (const [field, column] of layout.fixed) {
       if (field === ID_HEADER) continue;
       const expected = expectedFixedValue(record, field);
-      if (expected !== undefined && cellText(grid.get(line, column)) !== expected) {
+      const text = cellText(grid.get(line, column));
+      if (expected !== undefined && text !== expected) {
         grid.set(line, column, expected);
-        reverted.push(field);
+        // What the line still shows since a write of it was lost is written back silently.
+        const onLine = record.lineShows?.[field];
+        if (onLine === undefined || String(onLine) !== text) reverted.push(field);
       }
     }
     if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });

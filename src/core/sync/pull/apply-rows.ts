@@ -318,7 +318,7 @@ function settleBaseRecord(
   shown: Record<string, unknown>,
 ): void {
   const { base } = state;
-  if (merged.same && before && shown === before.shown) {
+  if (merged.same && before && shown === before.shown && !before.lineShows) {
     base.markSeen(id, state.pullId);
     return;
   }

@@ -372,11 +372,13 @@ function restoreFixedFields(
     const field = columns.fixedFields[f] as string;
     const column = columns.fixedColumns[f] as number;
     const expected = expectedFixedValue(record, field);
-    if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
-      grid.set(line, column, expected);
-      reverted ??= [];
-      reverted.push(field);
-    }
+    const text = cellText(cells ? cells[column] : grid.get(line, column));
+    if (expected === undefined || text === expected) continue;
+    grid.set(line, column, expected);
+    // A field the line still shows since a write of it was lost is written, not said to be restored.
+    if (record.lineShows?.[field] !== undefined && String(record.lineShows[field]) === text) continue;
+    reverted ??= [];
+    reverted.push(field);
   }
   return reverted;
 }

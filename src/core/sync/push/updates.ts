@@ -1,4 +1,4 @@
-import type { ConflictRecord } from '../../base';
+import type { BaseRecord, ConflictRecord } from '../../base';
 import { isOverCellLimit, type JsonValue } from '../../codec';
 import type { Digest } from '../../digest';
 import {
@@ -227,4 +227,38 @@ export function settleUpdates(
       session.counts.errors += 1;
     }
   });
+}
+
+/**
+ * After a write of the lines: a row's record says what its line shows. A line whose PATCH was answered
+ * and whose write this run lost (its columns moved meanwhile, the line not found again) still shows the
+ * fixed fields it showed before: the record keeps them as what the line shows (`lineShows`), beside
+ * the answer's it should show. An old lMod one other row of its batch still shows then names this row
+ * too, so the next run does not take the line for that row's, and writes the new fields onto it. A line
+ * written shows the answer's.
+ */
+export function settleLinesShown(session: PushSession): void {
+  for (const update of session.plan.updates) {
+    const record = session.base.get(update.rowId);
+    // Not answered (the record is the plan's): its line shows what it showed.
+    if (!record || record === update.base) continue;
+    if (session.grid.physicalRow(update.line) >= 0) {
+      if (record.lineShows) session.base.set(withoutLineShows(record));
+      continue;
+    }
+    const before = update.base.lineShows ?? update.base.shown ?? { lMod: update.base.lMod };
+    if (!sameFields(record.lineShows, before) && !sameFields(record.shown, before))
+      session.base.set({ ...record, lineShows: before });
+  }
+}
+
+function withoutLineShows(record: BaseRecord): BaseRecord {
+  const { lineShows: _written, ...rest } = record;
+  return rest;
+}
+
+function sameFields(a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean {
+  if (!a) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

@@ -49,6 +49,7 @@ import {
   checkedRows,
   editedRowIds,
   editedRowsCheck,
+  settleLinesShown,
   reconcileUpdates,
   settleUpdates,
 } from '../../../../src/core/sync/push/updates';
@@ -452,6 +453,43 @@ describe('settling PATCH answers', () => {
     const { session, requests } = sent('t2');
     settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
     expect(session.base.get('r1')?.lMod).toBe('t1');
+  });
+
+  it('a line the write lost keeps, as its record says, the lMod it shows; the agreed lMod is the answer’s (issue 33 case 13)', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    // Columns moved while the run waited: no line of it was written.
+    session.grid.relocate({ rows: [LOST], moved: true }, 1);
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toMatchObject({
+      lMod: 't3',
+      shown: { lMod: 'lMod:t3' },
+      lineShows: { lMod: 't1' },
+    });
+    const kept = session.base.get('r1');
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toBe(kept);
+  });
+
+  it('a line written shows the answer’s fixed fields, as its record says', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    settleLinesShown(session);
+    expect(session.base.get('r1')?.shown).toEqual({ lMod: 'lMod:t3' });
+    expect(session.base.get('r1')?.lineShows).toBeUndefined();
+  });
+
+  it('a line still showing a lost write’s fields: the next PATCH written onto it settles what it shows', () => {
+    const stale: BaseRecord = { ...base, lMod: 't3', shown: { lMod: 't3' }, lineShows: { lMod: 't1' } };
+    const session = sessionOf([line('r1', 'second', 1, 't1')], [stale]);
+    // The stale lMod is put back as the shown one without saying it was typed over.
+    expect(session.plan.reverted).toEqual([]);
+    expect(session.grid.get(0, LMOD)).toBe('t3');
+    const requests = reconcileUpdates(session, new Map([['r1', { id: 'r1', lMod: 't3', title: 'first' }]]));
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't4' })]);
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toMatchObject({ lMod: 't4', shown: { lMod: 'lMod:t4' } });
+    expect(session.base.get('r1')?.lineShows).toBeUndefined();
   });
 
   it('says removed for a row gone, and why for any other refusal', () => {
