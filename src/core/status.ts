@@ -57,6 +57,11 @@ export function notPushedStatus(problems: readonly string[], learned: readonly s
   return errorStatus(`not pushed: ${problems.join('; ')}${tail}`);
 }
 
+/** A line some of whose edits were sent while others could not be, and why. */
+export function partlyPushedStatus(sent: readonly string[], problems: readonly string[]): string {
+  return errorStatus(`${sent.join(', ')} pushed; not pushed: ${problems.join('; ')}`);
+}
+
 /** A new line that could not be created, and why. */
 export function notCreatedStatus(problems: readonly string[]): string {
   return errorStatus(`not created: ${problems.join('; ')}`);
@@ -282,9 +287,12 @@ export function cutRestoredStatus(columnIds: readonly string[]): string {
   return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;
 }
 
-/** Why a push does not send an edit of a column deleted on the service. */
+/**
+ * Why a push does not send an edit of a column deleted on the service, and what the person can do: the
+ * value stays in its cell; renaming the header makes the column their own (kept, never sent).
+ */
 export function deletedColumnEditReason(columnId: string): string {
-  return `${columnId}: this column no longer exists on the service, so the edit cannot be sent`;
+  return `${columnId}: this column no longer exists on the service, so the edit cannot be sent; it stays in this cell. To keep the column as your own, rename its header (e.g. "my ${columnId}"); or put the cell back as it was`;
 }
 
 /** Why a push does not send an edit of a cut (over-long) cell. */

@@ -156,7 +156,7 @@ describe('an edit in a column deleted on the service (issue 33 case 10)', () => 
     expect((await world.serviceRows()).find((row) => row.id === rowId)?.amount).toBe(4321);
     expect(pushed?.updated).toBe(1);
     expect(pushed?.errors).toBe(1);
-    expect(pushed?.message).toMatch(/1 error/);
+    expect(pushed?.message).toMatch(/1 with errors/);
     expect(pushed?.issues.map((issue) => issue.message)).toEqual([
       expect.stringMatching(/status: this column no longer exists on the service/),
     ]);
@@ -174,6 +174,27 @@ describe('an edit in a column deleted on the service (issue 33 case 10)', () => 
       /status: this column no longer exists on the service/,
     );
     expect(cellOf(world, rowId, 'status')).toBe('typed before the delete');
+  });
+
+  it('a pull keeps saying so; renaming the header makes the column the person’s own: kept, not sent, no mark', async () => {
+    const rowId = idsInSheet()[3] as string;
+    const line = lineOf(world, rowId);
+    world.sim.person.edit(sheetName(), line, 'status', 'typed before the delete');
+    world.sim.person.edit(sheetName(), line, 'amount', 4321);
+    await world.emulator.admin.deleteColumn(CRM, DEALS, 'status');
+    pushSheet(world);
+    expect(pullSheet(world).errors).toBe(1);
+    expect(String(cellOf(world, rowId, '_sync'))).toMatch(/status: this column no longer exists/);
+    world.sim.person.renameHeader(sheetName(), 'status', 'my status');
+    const sent = await requestsDuring(world, () => {
+      expect(pushSheet(world)).toMatchObject({ errors: 0 });
+    });
+    expect(writes(sent)).toEqual([]);
+    expect(String(cellOf(world, rowId, '_sync'))).toMatch(/^✓/);
+    expect(cellOf(world, rowId, 'my status')).toBe('typed before the delete');
+    expect(pullSheet(world)).toMatchObject({ errors: 0 });
+    expect(cellOf(world, rowId, 'my status')).toBe('typed before the delete');
+    expect(headers(world)).not.toContain('status');
   });
 });
 

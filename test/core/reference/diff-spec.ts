@@ -435,6 +435,23 @@ export function applyServiceRows(
     if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
     else base.set(record);
     const previousStatus = statusOf(state, currentLine);
+    // Edits in columns deleted on the service are never sent: the line keeps saying so.
+    const notSent = isNew ? [] : deletedColumnProblems(grid, layout, currentLine, record);
+    const learned =
+      merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+    if (notSent.length > 0 && merged.outcome !== 'conflict') {
+      if (merged.outcome === 'updated') state.counts.updated += 1;
+      if (merged.outcome === 'unchanged') state.counts.unchanged += 1;
+      state.counts.errors += 1;
+      setStatus(
+        state,
+        currentLine,
+        errorStatus(
+          `not pushed: ${notSent.join('; ')}${learned.length > 0 ? ` (${learned.join('; ')})` : ''}`,
+        ),
+      );
+      continue;
+    }
     switch (merged.outcome) {
       case 'added':
         state.counts.added += 1;
@@ -489,7 +506,7 @@ export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
 }
 
 export interface ReferencePlan {
-  updates: Array<{ line: number; rowId: string; base: BaseRecord; edits: LineEdits }>;
+  updates: Array<{ line: number; rowId: string; base: BaseRecord; edits: LineEdits; notSent?: string[] }>;
   creates: Array<{ line: number; values: Record<string, JsonValue>; digests: Record<string, Digest> }>;
   errors: Array<{ line: number; status: string }>;
   reverted: Array<{ line: number; fields: string[] }>;
@@ -586,6 +603,21 @@ function rowsOfClearedId(
   };
   const rowIds = best.filter((record) => !ownLine(record)).map((record) => record.id);
   return { rowIds, sure: best.length === 1 && rowIds.length === 1 };
+}
+
+/** Why a line's edits in columns deleted on the service (its cell unlike the agreed one) are not sent. */
+function deletedColumnProblems(grid: LineGrid, layout: Layout, line: number, record: BaseRecord): string[] {
+  const problems: string[] = [];
+  for (const [columnId, column] of layout.deleted) {
+    const digest = record.digests[columnId];
+    // The kind of a deleted column is not known: agreed as text or as a list's choices.
+    const value = grid.get(line, column);
+    if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
+      problems.push(
+        `${columnId}: this column no longer exists on the service, so the edit cannot be sent; it stays in this cell. To keep the column as your own, rename its header (e.g. "my ${columnId}"); or put the cell back as it was`,
+      );
+  }
+  return problems;
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -691,27 +723,22 @@ export function planPush(
       }
     }
     if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });
-    const deadEdits: string[] = [];
-    for (const [columnId, column] of layout.deleted) {
-      const digest = record.digests[columnId];
-      // The kind of a deleted column is not known: agreed as text or as a list's choices.
-      const value = grid.get(line, column);
-      if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
-        deadEdits.push(columnId);
-    }
+    const deadProblems = deletedColumnProblems(grid, layout, line, record);
     const edits = lineEdits(local, record, live, context);
-    const problems = [
-      ...deadEdits.map(
-        (columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
-      ),
-      ...edits.errors,
-    ];
+    const problems = [...deadProblems, ...edits.errors];
     const edited = Object.keys(edits.values).length > 0;
-    // Edits of deleted columns alone make the line an error; beside other edits, those go.
-    if (edits.errors.length > 0 || (deadEdits.length > 0 && !edited)) {
+    // Edits of deleted columns alone make the line an error; beside other edits, those go, and the
+    // update says why the others do not.
+    if (edits.errors.length > 0 || (deadProblems.length > 0 && !edited)) {
       plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
     } else if (edited) {
-      plan.updates.push({ line, rowId, base: record, edits });
+      plan.updates.push({
+        line,
+        rowId,
+        base: record,
+        edits,
+        ...(deadProblems.length > 0 ? { notSent: deadProblems } : {}),
+      });
     } else {
       plan.unchanged += 1;
       if (outdatedWhenUnedited(statusOf(line))) {

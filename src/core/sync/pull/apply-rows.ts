@@ -17,6 +17,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
+import { deletedColumnProblems } from '../deleted-columns';
 import {
   digestsHoldMoreOf,
   holdsOnlyOwnValues,
@@ -340,6 +341,16 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
     setStatus(state, line, STATUS.created);
     return;
   }
+  // Edits in columns deleted on the service are never sent: the line keeps saying so.
+  const { deleted } = state.layout;
+  const notSent =
+    deleted.size === 0 ? null : deletedColumnProblems(deleted, (at) => state.grid.get(line, at), merged.base);
+  if (notSent && (merged.outcome === 'updated' || merged.outcome === 'unchanged')) {
+    counts[merged.outcome] += 1;
+    counts.errors += 1;
+    setStatus(state, line, notPushedStatus(notSent, learnedFromService(merged)));
+    return;
+  }
   switch (merged.outcome) {
     case 'added':
       counts.added += 1;
@@ -354,7 +365,7 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
       );
       break;
     case 'kept-local':
-      reportKeptLocal(state, line, merged);
+      reportKeptLocal(state, line, merged, notSent ?? []);
       break;
     case 'conflict':
       counts.conflicts += 1;
@@ -368,14 +379,20 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
   }
 }
 
-/** Local edits kept: pushed next, or, when a push could not send them, why (as the push would say it). */
-function reportKeptLocal(state: PullState, line: number, merged: MergedCells): void {
-  const problems = keptEditProblems(state, line, merged.keptLocal);
+/** What a line learned from the service, said beside why its edits are not sent. */
+function learnedFromService(merged: MergedCells): string[] {
+  return merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+}
+
+/**
+ * Local edits kept: pushed next, or, when a push could not send them (or the line's edits in deleted
+ * columns, `notSent`), why (as the push would say it).
+ */
+function reportKeptLocal(state: PullState, line: number, merged: MergedCells, notSent: string[]): void {
+  const problems = [...notSent, ...keptEditProblems(state, line, merged.keptLocal)];
   if (problems.length > 0) {
     state.counts.errors += 1;
-    const learned =
-      merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
-    setStatus(state, line, notPushedStatus(problems, learned));
+    setStatus(state, line, notPushedStatus(problems, learnedFromService(merged)));
   } else {
     state.counts.keptLocal += 1;
     setStatus(state, line, keptLocalStatus(merged.keptLocal));

@@ -2,7 +2,7 @@
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
 import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
-import { cellDigest, type DecodeContext, type JsonValue, listCellDigest } from '../../codec';
+import type { DecodeContext, JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
@@ -12,7 +12,6 @@ import {
   anotherRowsLineStatus,
   clearedIdStatus,
   conflictStatus,
-  deletedColumnEditReason,
   duplicateStatus,
   headerlessColumnsReason,
   isOutdatedWhenUnedited,
@@ -23,6 +22,7 @@ import {
   STATUS,
   unknownRowStatus,
 } from '../../status';
+import { deletedColumnProblems } from '../deleted-columns';
 import {
   holdsOnlyOwnValues,
   LModOwners,
@@ -30,9 +30,9 @@ import {
   shownLMod,
   showsLMod,
 } from '../line-identity';
+import { type LineEdits, lineDigests, newCellValues } from '../line-values';
 import { isPendingToken } from '../lost-creates';
 import { NONE, type RowPool, rowsOf, rowStoodFor, type StandsFor } from '../unnamed-lines';
-import { type LineEdits, lineDigests, newCellValues } from '../line-values';
 import { cellEdits } from './line-edits';
 
 export interface UpdatePlan {
@@ -40,6 +40,8 @@ export interface UpdatePlan {
   rowId: string;
   base: BaseRecord;
   edits: LineEdits;
+  /** Why some of the line's edits cannot go (a column deleted on the service): the others go. */
+  notSent?: string[];
 }
 
 export interface CreatePlan {
@@ -94,9 +96,6 @@ interface PlanColumns {
   /** Fixed fields but the id, and their sheet columns. */
   fixedFields: string[];
   fixedColumns: number[];
-  /** Deleted columns still in the sheet, and their sheet columns. */
-  deletedIds: string[];
-  deletedColumns: number[];
   lModColumn: number | undefined;
   /** Which row shows which lMod (a line showing another row's is not the row its id names). */
   lModOwners: LModOwners;
@@ -118,8 +117,6 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTabl
     at: live.map((column) => layout.columns.get(column.id) ?? -1),
     fixedFields,
     fixedColumns,
-    deletedIds: [...layout.deleted.keys()],
-    deletedColumns: [...layout.deleted.values()],
     lModColumn: layout.fixed.get(LMOD_HEADER),
     lModOwners: new LModOwners(base),
     lineDigests: new Array(live.length),
@@ -285,63 +282,63 @@ function planSyncedLine(
   const lineCells = cells ?? cellsByGet(grid, line, columns.at);
   // Hashed once: the id-swap check weighs the digests the edits are found by.
   const digests = lineDigests(lineCells, columns.at, live, columns.lineDigests);
-  if (columns.lModColumn !== undefined) {
-    const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
-    if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
-      plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
-      return;
-    }
-    // An lMod several rows show (one batch wrote them) names none of them: the line's values say
-    // whether it is another of those rows' (ids of two rows patched together, swapped: team chaos
-    // seed 20240132). A line holding its own row's values (most lines) is no other row's.
-    if (!holdsOnlyOwnValues(digests, live, record)) {
-      const cellsOfLine =
-        (at: number) =>
-        (column: ColumnSpec): unknown => {
-          const sheetColumn = columns.at[live.indexOf(column)] ?? -1;
-          if (sheetColumn < 0) return undefined;
-          return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
-        };
-      // A line the push did not read (runPush loads those of rows sharing a typed line's lMod) is not
-      // compared: the row then counts as having no line, and this line sends nothing.
-      const lineOf = (id: string): number | undefined => {
-        const at = index.lineById.get(id);
-        return at !== undefined && grid.isLoaded(at) ? at : undefined;
-      };
-      const holder = rowWhoseValuesItHolds(
-        line,
-        digests,
-        cellsOfLine,
-        lineOf,
-        live,
-        columns.lModOwners,
-        lMod,
-        record,
-      );
-      if (holder !== undefined) {
-        plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
-        return;
-      }
-    }
+  if (showsAnotherRow(state, columns, line, cells, digests, record)) {
+    plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
+    return;
   }
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
   if (reverted) plan.reverted.push({ line, fields: reverted });
-  const deletedEdits = editedDeletedColumns(grid, columns, line, record);
+  const notSent = deletedColumnProblems(state.layout.deleted, (column) => grid.get(line, column), record);
   const edits = cellEdits(lineCells, columns.at, record, live, context, digests);
   const edited = Object.keys(edits.values).length > 0;
   // An edit in a column deleted on the service cannot go, but it never holds back the line's other
-  // edits: they go, and the next push, finding only that edit left, says why it was not sent.
-  if (edits.errors.length > 0 || (deletedEdits && !edited)) {
-    const problems = [...(deletedEdits ?? []).map(deletedColumnEditReason), ...edits.errors];
-    plan.errors.push({ line, status: notPushedStatus(problems) });
+  // edits: they go, and the line says which did not and why.
+  if (edits.errors.length > 0 || (notSent && !edited)) {
+    plan.errors.push({ line, status: notPushedStatus([...(notSent ?? []), ...edits.errors]) });
   } else if (edited) {
-    plan.updates.push({ line, rowId, base: record, edits });
+    plan.updates.push({ line, rowId, base: record, edits, ...(notSent ? { notSent } : {}) });
   } else {
     plan.unchanged += 1;
     const status =
       columns.statusColumn === undefined ? '' : cellOfLine(grid, cells, line, columns.statusColumn);
     if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: unEditedStatus(record) });
   }
+}
+
+/**
+ * Whether a line showing a row's id is another row's: its lMod is exactly one other row's, or, where
+ * several rows show it (one batch wrote them), it holds more of one of those rows' values than of its
+ * own while that row's own line does not (ids of two rows patched together, swapped: team chaos seed
+ * 20240132). A line holding its own row's values (most lines) is no other row's.
+ */
+function showsAnotherRow(
+  state: PushState,
+  columns: PlanColumns,
+  line: number,
+  cells: readonly unknown[] | undefined,
+  digests: ReadonlyArray<Digest | undefined>,
+  record: BaseRecord,
+): boolean {
+  const { grid, live, index } = state;
+  if (columns.lModColumn === undefined) return false;
+  const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
+  if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, record.id)) return true;
+  if (holdsOnlyOwnValues(digests, live, record)) return false;
+  const cellsOfLine =
+    (at: number) =>
+    (column: ColumnSpec): unknown => {
+      const sheetColumn = columns.at[live.indexOf(column)] ?? -1;
+      if (sheetColumn < 0) return undefined;
+      return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
+    };
+  // A line the push did not read (runPush loads those of rows sharing a typed line's lMod) is not
+  // compared: the row then counts as having no line, and this line sends nothing.
+  const lineOf = (id: string): number | undefined => {
+    const at = index.lineById.get(id);
+    return at !== undefined && grid.isLoaded(at) ? at : undefined;
+  };
+  const owners = columns.lModOwners;
+  return rowWhoseValuesItHolds(line, digests, cellsOfLine, lineOf, live, owners, lMod, record) !== undefined;
 }
 
 /** A cell of a line: from its cells when loaded whole, else from the grid. */
@@ -381,26 +378,4 @@ function restoreFixedFields(
     reverted.push(field);
   }
   return reverted;
-}
-
-/** Deleted columns whose cell on this line differs from the base: edits that cannot be sent (or null). */
-function editedDeletedColumns(
-  grid: LineGrid,
-  columns: PlanColumns,
-  line: number,
-  record: BaseRecord,
-): string[] | null {
-  let edited: string[] | null = null;
-  for (let d = 0; d < columns.deletedIds.length; d++) {
-    const columnId = columns.deletedIds[d] as string;
-    const digest = record.digests[columnId];
-    if (digest === undefined) continue;
-    const value = grid.get(line, columns.deletedColumns[d] as number);
-    // A deleted column's kind is no longer known: a list agreed by its choices is as good as by its text.
-    if (cellDigest(value) !== digest && listCellDigest(value) !== digest) {
-      edited ??= [];
-      edited.push(columnId);
-    }
-  }
-  return edited;
 }

@@ -5,6 +5,7 @@ import {
   conflictStatus,
   cutNotSentReason,
   notPushedStatus,
+  partlyPushedStatus,
   STATUS,
   WAITS_FOR_PULL_STATUS,
 } from '../../status';
@@ -142,9 +143,22 @@ function withoutCutEdits(session: PushSession, update: UpdatePlan, serviceRow: S
     .map((column) => column.id);
   if (cut.length === 0) return true;
   update.edits = withoutHeld(update.edits, new Set(cut));
-  setStatus(session, update.line, notPushedStatus(cut.map(cutNotSentReason)));
+  update.notSent = [...(update.notSent ?? []), ...cut.map(cutNotSentReason)];
+  if (Object.keys(update.edits.values).length > 0) return true;
+  setStatus(session, update.line, notPushedStatus(update.notSent));
   session.counts.errors += 1;
-  return Object.keys(update.edits.values).length > 0;
+  return false;
+}
+
+/**
+ * What a line whose edits went (or were agreed) says: pushed, or, when some of its edits could not go
+ * (a column deleted on the service, a cut value), which went and which did not and why: an error, so
+ * "Lines to check" and the summary count it, and the edits left stay in the sheet.
+ */
+function sentStatus(session: PushSession, update: UpdatePlan, sent: readonly string[], done: string): string {
+  if (!update.notSent) return done;
+  session.counts.errors += 1;
+  return sent.length > 0 ? partlyPushedStatus(sent, update.notSent) : notPushedStatus(update.notSent);
 }
 
 /**
@@ -187,7 +201,8 @@ function reconcileStale(
     session.base.set(update.base);
   }
   if (Object.keys(reconciled.send).length > 0) return reconciled.send;
-  if (reconciled.conflicts.length === 0) setStatus(session, update.line, STATUS.inSync);
+  if (reconciled.conflicts.length === 0)
+    setStatus(session, update.line, sentStatus(session, update, [], STATUS.inSync));
   return null;
 }
 
@@ -215,7 +230,8 @@ export function settleUpdates(
       });
       record.shown = showFixedFields(session, update.line, answer.row);
       session.base.set(record);
-      if (!update.base.conflict) setStatus(session, update.line, STATUS.pushed);
+      if (!update.base.conflict)
+        setStatus(session, update.line, sentStatus(session, update, Object.keys(patch), STATUS.pushed));
       session.counts.updated += 1;
     } else if (answer.error.code === 'NOT_FOUND') {
       setStatus(session, update.line, STATUS.removed);

@@ -7,10 +7,12 @@ import { SyncError } from '../../../../src/core/errors';
 import {
   conflictStatus,
   cutNotSentReason,
+  deletedColumnEditReason,
   freshColumnsText,
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
+  partlyPushedStatus,
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
@@ -413,13 +415,51 @@ describe('reconciling edits with the service', () => {
     expect(session.counts.errors).toBe(1);
   });
 
-  it('never sends an edit of a value longer than a cell holds', () => {
+  it('never sends an edit of a value longer than a cell holds, and the line says so once the rest went', () => {
     const session = edit('second', 2);
     const long = 'x'.repeat(60000);
     const requests = reconcileUpdates(session, service({ title: long }));
     expect(requests).toMatchObject([{ patch: { amount: 2 } }]);
     expect(requests[0]?.patch).not.toHaveProperty('title');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    // Not "✓ pushed": the cut cell's edit did not go (issue 33 case 10's sibling).
+    expect(status(session, 0)).toBe(partlyPushedStatus(['amount'], [cutNotSentReason('title')]));
+    expect(session.counts).toMatchObject({ updated: 1, errors: 1 });
+  });
+
+  it('an edit alone of a value longer than a cell holds sends nothing and says why', () => {
+    const session = edit('second', 1);
+    expect(reconcileUpdates(session, service({ title: 'x'.repeat(60000) }))).toEqual([]);
     expect(status(session, 0)).toBe(notPushedStatus([cutNotSentReason('title')]));
+    expect(session.counts.errors).toBe(1);
+  });
+
+  it('an edit in a column deleted on the service: the others go, and the line says which did not (issue 33 case 10)', () => {
+    const headers = [...HEADERS, 'gone'];
+    const record: BaseRecord = {
+      ...agreed('r1', 't1', 'first', 1),
+      digests: { ...agreed('r1', 't1', 'first', 1).digests, gone: valueDigest('old', 'text') },
+    };
+    const grid = gridOf([[...line('r1', 'first', 2, 't1'), 'new']]);
+    const layout = layoutOf(headers, ['gone']);
+    const session = startPushSession({
+      grid,
+      layout,
+      live,
+      base: baseOf([record]),
+      decode,
+      fixedText: (field, value) => `${field}:${value}`,
+    });
+    expect(session.plan.updates[0]?.notSent).toEqual([deletedColumnEditReason('gone')]);
+    const requests = reconcileUpdates(
+      session,
+      new Map([['r1', { id: 'r1', lMod: 't1', title: 'first', amount: 1 }]]),
+    );
+    expect(requests.map((request) => request.patch)).toEqual([{ amount: 2 }]);
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    expect(status(session, 0)).toBe(partlyPushedStatus(['amount'], [deletedColumnEditReason('gone')]));
+    expect(session.counts).toMatchObject({ updated: 1, errors: 1 });
+    expect(grid.get(0, 5)).toBe('new');
   });
 });
 
