@@ -182,7 +182,9 @@ describe('an edit in a column deleted on the service (issue 33 case 10)', () => 
     world.sim.person.edit(sheetName(), line, 'status', 'typed before the delete');
     world.sim.person.edit(sheetName(), line, 'amount', 4321);
     await world.emulator.admin.deleteColumn(CRM, DEALS, 'status');
-    pushSheet(world);
+    // A sync (push, then pull) ends saying so too: what is left unsent, and why.
+    expect(world.call<SyncSummary>('syncActiveSheet')).toMatchObject({ updated: 1, errors: 1 });
+    expect(String(cellOf(world, rowId, '_sync'))).toMatch(/^✖ not pushed: status: this column no longer/);
     expect(pullSheet(world).errors).toBe(1);
     expect(String(cellOf(world, rowId, '_sync'))).toMatch(/status: this column no longer exists/);
     world.sim.person.renameHeader(sheetName(), 'status', 'my status');
