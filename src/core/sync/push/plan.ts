@@ -101,6 +101,8 @@ interface PlanColumns {
   lModOwners: LModOwners;
   /** The cell digests of the line being planned (scratch, filled by lineDigests). */
   lineDigests: Array<Digest | undefined>;
+  /** The rows a line whose id was cleared may be (rowsWithoutOwnLine), made on the first such line. */
+  clearedIdPool?: RowPool;
 }
 
 function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTable): PlanColumns {
@@ -221,12 +223,8 @@ function rowOfClearedId(
   const hasValue = Object.keys(values).length > 0;
   if (fixed.length === 0 && !hasValue) return NONE;
   const digests = lineDigests(cells, columns.at, state.live, columns.lineDigests);
-  return rowStoodFor(
-    { fixed, digests, hasValue },
-    state.live,
-    columns.lModOwners,
-    rowsWithoutOwnLine(state, columns),
-  );
+  columns.clearedIdPool ??= rowsWithoutOwnLine(state, columns);
+  return rowStoodFor({ fixed, digests, hasValue }, state.live, columns.lModOwners, columns.clearedIdPool);
 }
 
 /**
@@ -246,16 +244,17 @@ function rowsWithoutOwnLine(state: PushState, columns: PlanColumns): RowPool {
     if (lMod === '' || showsLMod(record, lMod)) return false;
     return columns.lModOwners.rowsShowing(lMod).length > 0;
   };
-  return {
-    has,
-    *records() {
-      for (const rowId of base.ids()) {
-        if (isPendingToken(rowId) || index.lineById.has(rowId)) continue;
-        const record = base.get(rowId);
-        if (record) yield record;
-      }
-    },
+  // The rows no line shows by id, listed once per plan (not for each new line).
+  let withoutLine: BaseRecord[] | undefined;
+  const records = (): BaseRecord[] => {
+    withoutLine ??= base
+      .ids()
+      .filter((rowId) => !isPendingToken(rowId) && !index.lineById.has(rowId))
+      .map((rowId) => base.get(rowId))
+      .filter((record): record is BaseRecord => record !== undefined);
+    return withoutLine;
   };
+  return { has, records };
 }
 
 /** A line with an id: an update of its edited cells, unchanged, or an error saying why it cannot be sent. */
