@@ -106,7 +106,7 @@ export function clearedIdStatus(rowIds: readonly string[], sure: boolean): strin
   const named = rowIds.slice(0, NAMED_ROWS).join(', ');
   const more = rowIds.length > NAMED_ROWS ? ` and ${rowIds.length - NAMED_ROWS} more` : '';
   return errorStatus(
-    `not pushed: this line's id cell is empty, but its lMod and values say it may be row ${named}${more}, so it is not created again. Type its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
+    `not pushed: this line's id cell is empty, but its lMod and values say it may be any of rows ${named}${more}, so it is not created again. Type its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
   );
 }
 

@@ -289,6 +289,7 @@ export interface ReferencePullState {
   index: LineIndex;
   pullId: string;
   counts: PullCounts;
+  standing?: ReadonlySet<string>;
 }
 
 function writeFixedFields(
@@ -399,7 +400,8 @@ export function applyServiceRows(
     let line = index.lineById.get(id);
     // A row the base knows whose line was deleted from the sheet is held for review, never added back.
     if (line === undefined && base.has(id)) {
-      state.counts.awaitingReview += 1;
+      // Unless a line whose id cell was cleared or typed over may stand for it.
+      if (!state.standing?.has(id)) state.counts.awaitingReview += 1;
       base.markSeen(id, state.pullId);
       continue;
     }

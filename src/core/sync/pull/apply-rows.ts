@@ -159,8 +159,9 @@ export function applyServiceRows(
     let line = index.lineById.get(id);
     if (line === undefined && base.has(id)) {
       // Its line was deleted from the sheet: held for review (delete on the service, or bring it
-      // back), never added back by a pull meanwhile. Its base stays as agreed.
-      state.counts.awaitingReview += 1;
+      // back), never added back by a pull meanwhile. Its base stays as agreed. A row a line whose id
+      // cell was cleared or typed over may stand for is not missing: never added, nor reviewed.
+      if (!state.standing?.has(id)) state.counts.awaitingReview += 1;
       base.markSeen(id, state.pullId);
       // Should its line come back (its id put back), the columns this pull adds are empty there.
       agreeFreshCellsEmpty(state, id);

@@ -85,9 +85,13 @@ export function findEditedIds(state: EditedIdsState, everyLine = false): EditedI
   }
 }
 
-/** Edited id cells are put back (and say so) before anything is matched by id; returns those lines. */
+/**
+ * Edited id cells are put back (and say so) before anything is matched by id; the rows lines may stand
+ * for are not missing. Returns the lines put back.
+ */
 export function putBackEditedIds(state: PullState): number[] {
-  const restored = restoreEditedIds(state);
+  const { restored, standing } = findEditedIds(state);
+  if (standing.size > 0) state.standing = standing;
   const statusColumn = state.layout.status;
   if (statusColumn !== undefined)
     for (const line of restored) state.grid.set(line, statusColumn, STATUS.idRestored);

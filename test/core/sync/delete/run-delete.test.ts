@@ -2,7 +2,7 @@
 // review (never added back by a pull, never sent by a push), deleted on the service only as approved,
 // or brought back; lines that merely moved are never missing.
 import { describe, expect, it } from 'vitest';
-import { STATUS } from '../../../../src/core/status';
+import { clearedIdStatus, STATUS } from '../../../../src/core/status';
 import {
   deleteApprovedRows,
   releaseMissingRows,
@@ -122,6 +122,37 @@ describe('a line deleted in the sheet', () => {
     // The next pull puts both ids back.
     expect(pull(world).progress.counts.awaitingReview).toBe(0);
     expect(sheetIds(world)).toEqual(['r0001', 'r0002', 'r0003']);
+  });
+});
+
+describe('lines whose id cells were cleared, of rows one batch wrote (issue 33 case 1)', () => {
+  /** Two rows sharing an lMod, both id cells cleared and both lines typed alike: they cannot be told apart. */
+  function clearedAlike(): MemoryWorld {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 3; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const lMod = String(world.service.find('r0001')?.lMod);
+    (world.service.find('r0002') as { lMod: string }).lMod = lMod;
+    pull(world);
+    for (const id of ['r0001', 'r0002']) {
+      const at = world.sheet.lineOfId(id);
+      world.sheet.type(at, 'title', 'same');
+      world.sheet.type(at, 'amount', 7);
+      world.sheet.type(at, 'id', '');
+    }
+    return world;
+  }
+
+  it('lists neither row for review, a pull puts back neither id and adds neither row, a push creates nothing', () => {
+    const world = clearedAlike();
+    expect(review(world).count).toBe(0);
+    const pulled = pull(world);
+    expect(pulled.progress.counts).toMatchObject({ awaitingReview: 0, added: 0 });
+    expect(sheetIds(world)).toEqual(['r0003']);
+    const before = world.service.requests.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.requests.slice(before).filter((request) => !request.startsWith('get '))).toEqual([]);
+    expect(String(world.sheet.values()[1]?.[4])).toBe(clearedIdStatus(['r0001', 'r0002'], false));
+    expect(world.service.rows.map((row) => row.id)).toEqual(['r0001', 'r0002', 'r0003']);
   });
 });
 
