@@ -103,6 +103,22 @@ describe('a cleared id cell (issue 33 case 1)', () => {
     expect(writes(sent)).toEqual([`PATCH /api/public/tableApps/${CRM}/tables/${DEALS}/rows/${rowId}`]);
     expect((await world.serviceRows()).find((row) => row.id === rowId)?.amount).toBe(777);
   });
+
+  it('with live sync on: clearing it, then typing on another line, creates nothing', async () => {
+    world.call('setLinkOptions', { live: true });
+    const ids = idsInSheet();
+    const rowId = ids[2] as string;
+    const line = lineOf(world, rowId);
+    const sent = await requestsDuring(world, () => {
+      world.sim.person.clearCells(sheetName(), a1(line, 'id'));
+      world.sim.person.edit(sheetName(), lineOf(world, ids[5] as string), 'amount', 55);
+    });
+    expect(writes(sent)).toEqual([`PATCH /api/public/tableApps/${CRM}/tables/${DEALS}/rows/${ids[5]}`]);
+    expect(await serviceIds()).toEqual(ids);
+    expect(String(activeSheet(world).getRange(line, column(world, '_sync')).getValue())).toMatch(
+      /^✖ not pushed: this line's id cell is empty/,
+    );
+  });
 });
 
 describe('another row’s id typed over an id cell (issue 33 case 8)', () => {
