@@ -18,6 +18,8 @@ export interface LineMarks {
   digests: ReadonlyArray<Digest | undefined>;
   /** Whether one of its synced cells holds a value. */
   hasValue: boolean;
+  /** Whether its id cell holds an id (unknown, or another row's); false: cleared. */
+  hasId: boolean;
 }
 
 /** The row a line stands for: exactly one, one of several it cannot tell apart, or none (a new line). */
@@ -132,8 +134,9 @@ function mostAlike(
 /**
  * The row a line whose id cell does not name it stands for. By its fixed cells (lMod and the others
  * shown): the rows they name, narrowed by its values when several do; failing that (none shown, or
- * typed into), the one row without a line whose every agreed value it holds. A row with a line of its
- * own (not in `pool`) is not chosen: a line alike to it is a copy, a new line.
+ * typed into), the one row without a line whose every agreed value it holds. A line whose id and
+ * fixed cells are all empty is a new line, whatever it holds. A row with a line of its own (not in
+ * `pool`) is not chosen: a line alike to it is a copy, a new line.
  */
 export function rowStoodFor(
   marks: LineMarks,
@@ -141,6 +144,7 @@ export function rowStoodFor(
   owners: LModOwners,
   pool: RowPool,
 ): StandsFor {
+  if (!marks.hasId && marks.fixed.length === 0) return NONE;
   let found = rowsNamedByFixedCells(marks, owners, pool);
   if (found.length === 0) {
     if (!marks.hasValue) return NONE;

@@ -542,6 +542,7 @@ type SpecState = {
  * the rows (pending creates aside) its other fixed cells name, each record's lMods or shown value
  * matching and at least one compared (without an lMod cell, among the rows no line shows by id);
  * failing that, when it holds a value, the rows no line shows by id whose every agreed value it holds.
+ * None for a line showing no fixed field (a new line).
  * Of those, the ones whose values it holds most of (all, when none). Of those, the ones without a
  * line of their own: no line shows their id, several do, or the one that does shows another row's lMod.
  */
@@ -581,6 +582,8 @@ function rowsOfClearedId(
   let named = (showsLModCell ? records : noLineById).filter(
     (record) => !pending(record) && confirmed(record) > 0,
   );
+  // A line showing no fixed field is a new line.
+  if (fixed.length === 0) return { rowIds: [], sure: false };
   if (named.length === 0 && hasValue)
     named = noLineById.filter((record) =>
       live.every((column) => {

@@ -36,11 +36,12 @@ function baseOf(records: BaseRecord[]): BaseTable {
 }
 
 /** A line's marks: its fixed cells and its title and status cells. */
-function marksOf(fixed: Record<string, string>, title: string, status: string): LineMarks {
+function marksOf(fixed: Record<string, string>, title: string, status: string, hasId = false): LineMarks {
   return {
     fixed: Object.entries(fixed),
     digests: [cellDigestFor(title, 'text'), cellDigestFor(status, 'text')],
     hasValue: title !== '' || status !== '',
+    hasId,
   };
 }
 
@@ -88,10 +89,15 @@ describe('rowStoodFor', () => {
     expect(standsFor(base, ['b2'], marks)).toEqual({ kind: 'none' });
   });
 
-  it('without fixed cells: the one row without a line whose every value it holds; a blank line none', () => {
-    expect(standsFor(base, ['r1', 'r2'], marksOf({}, 'Two', 'open'))).toEqual({ kind: 'row', rowId: 'r2' });
-    expect(standsFor(base, ['r1', 'r2'], marksOf({}, 'Two', 'won'))).toEqual({ kind: 'none' });
-    expect(standsFor(base, ['r1', 'r2'], marksOf({}, '', ''))).toEqual({ kind: 'none' });
+  it('an unknown id typed, no fixed cells: the one row without a line whose every value it holds', () => {
+    const typed = (title: string, status: string) => marksOf({}, title, status, true);
+    expect(standsFor(base, ['r1', 'r2'], typed('Two', 'open'))).toEqual({ kind: 'row', rowId: 'r2' });
+    expect(standsFor(base, ['r1', 'r2'], typed('Two', 'won'))).toEqual({ kind: 'none' });
+    expect(standsFor(base, ['r1', 'r2'], typed('', ''))).toEqual({ kind: 'none' });
+  });
+
+  it('no id and no fixed cells: a new line, even one typed like a row without a line', () => {
+    expect(standsFor(base, ['r1', 'r2'], marksOf({}, 'Two', 'open'))).toEqual({ kind: 'none' });
   });
 
   it('an lMod no row shows (typed into) falls back to the values', () => {

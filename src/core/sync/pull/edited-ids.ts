@@ -151,7 +151,7 @@ function unnamedLines(
     // Most lines name their row: only their lMod cell is read.
     const lMod = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
     if (id !== '' && namesItsRow(lMod, id, base, owners)) return;
-    const marks = marksOf(grid, line, fixedColumns, at, live);
+    const marks = marksOf(grid, line, fixedColumns, at, live, id !== '');
     if (id === '' && isNewLine(grid, layout, line, marks)) return;
     unnamed.push({ line, id, marks });
   });
@@ -181,6 +181,7 @@ function marksOf(
   fixedColumns: ReadonlyArray<readonly [string, number]>,
   at: readonly number[],
   live: readonly ColumnSpec[],
+  hasId: boolean,
 ): LineMarks {
   const fixed: Array<[string, string]> = [];
   for (const [field, column] of fixedColumns) {
@@ -195,7 +196,7 @@ function marksOf(
     if (cellText(cell) !== '') hasValue = true;
     return cellDigestFor(cell, (live[k] as ColumnSpec).kind);
   });
-  return { fixed, digests, hasValue };
+  return { fixed, digests, hasValue, hasId };
 }
 
 /** Gives a line the id of the row it stands for, in the grid and the index. */

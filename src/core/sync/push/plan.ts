@@ -220,11 +220,13 @@ function rowOfClearedId(
     const text = cellText(state.grid.get(line, columns.fixedColumns[f] as number));
     if (text !== '') fixed.push([columns.fixedFields[f] as string, text]);
   }
+  // A line showing no fixed field is a new line (its row, were it one, cannot be told).
+  if (fixed.length === 0) return NONE;
   const hasValue = Object.keys(values).length > 0;
-  if (fixed.length === 0 && !hasValue) return NONE;
   const digests = lineDigests(cells, columns.at, state.live, columns.lineDigests);
   columns.clearedIdPool ??= rowsWithoutOwnLine(state, columns);
-  return rowStoodFor({ fixed, digests, hasValue }, state.live, columns.lModOwners, columns.clearedIdPool);
+  const marks = { fixed, digests, hasValue, hasId: false };
+  return rowStoodFor(marks, state.live, columns.lModOwners, columns.clearedIdPool);
 }
 
 /**
