@@ -24,20 +24,21 @@ export const DELETE_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
  * person cleared or typed over (another row's id, an unknown one) is still its row's, found by its
  * other fixed fields and values (the next pull puts the id back): its row is not listed, nor is any
  * row such a line may be when it cannot tell which. None when the sheet has no id column: every row
- * would look missing, and the run says to restore the column instead.
+ * would look missing, and the run says to restore the column instead. The lines read are those with
+ * no id, an unknown one or one on several lines; `everyLine` (right before deleting): every line, so
+ * a line showing another row's id once is found by its lMod too.
  */
 export function missingRowIds(
   lines: SheetLines,
   base: BaseTable,
   live: readonly ColumnSpec[],
   deletedColumnIds: readonly string[],
+  everyLine = false,
 ): string[] {
   const layout = readLayout(lines.headers, live, deletedColumnIds);
   if (layout.fixed.get(ID_HEADER) === undefined) return [];
   const index = indexLines(lines.grid, layout);
-  // Every line is looked at (read whole) once a row is on no line by its id: a line showing another
-  // row's id is found by its lMod.
-  const { standing } = findEditedIds({ grid: lines.grid, layout, live, base, index }, true);
+  const { standing } = findEditedIds({ grid: lines.grid, layout, live, base, index }, everyLine);
   return base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id) && !standing.has(id));
 }
 

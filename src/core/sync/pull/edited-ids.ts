@@ -1,3 +1,4 @@
+import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
 import { cellDigestFor } from '../../codec';
 import type { ColumnSpec } from '../../columns';
@@ -50,10 +51,13 @@ export function findEditedIds(state: EditedIdsState, everyLine = false): EditedI
   if (idColumn === undefined) return { restored, standing };
   const missing = new Set(base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id)));
   if (missing.size === 0) return { restored, standing };
-  const lines = linesToLookAt(grid, idColumn, base, index, everyLine);
-  grid.ensureLoaded(lines);
+  if (everyLine) grid.ensureLoaded(grid.lines.keys());
+  // Records of the loaded lines' rows (a base read in part), their ids not listed for a whole base.
+  base.ensureLoaded(idsOfLoadedLines(grid, idColumn));
   base.ensureLoaded([...missing]);
   const owners = new LModOwners(base);
+  const lines = linesToLookAt(state, idColumn, owners);
+  grid.ensureLoaded(lines);
   let unnamed = unnamedLines(state, idColumn, owners, lines);
   for (;;) {
     const pool = poolOf(base, missing);
@@ -98,23 +102,36 @@ export function putBackEditedIds(state: PullState): number[] {
   return restored;
 }
 
+/** The ids of the loaded lines, read only when asked for (a base read whole never asks). */
+function* idsOfLoadedLines(grid: LineGrid, idColumn: number): Generator<string> {
+  for (let line = 0; line < grid.length; line++)
+    if (grid.isLoaded(line)) yield cellText(grid.get(line, idColumn));
+}
+
 /**
- * The lines whose id cell may not name their row: an empty or unknown id, an id on several lines, and
- * (to see whether their lMod is another row's) the other lines loaded, or every line.
+ * The lines whose id cell may not name their row, in one look down the id column: an empty or unknown
+ * id, an id on several lines, and a loaded line whose lMod is another row's (most lines are looked
+ * up once: their id, and their lMod against their row's).
  */
-function linesToLookAt(
-  grid: LineGrid,
-  idColumn: number,
-  base: BaseTable,
-  index: LineIndex,
-  everyLine: boolean,
-): number[] {
+function linesToLookAt(state: EditedIdsState, idColumn: number, owners: LModOwners): number[] {
+  const { grid, layout, base, index } = state;
+  const lModColumn = layout.fixed.get(LMOD_HEADER);
+  const anyDuplicate = index.duplicates.size > 0;
   const lines: number[] = [];
   for (let line = 0; line < grid.length; line++) {
-    const id = cellText(grid.get(line, idColumn));
-    if (isPendingToken(id)) continue;
-    if (id === '' || !base.has(id) || index.duplicates.has(id) || everyLine || grid.isLoaded(line))
+    const cells = grid.lineCells(line);
+    const id = cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
+    if (id === '' || (anyDuplicate && index.duplicates.has(id))) {
       lines.push(line);
+      continue;
+    }
+    if (isPendingToken(id)) continue;
+    if (!cells || lModColumn === undefined) {
+      if (!base.has(id)) lines.push(line);
+      continue;
+    }
+    const record = base.get(id);
+    if (!record || !namesItsRow(cellText(cells[lModColumn]), record, owners)) lines.push(line);
   }
   return lines;
 }
@@ -144,13 +161,15 @@ function unnamedLines(
   const fixedColumns = [...layout.fixed].filter(([field]) => field !== ID_HEADER);
   const lModColumn = layout.fixed.get(LMOD_HEADER);
   const ids = lines.map((line) => cellText(grid.get(line, idColumn)));
+  // The rows of lines loaded just now (a sheet read in part).
   base.ensureLoaded(ids.filter((id) => base.has(id)));
   const unnamed: UnnamedLine[] = [];
   lines.forEach((line, i) => {
     const id = ids[i] as string;
     // Most lines name their row: only their lMod cell is read.
     const lMod = lModColumn === undefined ? '' : cellText(grid.get(line, lModColumn));
-    if (id !== '' && namesItsRow(lMod, id, base, owners)) return;
+    const record = id === '' ? undefined : base.get(id);
+    if (record && namesItsRow(lMod, record, owners)) return;
     const marks = marksOf(grid, line, fixedColumns, at, live, id !== '');
     if (id === '' && isNewLine(grid, layout, line, marks)) return;
     unnamed.push({ line, id, marks });
@@ -168,11 +187,9 @@ function isNewLine(grid: LineGrid, layout: Layout, line: number, marks: LineMark
  * Whether a line showing a row's id is that row's: the base knows the id and the line's lMod is not
  * another row's (an lMod no row shows was typed into the read-only cell, and is put back).
  */
-function namesItsRow(lMod: string, id: string, base: BaseTable, owners: LModOwners): boolean {
-  const record = base.get(id);
-  if (!record) return false;
+function namesItsRow(lMod: string, record: BaseRecord, owners: LModOwners): boolean {
   if (lMod === '' || showsLMod(record, lMod)) return true;
-  return !owners.rowsShowing(lMod).some((other) => other.id !== id);
+  return !owners.rowsShowing(lMod).some((other) => other.id !== record.id);
 }
 
 function marksOf(

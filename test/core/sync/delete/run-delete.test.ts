@@ -125,6 +125,27 @@ describe('a line deleted in the sheet', () => {
   });
 });
 
+describe('a row’s id typed over another line while its own line was deleted (issue 33 case 8)', () => {
+  it('the row whose id was typed over is not deleted nor let go, and a pull puts its id back', () => {
+    const world = pulledWorld(3);
+    deleteLineOf(world, 'r0002');
+    world.sheet.type(world.sheet.lineOfId('r0003'), 'id', 'r0002');
+    const before = world.service.requests.length;
+    const lMod = (rowId: string) => String(world.service.find(rowId)?.lMod);
+    const result = deleteApprovedRows(world.ports(ANN), world.links.get(), {
+      rows: [{ rowId: 'r0003', lMod: lMod('r0003') }],
+    });
+    expect(result).toMatchObject({ deleted: 0, back: ['r0003'] });
+    expect(world.service.requests.slice(before).filter((request) => request.startsWith('delete'))).toEqual(
+      [],
+    );
+    expect(releaseMissingRows(world.ports(ANN), world.links.get(), ['r0003'])).toBe(0);
+    expect(pull(world).progress.counts.awaitingReview).toBe(1);
+    expect(sheetIds(world)).toEqual(['r0001', 'r0003']);
+    expect(review(world).rows.map((row) => row.rowId)).toEqual(['r0002']);
+  });
+});
+
 describe('lines whose id cells were cleared, of rows one batch wrote (issue 33 case 1)', () => {
   /** Two rows sharing an lMod, both id cells cleared and both lines typed alike: they cannot be told apart. */
   function clearedAlike(): MemoryWorld {
