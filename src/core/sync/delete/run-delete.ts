@@ -164,15 +164,18 @@ export function deleteApprovedRows(
   });
   sendDeletes(ports, link, toDelete, base, result, fail, shouldStop);
   ports.base.write(base);
-  if (result.unsupported) {
-    const at = new Date(ports.run.now()).toISOString();
-    ports.links.update((stored) => {
-      stored.deleteUnsupportedAt = at;
-    });
-  }
+  if (result.unsupported) noteDeleteUnsupported(ports);
   result.ok = result.failed.length === 0 && !result.unsupported;
   result.message = deleteMessage(result, firstError);
   return result;
+}
+
+/** Remembers when the service answered that it does not serve deleting (not offered for a day). */
+function noteDeleteUnsupported(ports: SyncPorts): void {
+  const at = new Date(ports.run.now()).toISOString();
+  ports.links.update((stored) => {
+    stored.deleteUnsupportedAt = at;
+  });
 }
 
 /**
