@@ -51,6 +51,7 @@ import {
   checkedRows,
   editedRowIds,
   editedRowsCheck,
+  settleLinesShown,
   type PatchRequest,
   reconcileUpdates,
   settleUpdates,
@@ -437,6 +438,7 @@ function writeStatuses(push: Push): void {
   // Not counted as lines written: a push writes each line's status more than once (a person would
   // read 160 lines written for 80 lines), and its sends are its numbers.
   push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  settleLinesShown(push.session);
   push.ports.base.write(push.session.base);
 }
 
