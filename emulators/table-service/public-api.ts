@@ -310,12 +310,24 @@ async function operate(
     // The emulator's own choice: 201 Created (the seed shows no status; clients accept any 2xx).
     return { status: 201, body: rowView(table, row) };
   }
-  const row = store.row(table, rowId as string);
+  return operateOnRow(emu, req, table, rowId as string, user, markCommitted);
+}
+
+/** The single-row operations: read (fixed fields), delete, update. */
+function operateOnRow(
+  emu: TableEmulator,
+  req: PublicRequest,
+  table: TableData,
+  rowId: string,
+  user: User,
+  markCommitted: () => void,
+): Answer {
+  const row = emu.store.row(table, rowId);
   if (req.method === 'GET') return { status: 200, body: singleRowView(row) };
   if (req.method === 'DELETE') {
     // The deleted row as it was (the contract allows 200 with it, or 204).
     const view = rowView(table, row);
-    store.deleteRow(table, row.id);
+    emu.store.deleteRow(table, row.id);
     markCommitted();
     emu.persist();
     return { status: 200, body: view };
@@ -323,7 +335,7 @@ async function operate(
   const body = readJsonBody(req);
   const values = validated(table, body);
   if (Object.keys(values).length === 0) fail(400, 'empty_update', 'The body names no column to update.');
-  store.patchRow(table, row, values, user.id);
+  emu.store.patchRow(table, row, values, user.id);
   markCommitted();
   emu.persist();
   return { status: 200, body: rowView(table, row) };

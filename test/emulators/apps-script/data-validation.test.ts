@@ -122,7 +122,9 @@ describe('the builder and its rules', () => {
     run('clearRules', ['A1:B2']);
     expect(cellRules(sheet).map((cell) => cell.a1)).toEqual(['B3']);
   });
+});
 
+describe('rules a script may not set', () => {
   it('refuses a list of more than 500 items at setDataValidation, with the documented message', () => {
     run('setRule', ['A1', 'big', 500]);
     expect(failure('setRule', ['A1', 'big', 501])).toBe(LIST_LIMIT_MESSAGE);

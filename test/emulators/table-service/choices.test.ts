@@ -48,7 +48,9 @@ describe('a select column', () => {
       cSchema: { type: 'array', items: { type: 'string', enum: [...PLAYGROUND.tags] } },
     });
   });
+});
 
+describe('a select column’s values', () => {
   it('takes one of its choices or null, and refuses anything else with 400 naming the choices', async () => {
     const made = await call(svc.url, 'POST', `/api/public${PIPELINE}/rows`, {
       key: alice,
@@ -92,7 +94,9 @@ describe('a select column', () => {
       tags: ['smb', 'urgent'],
     });
   });
+});
 
+describe('a multiSelect column', () => {
   it('keeps a multiSelect without choices taking any strings (the Deals tags)', async () => {
     await svc.admin.reset('sample');
     const r = await call(svc.url, 'POST', '/api/public/tableApps/ta_crm/tables/tbl_deals/rows', {
@@ -152,7 +156,9 @@ describe('choices changed on the service (admin /columns/choices)', () => {
       'Column "amount" is a number column: only select and multiSelect columns have choices.',
     ]);
   });
+});
 
+describe('a select column added through the admin route', () => {
   it('adds a select column with its choices, and refuses one without', async () => {
     const added = await svc.admin.addColumn(PLAYGROUND.apps.sales, PLAYGROUND.tables.pipeline, {
       id: 'region',

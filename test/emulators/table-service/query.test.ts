@@ -78,7 +78,9 @@ describe('POST …/rows/query', () => {
     );
     expect(found).toEqual(idsWhere((row) => row.stage === 'Lost' || row.won === true));
   });
+});
 
+describe('POST …/rows/query: comparisons', () => {
   it('compares numbers numerically, dates and text as strings, and null consistently', async () => {
     // 9 < 10 numerically, though "9" > "10" as text.
     expect(await ids(body([{ field: 'amount', operand: '<', value: 9000 }]))).toEqual(
@@ -107,7 +109,9 @@ describe('POST …/rows/query', () => {
     ];
     expect(lessOrMore.filter((id) => empty.includes(id))).toEqual([]);
   });
+});
 
+describe('POST …/rows/query: lists, pages, shapes and prefixes', () => {
   it('matches a multiSelect list that holds the value (=) or does not (!=)', async () => {
     expect(await ids(body([{ field: 'tags', operand: '=', value: 'urgent' }]))).toEqual(
       idsWhere((row) => Array.isArray(row.tags) && row.tags.includes('urgent')),
@@ -143,14 +147,14 @@ describe('POST …/rows/query', () => {
   });
 });
 
-describe('a query body is checked, not trusted', () => {
-  const refusal = async (payload: unknown): Promise<string> => {
-    const r = await query(payload);
-    expect(r.status).toBe(400);
-    expect(errorOf(r).code).toBe('invalid_query_body');
-    return errorOf(r).message;
-  };
+async function refusal(payload: unknown): Promise<string> {
+  const r = await query(payload);
+  expect(r.status).toBe(400);
+  expect(errorOf(r).code).toBe('invalid_query_body');
+  return errorOf(r).message;
+}
 
+describe('a query body is checked, not trusted', () => {
   it('refuses an unknown or deleted field, a bad operand and a nested query, each with a sentence', async () => {
     expect(await refusal(body([{ field: 'region', operand: '=', value: 'x' }]))).toBe(
       '"query.expressions[0]".field: the table has no column "region".',
@@ -196,7 +200,9 @@ describe('a query body is checked, not trusted', () => {
       /needs a value, not null/,
     );
   });
+});
 
+describe('a query body of another shape', () => {
   it('refuses a body of another shape: no query, no operator, no expressions, unknown members', async () => {
     await refusal({});
     await refusal({ query: { expressions: [{ field: 'stage', operand: '=', value: 'Won' }] } });
@@ -246,7 +252,9 @@ describe('the modes a client checks the query against', () => {
     const bad = await call(svc.url, 'POST', '/__admin/query', { body: { mode: 'sometimes' } });
     expect([bad.status, errorOf(bad).message]).toEqual([400, '"mode" must be one of on, off, ignore-body.']);
   });
+});
 
+describe('the query and the platform mode', () => {
   it('counts toward the platform mode’s windows like any request', async () => {
     await svc.admin.setClock({ nowMs: T0 });
     await svc.admin.setPlatform({ windows: [{ windowMs: 60_000, max: 3 }] });
