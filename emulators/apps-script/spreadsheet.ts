@@ -18,12 +18,14 @@ import {
   type DataValidationImpl,
   RELATIVE_DATE,
 } from './data-validation';
+import { type DeveloperMetadataImpl, newDeveloperMetadata } from './developer-metadata';
 import { ProtectionImpl, SpreadsheetProtections } from './protection';
 import { GasError, GasObject, isDate } from './realm';
 import type { Runtime } from './runtime';
 import { RangeFinding, rowHiding, SheetFinding, SheetRowHiding, SpreadsheetFinding } from './text-finder';
 import { type ClearOptions, clearParts, guardRules, RangeTypedCells } from './typed-range';
 
+export { DeveloperMetadataImpl } from './developer-metadata';
 export { ProtectionImpl } from './protection';
 
 /** Sheets' workbook cap since 14 Mar 2022 (§3). */
@@ -62,47 +64,6 @@ const fail = (message: string): never => {
 
 function signatureError(method: string): never {
   throw new GasError(`The parameters don't match the method signature for ${method}.`);
-}
-
-let nextMetadataId = 1000;
-
-/** DeveloperMetadata on a spreadsheet or sheet. */
-export class DeveloperMetadataImpl extends GasObject {
-  protected readonly _gasType = 'DeveloperMetadata';
-  constructor(
-    private readonly _owner: { _metadata: DeveloperMetadataImpl[] },
-    private readonly _id: number,
-    private _key: string,
-    private _value: string | null,
-    private readonly _visibility: string,
-  ) {
-    super();
-  }
-  getId(): number {
-    return this._id;
-  }
-  getKey(): string {
-    return this._key;
-  }
-  setKey(key: string): DeveloperMetadataImpl {
-    this._key = String(key);
-    return this;
-  }
-  getValue(): string | null {
-    return this._value;
-  }
-  setValue(value: string): DeveloperMetadataImpl {
-    this._value = value === null || value === undefined ? null : String(value);
-    return this;
-  }
-  getVisibility(): string {
-    return this._visibility;
-  }
-  remove(): void {
-    const list = this._owner._metadata;
-    const i = list.indexOf(this);
-    if (i >= 0) list.splice(i, 1);
-  }
 }
 
 /** A rectangular range of one sheet (1-based coordinates). */
@@ -1032,9 +993,8 @@ export class SheetImpl extends GasObject {
   }
   addDeveloperMetadata(key: string, value?: string, visibility?: string): SheetImpl {
     this._metadata.push(
-      new DeveloperMetadataImpl(
+      newDeveloperMetadata(
         this,
-        nextMetadataId++,
         String(key),
         value === undefined ? null : String(value),
         visibility ?? 'DOCUMENT',
@@ -1206,9 +1166,8 @@ export class SpreadsheetImpl extends GasObject {
   }
   addDeveloperMetadata(key: string, value?: string, visibility?: string): SpreadsheetImpl {
     this._metadata.push(
-      new DeveloperMetadataImpl(
+      newDeveloperMetadata(
         this,
-        nextMetadataId++,
         String(key),
         value === undefined ? null : String(value),
         visibility ?? 'DOCUMENT',
