@@ -3,6 +3,7 @@
 // hidden by a person or a filter skipped (the stricter reading), refusals, and its cost: a waiting call
 // per find plus every cell searched at the read cost, its options queued.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { installSheetCallCensus, startCensus, stopCensus } from '../../../bench/sheet-call-census';
 import {
   type AppsScriptSimulator,
   COST_PROFILES,
@@ -202,6 +203,18 @@ describe('what a find costs', () => {
       expect(sheetCallKind('TextFinder', option)).toBe('deferred');
     for (const find of ['findAll', 'findNext', 'findPrevious', 'replaceAllWith'])
       expect(sheetCallKind('TextFinder', find)).toBe('wait');
+  });
+
+  it('is counted by the bench’s sheet-call census, finds among the waiting calls', () => {
+    installSheetCallCensus();
+    startCensus();
+    sim.run('findAll', ['A:A', 'r_abc', { matchCase: true }]);
+    const census = stopCensus();
+    expect(census).toMatchObject({
+      'Range.createTextFinder': 1,
+      'TextFinder.matchCase': 1,
+      'TextFinder.findAll': 1,
+    });
   });
 
   it('needs the spreadsheet scope, like every TextFinder method', () => {
