@@ -20,6 +20,7 @@ import {
   UserImpl,
 } from './misc-services';
 import { type PersonEdit, PersonActions } from './person';
+import { warnPersonEdit } from './protection';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { fromRealm, GasError, GasObject, KilledError, type Realm, realmError } from './realm';
 import type {
@@ -824,6 +825,7 @@ export class AppsScriptSimulator {
     const range = sheet.getRange(row, col);
     const oldValue = range.getValue();
     range.setValue(text);
+    warnPersonEdit(sheet, row, col, 1, 1, this.person.editor);
     // The installed edit triggers fire too, each as an execution of its own (see `editRuns`).
     this._asPerson(() =>
       this.fireEditTriggers({

@@ -87,6 +87,15 @@ describe('protections', () => {
     ]);
   });
 
+  it('typing into a cell (personEdit, the playground’s typing) shows the warning too', () => {
+    run('protect', ['A1:A10', 'tas:id', true]);
+    sim.person.editor = 'erin@acme.test';
+    sim.personEdit('Sheet1', 4, 1, 'typed');
+    expect(protectionWarnings(sim.spreadsheet)).toEqual([
+      { sheet: 'Sheet1', a1: 'A4', description: 'tas:id', editor: 'erin@acme.test', at: T0 },
+    ]);
+  });
+
   it('a script writes into a warning-only range without a warning (UNCONFIRMED: the documented reading)', () => {
     run('protect', ['A1:A10', 'tas:id', true]);
     expect(run('write', ['A3', 'r_1'])).toBe('r_1');
