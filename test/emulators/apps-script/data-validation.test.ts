@@ -60,6 +60,11 @@ function boxes(a1, action) { var r = SS().getRange(a1); if (action) r[action]();
 function clearWith(a1, options) { if (options === 'sheet') SS().clear(); else if (options === undefined) SS().getRange(a1).clear(); else SS().getRange(a1).clear(options); }
 function formatAfter(format) { var r = SS().getRange('D1'); r.setNumberFormat('0.00'); r.setNumberFormat(format); return r.getNumberFormat(); }
 function appendLine(values) { SS().appendRow(values); }
+function rangeRule(a1, listA1) {
+  SS().getRange(a1).setDataValidation(B().requireValueInRange(SS().getRange(listA1), false).build());
+  var values = SS().getRange(a1).getDataValidation().getCriteriaValues();
+  return [values[0].getA1Notation(), values[1]];
+}
 `;
 
 let sim: AppsScriptSimulator;
@@ -220,6 +225,16 @@ describe('a rule that warns', () => {
     sheet.getRange('D1').setValue('abc');
     run('setRule', ['D1', 'number', true]);
     expect(invalidCells(sheet)).toEqual(['D1', 'B3']);
+  });
+
+  it('a list from a range takes what the range’s cells show, read back as the range and the dropdown flag', () => {
+    sheet.getRange('E1:E2').setValues([['Won'], ['Lost']]);
+    expect(run('rangeRule', ['A1:A2', 'E1:E2'])).toEqual(['E1:E2', false]);
+    sheet.getRange('A1:A2').setValues([['Lost'], ['Lead']]);
+    expect(invalidCells(sheet)).toEqual(['A2']);
+    sheet.getRange('E2').setValue('Lead');
+    expect(invalidCells(sheet)).toEqual(['A1']);
+    expect(cellRules(sheet)[0]).toMatchObject({ criteria: 'VALUE_IN_RANGE', dropdown: false });
   });
 
   it('takes a person’s multi-select text "a, b" of its choices; a script rule over it has no chips', () => {
