@@ -86,7 +86,9 @@ describe('protections', () => {
       { sheet: 'Sheet1', a1: 'A9:B10', description: 'tas:id', editor: 'bob@acme.test', at: T0 },
     ]);
   });
+});
 
+describe('warnings and script writes', () => {
   it('typing into a cell (personEdit, the playground’s typing) shows the warning too', () => {
     run('protect', ['A1:A10', 'tas:id', true]);
     sim.person.editor = 'erin@acme.test';

@@ -204,7 +204,9 @@ describe('what a find costs', () => {
     for (const find of ['findAll', 'findNext', 'findPrevious', 'replaceAllWith'])
       expect(sheetCallKind('TextFinder', find)).toBe('wait');
   });
+});
 
+describe('how a find is counted and allowed', () => {
   it('is counted by the bench’s sheet-call census, finds among the waiting calls', () => {
     installSheetCallCensus();
     startCensus();
