@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 // Counts Spreadsheet service calls by method name, by wrapping the simulator's sheet classes (bench-only).
 import { sheetCallKind } from '../emulators/apps-script/costs';
+import { DataValidationBuilderImpl, DataValidationImpl } from '../emulators/apps-script/data-validation';
 import {
   ProtectionImpl,
   RangeImpl,
@@ -9,6 +10,7 @@ import {
   SpreadsheetAppService,
   SpreadsheetImpl,
 } from '../emulators/apps-script/spreadsheet';
+import { TextFinderImpl } from '../emulators/apps-script/text-finder';
 
 const counts = new Map<string, number>();
 // BENCH_SHEET_TRACE=<file>: every waiting call, in order, with the add-on's functions that made it.
@@ -58,6 +60,9 @@ export function installSheetCallCensus(): void {
     ['Spreadsheet', SpreadsheetImpl],
     ['SpreadsheetApp', SpreadsheetAppService],
     ['Protection', ProtectionImpl],
+    ['TextFinder', TextFinderImpl],
+    ['DataValidation', DataValidationImpl],
+    ['DataValidationBuilder', DataValidationBuilderImpl],
   ];
   for (const [label, cls] of classes) {
     const proto = cls.prototype as Record<string, unknown>;

@@ -15,7 +15,15 @@ const UNDO_DEPTH = 50;
 
 /** One grid action as the page sends it. */
 export type GridAction =
-  | { action: 'paste'; sheetId: number; row: number; col: number; text: string }
+  | {
+      action: 'paste';
+      sheetId: number;
+      row: number;
+      col: number;
+      text: string;
+      /** The cell the text was copied from in the grid, if it was: the paste then carries its cells. */
+      from?: { row: number; col: number };
+    }
   | { action: 'sortSheet'; sheetId: number; col: number; ascending: boolean }
   | { action: 'sortRange'; sheetId: number; range: string; col: number; ascending: boolean }
   | { action: 'insertRows'; sheetId: number; before: number; count: number }

@@ -94,9 +94,37 @@ function paste(sim: AppsScriptSimulator, request: Of<'paste'>): GridStep {
     );
   const name = lines.name('');
   const before = sim.person.copyCells(name, row, col, block.length, width);
-  sim.person.setValues(name, row, col, block);
-  const said = `Pasted ${plural(block.length, 'line')} × ${plural(width, 'column')} at ${a1Of(row, col)}.`;
+  const from = copiedFrom(sim, name, request.from, block);
+  if (from) sim.person.paste(name, from, a1Of(row, col));
+  else sim.person.setValues(name, row, col, block);
+  const what = from ? ` (the cells of ${from}, with their formats, notes and rules)` : '';
+  const said = `Pasted ${plural(block.length, 'line')} × ${plural(width, 'column')} at ${a1Of(row, col)}${what}.`;
   return cellsStep(lines, row, col, before, said);
+}
+
+/**
+ * The block a paste copies, as an A1 range, when the text came from cells copied in the grid and they
+ * still show it: Sheets then pastes the cells themselves, their rules included (apps-script-facts
+ * §14: a paste carries the source's data validation). Otherwise undefined: the text is pasted.
+ */
+function copiedFrom(
+  sim: AppsScriptSimulator,
+  name: string,
+  from: { row: number; col: number } | undefined,
+  block: string[][],
+): string | undefined {
+  if (!from || !Number.isInteger(from.row) || !Number.isInteger(from.col) || from.row < 1 || from.col < 1)
+    return undefined;
+  const sheet = sim.person.sheet(name);
+  const width = Math.max(...block.map((line) => line.length));
+  if (from.row + block.length - 1 > sheet.getMaxRows() || from.col + width - 1 > sheet.getMaxColumns())
+    return undefined;
+  const same = block.every((line, i) =>
+    line.every((text, j) => sheet._display(from.row + i, from.col + j) === text),
+  );
+  if (!same) return undefined;
+  const last = a1Of(from.row + block.length - 1, from.col + width - 1);
+  return block.length === 1 && width === 1 ? a1Of(from.row, from.col) : `${a1Of(from.row, from.col)}:${last}`;
 }
 
 /** Delete on a selected cell: its content goes (formats and notes stay). */

@@ -32,6 +32,8 @@ const REFUSED: Record<string, string> = {
  */
 function serviceFromArgs(argv: readonly string[]) {
   return {
+    // The sample data plus the Sales app's Pipeline table (choices, numbers, dates, checkboxes) for views.
+    data: 'playground' as const,
     ...(argv.includes('--platform') ? { platform: true as const } : {}),
     ...(argv.includes('--no-delete') ? { servesDelete: false } : {}),
     ...(argv.includes('--without-app-search') ? { tableAppSearch: false } : {}),

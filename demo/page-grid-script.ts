@@ -323,7 +323,21 @@ gridElement.addEventListener('paste', function (e) {
   e.preventDefault();
   setActive(td.getAttribute('data-cell'));
   if (inCell && cancelEditing) cancelEditing();
-  gridAction({ action: 'paste', row: activeCell.row, col: activeCell.col, text: text });
+  var body = { action: 'paste', row: activeCell.row, col: activeCell.col, text: text };
+  if (copiedCell && copiedCell.sheetId === current.active.id) body.from = { row: copiedCell.row, col: copiedCell.col };
+  gridAction(body);
+});
+// Copying a selected cell, as in Sheets: the text it shows goes to the clipboard, and the playground
+// remembers the cell, so pasting that text in the grid pastes the cell itself (its rule and format too).
+var copiedCell = null;
+gridElement.addEventListener('copy', function (e) {
+  var td = e.target.closest ? e.target.closest('td') : null;
+  if (!td || e.target.tagName === 'INPUT' || !e.clipboardData || !current) return;
+  var at = rawOf(td.getAttribute('data-cell'));
+  var shown = current.active.rows[at.row - 1] && current.active.rows[at.row - 1][at.col - 1];
+  e.clipboardData.setData('text/plain', shown === undefined ? '' : String(shown));
+  e.preventDefault();
+  copiedCell = { sheetId: current.active.id, row: at.row, col: at.col };
 });
 // A selected cell's keys, as in Sheets: arrows move, Enter or F2 edits, typing replaces the content,
 // Delete or Backspace clears it.

@@ -303,9 +303,10 @@ export class Playground {
     }));
   }
 
-  /** Fresh sample data on the emulator and a fresh simulator (empty spreadsheet, no properties). */
+  /** Fresh data on the emulator (the set it started with) and a fresh simulator (empty spreadsheet, no properties). */
   async reset(): Promise<void> {
-    await this.emulator.admin.reset('sample');
+    const data = this.options.emulator?.data;
+    await this.emulator.admin.reset(typeof data === 'string' ? data : 'sample');
     // The new simulator's clock starts again: the windows start counting from zero with it.
     if (this.options.emulator?.platform)
       await this.emulator.admin.setPlatform(this.options.emulator.platform);

@@ -174,6 +174,25 @@ const DEFERRED_METHODS = new Set([
   'getNumRows',
   'getNumColumns',
   'getUi',
+  // Typed cells and finding (apps-script-facts §14): building a finder or a rule, and writes.
+  'createTextFinder',
+  'newDataValidation',
+  'insertCheckboxes',
+  'check',
+  'uncheck',
+]);
+// Classes whose objects live in the script until a call needs the spreadsheet: a rule and its builder
+// entirely, a TextFinder's options and its last match (its finds wait: one round trip each, plus every
+// cell searched at the read cost; see docs/performance.md).
+const DEFERRED_CLASSES = new Set(['DataValidation', 'DataValidationBuilder']);
+const DEFERRED_FINDER_METHODS = new Set([
+  'matchCase',
+  'matchEntireCell',
+  'matchFormulaText',
+  'useRegularExpression',
+  'ignoreDiacritics',
+  'startFrom',
+  'getCurrentMatch',
 ]);
 // Range geometry: a Range knows its own last row and column (a Sheet's must be asked).
 const DEFERRED_RANGE_METHODS = new Set(['getLastRow', 'getLastColumn']);
@@ -193,6 +212,8 @@ const GRID_SIZE_METHODS = new Set([
  */
 export function sheetCallKind(className: string, method: string, sizedByGrid = false): 'wait' | 'deferred' {
   if (sizedByGrid && className === 'Range' && GRID_SIZE_METHODS.has(method)) return 'wait';
+  if (DEFERRED_CLASSES.has(className)) return 'deferred';
+  if (className === 'TextFinder') return DEFERRED_FINDER_METHODS.has(method) ? 'deferred' : 'wait';
   if (DEFERRED_METHODS.has(method)) return 'deferred';
   if (className === 'Range' && DEFERRED_RANGE_METHODS.has(method)) return 'deferred';
   return DEFERRED_PREFIXES.some((prefix) => method.startsWith(prefix)) ? 'deferred' : 'wait';

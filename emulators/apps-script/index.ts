@@ -12,6 +12,13 @@ export {
   resolveCosts,
   sheetCallKind,
 } from './costs';
+export {
+  DATA_VALIDATION_CRITERIA,
+  LIST_LIMIT_MESSAGE,
+  MAX_LIST_ITEMS,
+  type PersonRule,
+  RELATIVE_DATE,
+} from './data-validation';
 export { buttonsOf } from './html';
 export type {
   ColumnRef,
@@ -22,6 +29,7 @@ export type {
   WaitPoint,
   WaitSelector,
 } from './person';
+export { type ProtectionWarning, protectionWarnings } from './protection';
 export type { AlertAnswer, AlertRecord, MailRecord, OpenAlert } from './runtime';
 export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
@@ -46,6 +54,8 @@ export {
   URL_FETCH_DAILY_MESSAGE,
   WORKSPACE_URL_FETCH_DAILY,
 } from './url-fetch';
+export { hideRows, type RowHiding, rowHiding } from './text-finder';
+export { type CellRuleView, cellRules, invalidCells, setPersonRule } from './typed-range';
 export { AppsScriptSimulator };
 
 /** Creates a simulator for `options.code` (default: the built dist/Code.js). Throws ScriptSyntaxError at load. */

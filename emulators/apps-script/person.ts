@@ -1,5 +1,6 @@
 // A person working in the spreadsheet, also while an execution waits for the network or a lock.
 import { columnToLetters, parseA1 } from './a1';
+import { warnPersonEdit } from './protection';
 import type { ExecutionInfo } from './runtime';
 import type { CellRecord, RangeImpl, SheetImpl, SpreadsheetImpl } from './spreadsheet';
 import type { FetchRequestInfo } from './url-fetch';
@@ -99,6 +100,7 @@ export class PersonActions {
     extra: { sort?: boolean; single?: PersonEdit['single'] } = {},
   ): void {
     if (rows < 1 || columns < 1) return;
+    warnPersonEdit(sheet, row, column, rows, columns, this.editor);
     const edit: PersonEdit = { sheet, row, column, rows, columns, sort: extra.sort === true };
     if (extra.single) edit.single = extra.single;
     this._edited(edit);

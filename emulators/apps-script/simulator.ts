@@ -20,6 +20,7 @@ import {
   UserImpl,
 } from './misc-services';
 import { type PersonEdit, PersonActions } from './person';
+import { warnPersonEdit } from './protection';
 import { PropertiesServiceImpl, PropertyStores } from './properties';
 import { fromRealm, GasError, GasObject, KilledError, type Realm, realmError } from './realm';
 import type {
@@ -333,9 +334,7 @@ class Execution implements ExecutionInfo {
       this.checkBudget();
       sim._checkScope(target, fn.name);
       sim._fireOverlapping();
-      const hostArgs = args.map((a) =>
-        a !== null && typeof a === 'object' ? (this.targets.get(a) ?? a) : a,
-      );
+      const hostArgs = args.map((a) => this.hostArg(a));
       const result = fn.apply(target, hostArgs);
       this.checkBudget();
       return this.toRealm(result);
@@ -344,6 +343,21 @@ class Execution implements ExecutionInfo {
     } finally {
       sim.clock.countScript(scriptWasCounting);
     }
+  }
+
+  /**
+   * A script's argument with service proxies replaced by their objects, also inside a 2D array (the
+   * rules of setDataValidations); a grid holding no proxy is passed as it is, uncopied.
+   */
+  hostArg(a: unknown): unknown {
+    if (a === null || typeof a !== 'object') return a;
+    const target = this.targets.get(a);
+    if (target) return target;
+    const isProxy = (x: unknown): boolean => x !== null && typeof x === 'object' && this.targets.has(x);
+    if (!Array.isArray(a) || !a.some((row) => Array.isArray(row) && row.some(isProxy))) return a;
+    return a.map((row) =>
+      Array.isArray(row) ? row.map((x) => (isProxy(x) ? this.targets.get(x) : x)) : row,
+    );
   }
 
   wrap(target: GasObject): object {
@@ -811,6 +825,7 @@ export class AppsScriptSimulator {
     const range = sheet.getRange(row, col);
     const oldValue = range.getValue();
     range.setValue(text);
+    warnPersonEdit(sheet, row, col, 1, 1, this.person.editor);
     // The installed edit triggers fire too, each as an execution of its own (see `editRuns`).
     this._asPerson(() =>
       this.fireEditTriggers({

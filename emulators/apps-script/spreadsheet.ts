@@ -12,8 +12,21 @@ import {
   parseTyped,
   serialToEpoch,
 } from './cell-values';
+import {
+  DATA_VALIDATION_CRITERIA,
+  DataValidationBuilderImpl,
+  type DataValidationImpl,
+  RELATIVE_DATE,
+} from './data-validation';
+import { type DeveloperMetadataImpl, newDeveloperMetadata } from './developer-metadata';
+import { ProtectionImpl, SpreadsheetProtections } from './protection';
 import { GasError, GasObject, isDate } from './realm';
 import type { Runtime } from './runtime';
+import { RangeFinding, rowHiding, SheetFinding, SheetRowHiding, SpreadsheetFinding } from './text-finder';
+import { type ClearOptions, clearParts, guardRules, RangeTypedCells } from './typed-range';
+
+export { DeveloperMetadataImpl } from './developer-metadata';
+export { ProtectionImpl } from './protection';
 
 /** Sheets' workbook cap since 14 Mar 2022 (§3). */
 export const MAX_CELLS = 10_000_000;
@@ -24,19 +37,25 @@ export const MAX_COLUMNS = 18_278;
 type Computed = string | number | boolean | CellDate | null;
 type Style = Record<string, string>;
 
-interface RowData {
+/** One row's cells: values, number formats, notes, styles and data validation rules (typed-range.ts). */
+export interface RowData {
   v: CellValue[];
   f?: (string | undefined)[];
   n?: (string | undefined)[];
   s?: (Style | undefined)[];
+  d?: (DataValidationImpl | undefined)[];
 }
 
-/** Everything stored for one cell, used when cells move (sort) or come back (a person's Undo). */
+/**
+ * Everything stored for one cell, used when cells move (sort, paste, fill) or come back (a person's
+ * Undo): a paste carries the source's rule and so replaces the target's (§14).
+ */
 export interface CellRecord {
   v: CellValue;
   f: string | undefined;
   n: string | undefined;
   s: Style | undefined;
+  d?: DataValidationImpl | undefined;
 }
 
 const fail = (message: string): never => {
@@ -45,101 +64,6 @@ const fail = (message: string): never => {
 
 function signatureError(method: string): never {
   throw new GasError(`The parameters don't match the method signature for ${method}.`);
-}
-
-let nextMetadataId = 1000;
-
-/** DeveloperMetadata on a spreadsheet or sheet. */
-export class DeveloperMetadataImpl extends GasObject {
-  protected readonly _gasType = 'DeveloperMetadata';
-  constructor(
-    private readonly _owner: { _metadata: DeveloperMetadataImpl[] },
-    private readonly _id: number,
-    private _key: string,
-    private _value: string | null,
-    private readonly _visibility: string,
-  ) {
-    super();
-  }
-  getId(): number {
-    return this._id;
-  }
-  getKey(): string {
-    return this._key;
-  }
-  setKey(key: string): DeveloperMetadataImpl {
-    this._key = String(key);
-    return this;
-  }
-  getValue(): string | null {
-    return this._value;
-  }
-  setValue(value: string): DeveloperMetadataImpl {
-    this._value = value === null || value === undefined ? null : String(value);
-    return this;
-  }
-  getVisibility(): string {
-    return this._visibility;
-  }
-  remove(): void {
-    const list = this._owner._metadata;
-    const i = list.indexOf(this);
-    if (i >= 0) list.splice(i, 1);
-  }
-}
-
-/** Range or sheet protection; editors are not modelled (the current user can always edit). */
-export class ProtectionImpl extends GasObject {
-  protected readonly _gasType = 'Protection';
-  override readonly _family = 'sheet' as const;
-  private _description = '';
-  private _warningOnly = false;
-  constructor(
-    readonly _sheet: SheetImpl,
-    readonly _type: 'SHEET' | 'RANGE',
-    private readonly _range: RangeImpl,
-  ) {
-    super();
-  }
-  getProtectionType(): string {
-    return this._type;
-  }
-  getRange(): RangeImpl {
-    return this._range;
-  }
-  getDescription(): string {
-    return this._description;
-  }
-  setDescription(description: string): ProtectionImpl {
-    this._description = String(description);
-    return this;
-  }
-  isWarningOnly(): boolean {
-    return this._warningOnly;
-  }
-  setWarningOnly(warningOnly: boolean): ProtectionImpl {
-    this._warningOnly = Boolean(warningOnly);
-    return this;
-  }
-  canEdit(): boolean {
-    return true;
-  }
-  addEditor(): ProtectionImpl {
-    return this;
-  }
-  removeEditors(): ProtectionImpl {
-    return this;
-  }
-  getEditors(): unknown[] {
-    return [];
-  }
-  setDomainEdit(): ProtectionImpl {
-    return this;
-  }
-  remove(): void {
-    const i = this._sheet._protections.indexOf(this);
-    if (i >= 0) this._sheet._protections.splice(i, 1);
-  }
 }
 
 /** A rectangular range of one sheet (1-based coordinates). */
@@ -163,6 +87,11 @@ export class RangeImpl extends GasObject {
 
   private _rt(): Runtime {
     return this._sheet._ss._rt;
+  }
+
+  /** A write of this range's values; a rejecting validation rule they break undoes it and throws (§14). */
+  private _guard(write: () => void): void {
+    guardRules(this._sheet, this._row, this._col, this._numRows, this._numCols, write);
   }
 
   private _each(fn: (r: number, c: number, i: number, j: number) => void): void {
@@ -289,27 +218,31 @@ export class RangeImpl extends GasObject {
   setValues(values: unknown[][]): RangeImpl {
     const grid = this._checkGrid(values, 'setValues');
     for (const row of grid) for (const v of row) checkCellLength(v);
-    for (let i = 0; i < this._numRows; i++) {
-      const row = grid[i] as unknown[];
-      for (let j = 0; j < this._numCols; j++) this._sheet._write(this._row + i, this._col + j, row[j]);
-    }
+    this._guard(() => {
+      for (let i = 0; i < this._numRows; i++) {
+        const row = grid[i] as unknown[];
+        for (let j = 0; j < this._numCols; j++) this._sheet._write(this._row + i, this._col + j, row[j]);
+      }
+    });
     this._rt().chargeCells(0, this._numRows * this._numCols);
     return this;
   }
   setValue(value: unknown): RangeImpl {
     checkCellLength(value);
-    this._each((r, c) => this._sheet._write(r, c, value));
+    this._guard(() => this._each((r, c) => this._sheet._write(r, c, value)));
     this._rt().chargeCells(0, this._numRows * this._numCols);
     return this;
   }
   setFormula(formula: string): RangeImpl {
     const text = String(formula);
     checkCellLength(text);
-    this._each((r, c) =>
-      this._sheet._set(
-        r,
-        c,
-        text.startsWith('=') ? new CellFormula(text) : parseTyped(text, this._sheet._ss._timeZone).value,
+    this._guard(() =>
+      this._each((r, c) =>
+        this._sheet._set(
+          r,
+          c,
+          text.startsWith('=') ? new CellFormula(text) : parseTyped(text, this._sheet._ss._timeZone).value,
+        ),
       ),
     );
     this._rt().chargeCells(0, this._numRows * this._numCols);
@@ -317,10 +250,12 @@ export class RangeImpl extends GasObject {
   }
   setFormulas(formulas: string[][]): RangeImpl {
     const grid = this._checkGrid(formulas, 'setFormulas');
-    this._each((r, c, i, j) => {
-      const text = String((grid[i] as unknown[])[j] ?? '');
-      this._sheet._set(r, c, text === '' ? null : text.startsWith('=') ? new CellFormula(text) : text);
-    });
+    this._guard(() =>
+      this._each((r, c, i, j) => {
+        const text = String((grid[i] as unknown[])[j] ?? '');
+        this._sheet._set(r, c, text === '' ? null : text.startsWith('=') ? new CellFormula(text) : text);
+      }),
+    );
     this._rt().chargeCells(0, this._numRows * this._numCols);
     return this;
   }
@@ -337,12 +272,17 @@ export class RangeImpl extends GasObject {
     this._setNumberFormatQuietly(String(format));
     return this;
   }
+  /** 'general' resets the format: it reads back as the default '0.###############' (§1, §14). */
   _setNumberFormatQuietly(format: string): void {
-    this._each((r, c) => this._sheet._setFormat(r, c, format));
+    const kept = /^general$/i.test(format) ? undefined : format;
+    this._each((r, c) => this._sheet._setFormat(r, c, kept));
   }
   setNumberFormats(formats: string[][]): RangeImpl {
     const grid = this._checkGrid(formats, 'setNumberFormats');
-    this._each((r, c, i, j) => this._sheet._setFormat(r, c, String((grid[i] as unknown[])[j])));
+    this._each((r, c, i, j) => {
+      const format = String((grid[i] as unknown[])[j]);
+      this._sheet._setFormat(r, c, /^general$/i.test(format) ? undefined : format);
+    });
     return this;
   }
   getNote(): string {
@@ -443,15 +383,15 @@ export class RangeImpl extends GasObject {
   setBorder(): RangeImpl {
     return this;
   }
-  setDataValidation(): RangeImpl {
-    return this;
-  }
 
   // ---- clearing, sorting, protection ----
-  clear(options?: { contentsOnly?: boolean; formatOnly?: boolean; commentsOnly?: boolean }): RangeImpl {
-    const contents = !options || options.contentsOnly || (!options.formatOnly && !options.commentsOnly);
-    const formats = !options || options.formatOnly || (!options.contentsOnly && !options.commentsOnly);
-    this._each((r, c) => this._sheet._clearCell(r, c, Boolean(contents), Boolean(formats), !options));
+  /** Clears the parts `clearParts` names (typed-range.ts): without options, contents and formats only. */
+  clear(options?: ClearOptions): RangeImpl {
+    const parts = clearParts(options);
+    const skipFiltered = options?.skipFilteredRows === true;
+    this._each((r, c) => {
+      if (!skipFiltered || rowHiding(this._sheet, r) !== 'filter') this._sheet._clearCell(r, c, parts);
+    });
     return this;
   }
   clearContent(): RangeImpl {
@@ -617,15 +557,20 @@ export class SheetImpl extends GasObject {
     else style[key] = value;
     row.s[c - 1] = style;
   }
-  _clearCell(r: number, c: number, contents: boolean, formats: boolean, notes: boolean): void {
+  _clearCell(
+    r: number,
+    c: number,
+    parts: { contents: boolean; formats: boolean; notes: boolean; validations: boolean },
+  ): void {
     const row = this._rows[r - 1];
     if (!row) return;
-    if (contents) row.v[c - 1] = null;
-    if (formats) {
+    if (parts.contents) row.v[c - 1] = null;
+    if (parts.formats) {
       if (row.f) row.f[c - 1] = undefined;
       if (row.s) row.s[c - 1] = undefined;
     }
-    if (notes && row.n) row.n[c - 1] = undefined;
+    if (parts.notes && row.n) row.n[c - 1] = undefined;
+    if (parts.validations && row.d) row.d[c - 1] = undefined;
   }
 
   /** Writes a script/person value with §1 parsing (plain-text `@` cells keep strings literally). */
@@ -662,7 +607,14 @@ export class SheetImpl extends GasObject {
 
   _cellRecord(r: number, c: number): CellRecord {
     const row = this._rows[r - 1];
-    return { v: row?.v[c - 1] ?? null, f: row?.f?.[c - 1], n: row?.n?.[c - 1], s: row?.s?.[c - 1] };
+    const rec: CellRecord = {
+      v: row?.v[c - 1] ?? null,
+      f: row?.f?.[c - 1],
+      n: row?.n?.[c - 1],
+      s: row?.s?.[c - 1],
+    };
+    if (row?.d?.[c - 1]) rec.d = row.d[c - 1];
+    return rec;
   }
   _putRecord(r: number, c: number, rec: CellRecord): void {
     if (
@@ -670,6 +622,7 @@ export class SheetImpl extends GasObject {
       rec.f === undefined &&
       rec.n === undefined &&
       rec.s === undefined &&
+      rec.d === undefined &&
       !this._rows[r - 1]
     )
       return;
@@ -686,6 +639,10 @@ export class SheetImpl extends GasObject {
     if (rec.s !== undefined || row.s) {
       row.s ??= [];
       row.s[c - 1] = rec.s;
+    }
+    if (rec.d !== undefined || row.d) {
+      row.d ??= [];
+      row.d[c - 1] = rec.d;
     }
   }
   _sortBlock(
@@ -920,7 +877,7 @@ export class SheetImpl extends GasObject {
     const blanks = new Array(howMany);
     for (const row of this._rows) {
       if (!row) continue;
-      for (const arr of [row.v, row.f, row.n, row.s])
+      for (const arr of [row.v, row.f, row.n, row.s, row.d])
         if (arr && arr.length > afterPosition) arr.splice(afterPosition, 0, ...blanks);
     }
     this._maxCols += howMany;
@@ -945,7 +902,7 @@ export class SheetImpl extends GasObject {
       fail('Sorry, it is not possible to delete all non-frozen columns.');
     for (const row of this._rows) {
       if (!row) continue;
-      for (const arr of [row.v, row.f, row.n, row.s]) if (arr) arr.splice(columnPosition - 1, howMany);
+      for (const arr of [row.v, row.f, row.n, row.s, row.d]) if (arr) arr.splice(columnPosition - 1, howMany);
     }
     this._maxCols -= howMany;
   }
@@ -960,18 +917,25 @@ export class SheetImpl extends GasObject {
     if (target > this._maxRows) this.insertRowsAfter(this._maxRows, 1);
     if (rowContents.length > this._maxCols)
       this.insertColumnsAfter(this._maxCols, rowContents.length - this._maxCols);
-    rowContents.forEach((v, j) => {
-      this._write(target, j + 1, v);
-    });
+    guardRules(this, target, 1, 1, Math.max(1, rowContents.length), () =>
+      rowContents.forEach((v, j) => {
+        this._write(target, j + 1, v);
+      }),
+    );
     this._ss._rt.chargeCells(0, rowContents.length);
     return this;
   }
+  /**
+   * Contents and formats, or the part an option names; notes and data validation stay (§14: a sheet
+   * "replaced" by clear() keeps an earlier link's header notes and rules). The rows stay too.
+   */
   clear(options?: { contentsOnly?: boolean; formatOnly?: boolean }): SheetImpl {
-    if (!options) {
-      this._rows = [];
-      return this;
-    }
-    new RangeImpl(this, 1, 1, this._maxRows, this._maxCols).clear(options);
+    const contents = !options?.formatOnly || options.contentsOnly === true;
+    const formats = !options?.contentsOnly || options.formatOnly === true;
+    const parts = { contents, formats, notes: false, validations: false };
+    this._rows.forEach((row, i) => {
+      if (row) for (let c = 1; c <= this._maxCols; c++) this._clearCell(i + 1, c, parts);
+    });
     return this;
   }
   clearContents(): SheetImpl {
@@ -1029,9 +993,8 @@ export class SheetImpl extends GasObject {
   }
   addDeveloperMetadata(key: string, value?: string, visibility?: string): SheetImpl {
     this._metadata.push(
-      new DeveloperMetadataImpl(
+      newDeveloperMetadata(
         this,
-        nextMetadataId++,
         String(key),
         value === undefined ? null : String(value),
         visibility ?? 'DOCUMENT',
@@ -1203,9 +1166,8 @@ export class SpreadsheetImpl extends GasObject {
   }
   addDeveloperMetadata(key: string, value?: string, visibility?: string): SpreadsheetImpl {
     this._metadata.push(
-      new DeveloperMetadataImpl(
+      newDeveloperMetadata(
         this,
-        nextMetadataId++,
         String(key),
         value === undefined ? null : String(value),
         visibility ?? 'DOCUMENT',
@@ -1266,6 +1228,8 @@ export class SpreadsheetAppService extends GasObject {
   protected readonly _gasType = 'SpreadsheetApp';
   override readonly _family = 'sheet' as const;
   readonly ProtectionType = { RANGE: 'RANGE', SHEET: 'SHEET' };
+  readonly DataValidationCriteria = DATA_VALIDATION_CRITERIA;
+  readonly RelativeDate = RELATIVE_DATE;
   readonly DeveloperMetadataVisibility = { DOCUMENT: 'DOCUMENT', PROJECT: 'PROJECT' };
   readonly BorderStyle = { SOLID: 'SOLID', DOTTED: 'DOTTED', DASHED: 'DASHED' };
   constructor(
@@ -1305,9 +1269,27 @@ export class SpreadsheetAppService extends GasObject {
     return this._ui();
   }
   flush(): void {}
+  newDataValidation(): DataValidationBuilderImpl {
+    return new DataValidationBuilderImpl();
+  }
   openById(): never {
     return fail(
       'You do not have permission to call SpreadsheetApp.openById. Required permissions: https://www.googleapis.com/auth/spreadsheets',
     );
   }
 }
+
+/** Copies the methods of classes kept in their own files (typed cells, finding, protections) onto `to`. */
+function mixMethods(to: { prototype: object }, ...from: { prototype: object }[]): void {
+  for (const source of from)
+    for (const name of Object.getOwnPropertyNames(source.prototype))
+      if (name !== 'constructor')
+        Object.defineProperty(
+          to.prototype,
+          name,
+          Object.getOwnPropertyDescriptor(source.prototype, name) as PropertyDescriptor,
+        );
+}
+mixMethods(RangeImpl, RangeTypedCells, RangeFinding);
+mixMethods(SheetImpl, SheetFinding, SheetRowHiding);
+mixMethods(SpreadsheetImpl, SpreadsheetFinding, SpreadsheetProtections);

@@ -4,6 +4,7 @@
 import type { TableEmulator } from './emulator.js';
 import { type Answer, decodeUtf8, errorAnswer } from './http-util.js';
 import { POLL_MODES, type PollMode } from './poll.js';
+import { QUERY_MODES, type QueryMode } from './query.js';
 import { StoreError } from './store.js';
 import type {
   ColumnType,
@@ -20,7 +21,15 @@ import type {
 /** The admin route's path prefix. */
 export const ADMIN_PREFIX = '/__admin';
 
-const COLUMN_TYPES: readonly ColumnType[] = ['text', 'number', 'checkbox', 'date', 'multiSelect', 'json'];
+const COLUMN_TYPES: readonly ColumnType[] = [
+  'text',
+  'number',
+  'checkbox',
+  'date',
+  'multiSelect',
+  'json',
+  'select',
+];
 
 type Body = Record<string, unknown>;
 
@@ -45,6 +54,7 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/platform': (emu) => platformView(emu),
   '/clock': (emu) => ({ nowMs: emu.clock.now(), manual: emu.clock.manual }),
   '/poll': (emu) => ({ mode: emu.pollMode }),
+  '/query': (emu) => ({ mode: emu.queryMode }),
 };
 
 function platformView(emu: TableEmulator): unknown {
@@ -59,8 +69,12 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
   },
   '/reset': (emu, body) => {
     const to = (body.data ?? body.state ?? 'sample') as DataSetName | EmulatorState;
-    if (typeof to === 'string' && to !== 'sample' && to !== 'empty') {
-      throw new StoreError(400, 'invalid_request', '"data" must be "sample" or "empty" (or pass "state").');
+    if (typeof to === 'string' && to !== 'sample' && to !== 'empty' && to !== 'playground') {
+      throw new StoreError(
+        400,
+        'invalid_request',
+        '"data" must be "sample", "playground" or "empty" (or pass "state").',
+      );
     }
     emu.reset(to);
     return { ok: true };
@@ -127,6 +141,16 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
   },
   '/columns/rename': (emu, body) =>
     emu.renameColumn(str(body, 'appId'), str(body, 'tableId'), str(body, 'columnId'), str(body, 'name')),
+  '/columns/choices': (emu, body) => {
+    if (!Array.isArray(body.options))
+      throw new StoreError(400, 'invalid_request', '"options" must be the list of choices (strings).');
+    return emu.setColumnChoices(
+      str(body, 'appId'),
+      str(body, 'tableId'),
+      str(body, 'columnId'),
+      body.options,
+    );
+  },
   '/columns/delete': (emu, body) =>
     emu.deleteColumn(str(body, 'appId'), str(body, 'tableId'), str(body, 'columnId')),
   '/apps/add': (emu, body) =>
@@ -166,6 +190,13 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     }
     emu.pollMode = body.mode as PollMode;
     return { mode: emu.pollMode };
+  },
+  '/query': (emu, body) => {
+    if (!QUERY_MODES.includes(body.mode as QueryMode)) {
+      throw new StoreError(400, 'invalid_request', `"mode" must be one of ${QUERY_MODES.join(', ')}.`);
+    }
+    emu.queryMode = body.mode as QueryMode;
+    return { mode: emu.queryMode };
   },
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));

@@ -2,6 +2,7 @@
 
 import { request } from 'node:http';
 import type { PollMode } from './poll.js';
+import type { QueryMode } from './query.js';
 import type {
   Column,
   DataSetName,
@@ -159,6 +160,11 @@ export class AdminClient {
     return this.call('POST', '/columns/rename', { appId, tableId, columnId, name });
   }
 
+  /** Replaces a select or multiSelect column's choices, as a person does on the service (rows keep their values). */
+  setColumnChoices(appId: string, tableId: string, columnId: string, options: string[]): Promise<Column> {
+    return this.call('POST', '/columns/choices', { appId, tableId, columnId, options });
+  }
+
   /** Marks a column deleted (it stays in the schema with deleted: true; rows lose the member). */
   deleteColumn(appId: string, tableId: string, columnId: string): Promise<Column> {
     return this.call('POST', '/columns/delete', { appId, tableId, columnId });
@@ -209,6 +215,11 @@ export class AdminClient {
   /** How the poll for row updates is served: 'on', 'off' (404) or 'ignore-since' (the full listing). */
   async setPollMode(mode: PollMode): Promise<void> {
     await this.call('POST', '/poll', { mode });
+  }
+
+  /** How the query of rows by a filter is served: 'on', 'off' (404) or 'ignore-body' (the plain listing). */
+  async setQueryMode(mode: QueryMode): Promise<void> {
+    await this.call('POST', '/query', { mode });
   }
 
   /** Adds `count` generated members to an account (every 7th 'invited'). */

@@ -8,8 +8,9 @@ import { FaultInjector } from './faults.js';
 import { generateMembers, seedTable } from './generate.js';
 import { PlatformLimiter, platformMode } from './platform.js';
 import { type PollMode, parseSince } from './poll.js';
+import type { QueryMode } from './query.js';
 import { createRng, type Rng } from './rng.js';
-import { dataSet } from './sample-data.js';
+import { dataSet } from './sample-pipeline.js';
 import { cloneJson, Store, StoreError } from './store.js';
 import type {
   Column,
@@ -128,6 +129,8 @@ export class TableEmulator {
   servesDelete: boolean;
   /** How the poll for row updates is served (poll.ts). */
   pollMode: PollMode;
+  /** How the query of rows by a filter is served (query.ts); the admin route switches it. */
+  queryMode: QueryMode;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -158,6 +161,7 @@ export class TableEmulator {
     this.tableAppSearch = options.tableAppSearch ?? true;
     this.servesDelete = options.servesDelete ?? true;
     this.pollMode = options.poll ?? 'on';
+    this.queryMode = options.query ?? 'on';
     this.tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
     this.logLimit = options.logLimit ?? 10_000;
     if (options.faults) this.faults.set(options.faults);
@@ -315,6 +319,12 @@ export class TableEmulator {
 
   renameColumn(appId: string, tableId: string, columnId: string, name: string): Column {
     const column = this.store.renameColumn(this.store.table(appId, tableId), columnId, name);
+    this.persist();
+    return column;
+  }
+
+  setColumnChoices(appId: string, tableId: string, columnId: string, options: readonly unknown[]): Column {
+    const column = this.store.setColumnChoices(this.store.table(appId, tableId), columnId, options);
     this.persist();
     return column;
   }

@@ -1,6 +1,6 @@
 // Generators of realistic and hostile values, whole seeded tables and account members (all from the seeded RNG).
 
-import { makeColumn, textMax, titleColumn } from './columns.js';
+import { choicesOf, makeColumn, textMax, titleColumn } from './columns.js';
 import type { Rng } from './rng.js';
 import type { Store } from './store.js';
 import type {
@@ -179,9 +179,12 @@ export function realisticValue(column: Column, rng: Rng, index: number): JsonVal
     case 'multiSelect': {
       const tags = new Set<string>();
       const n = rng.int(4);
-      for (let i = 0; i < n; i++) tags.add(rng.pick(TAGS));
+      const from = choicesOf(column) ?? TAGS;
+      for (let i = 0; i < n; i++) tags.add(rng.pick(from));
       return [...tags];
     }
+    case 'select':
+      return rng.pick(choicesOf(column) ?? []);
     case 'json':
       return {
         source: rng.pick(['web', 'import', 'api']),
@@ -207,8 +210,16 @@ export function hostileValue(column: Column, k: number): JsonValue {
       return k % 2 === 0;
     case 'date':
       return HOSTILE_DATES[k % HOSTILE_DATES.length] as string;
-    case 'multiSelect':
+    case 'multiSelect': {
+      // Choices, when the column has them, are what it takes: every other call gives none or all of them.
+      const choices = choicesOf(column);
+      if (choices) return k % 2 === 0 ? [] : [...choices];
       return [...(HOSTILE_TAGS[k % HOSTILE_TAGS.length] as string[])];
+    }
+    case 'select': {
+      const choices = choicesOf(column) ?? [];
+      return choices[k % choices.length] ?? null;
+    }
     case 'json': {
       const all = hostileObjects();
       return all[k % all.length] as JsonObject;

@@ -8,6 +8,7 @@ import { AdminClient } from './admin-client.js';
 import type { EmulatorOptions, UserProfile } from './types.js';
 
 export { AdminClient, AdminError, type SeededTable } from './admin-client.js';
+export { PLAYGROUND } from './sample-pipeline.js';
 export { SAMPLE } from './sample-data.js';
 export { createTableService, type TableService } from './server.js';
 export type * from './types.js';

@@ -2,6 +2,7 @@
 
 import { parseArgs } from 'node:util';
 import type { PollMode } from './poll.js';
+import type { QueryMode } from './query.js';
 import { SAMPLE } from './sample-data.js';
 import { createTableService } from './server.js';
 import type { DataSetName, ListShape } from './types.js';
@@ -14,6 +15,7 @@ const { values } = parseArgs({
     'data-file': { type: 'string' },
     'list-shape': { type: 'string', default: 'object' },
     poll: { type: 'string', default: 'on' },
+    query: { type: 'string', default: 'on' },
     seed: { type: 'string', default: '1' },
     secret: { type: 'string' },
     latency: { type: 'string' },
@@ -26,8 +28,9 @@ const { values } = parseArgs({
 
 if (values.help) {
   process.stdout.write(
-    'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|empty] [--data-file state.json]\n' +
-      '                          [--list-shape object|array] [--poll on|off|ignore-since] [--seed 1] [--secret S] [--latency ms]\n' +
+    'Usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--data sample|playground|empty] [--data-file state.json]\n' +
+      '                          [--list-shape object|array] [--poll on|off|ignore-since]\n' +
+      '                          [--query on|off|ignore-body] [--seed 1] [--secret S] [--latency ms]\n' +
       '                          [--without-app-search]   (GET /tableApps answers 404, as a service without it)\n' +
       '                          [--no-delete]   (answer DELETE of a row 405, as a service without it)\n' +
       '                          [--platform]   (platform error bodies; 60 requests a minute, 1,800 an hour)\n',
@@ -42,6 +45,7 @@ const service = await createTableService({
   listShape: values['list-shape'] as ListShape,
   servesDelete: !values['no-delete'],
   poll: values.poll as PollMode,
+  query: values.query as QueryMode,
   seed: Number(values.seed),
   tableAppSearch: !values['without-app-search'],
   ...(values['data-file'] ? { dataFile: values['data-file'] } : {}),

@@ -6,6 +6,7 @@ import { SINGLE_ROW_FIELDS, validateBody } from './columns.js';
 import type { TableEmulator } from './emulator.js';
 import { type Answer, decodeUtf8, errorAnswer } from './http-util.js';
 import { parseSince, rowsChangedSince } from './poll.js';
+import { parseRowFilter, QueryError, queryRows } from './query.js';
 import { StoreError } from './store.js';
 import type { JsonValue, Row, TableAppData, TableData, User } from './types.js';
 
@@ -29,7 +30,7 @@ export interface PublicAnswer extends Answer {
   isWrite: boolean;
 }
 
-type RouteName = 'me' | 'people' | 'apps' | 'app' | 'table' | 'row' | 'rows' | 'updates';
+type RouteName = 'me' | 'people' | 'apps' | 'app' | 'table' | 'row' | 'rows' | 'updates' | 'query';
 
 interface Route {
   name: RouteName;
@@ -40,13 +41,14 @@ interface Route {
 /**
  * `appSearch` false: the emulator plays a service without the search of table apps (404, as any
  * unknown route); `servesDelete` false: one without deleting rows (405); `poll` false: one without the
- * poll (`…/rows/updates` is no route: 404).
+ * poll (`…/rows/updates` is no route: 404); `query` false: one without the query (`…/rows/query`: 404).
  */
 function matchRoute(
   segments: string[],
   appSearch: boolean,
   servesDelete: boolean,
   poll = true,
+  query = true,
 ): Route | undefined {
   const [a, b, c, d, e, f] = segments;
   const n = segments.length;
@@ -61,6 +63,7 @@ function matchRoute(
   if (n === 5) return { name: 'rows', allow: ['GET', 'POST'], params: [b, d] };
   if (n === 6 && f === 'updates')
     return poll ? { name: 'updates', allow: ['GET'], params: [b, d] } : undefined;
+  if (n === 6 && f === 'query') return query ? { name: 'query', allow: ['POST'], params: [b, d] } : undefined;
   if (n === 6 && f !== undefined) {
     const allow = servesDelete ? ['GET', 'PATCH', 'DELETE'] : ['GET', 'PATCH'];
     return { name: 'row', allow, params: [b, d, f] };
@@ -74,6 +77,7 @@ function allowedQuery(route: RouteName, method: string): string[] {
   if (route === 'apps') return ['q', 'offset', 'limit'];
   if (route === 'rows' && method === 'GET') return ['offset', 'limit'];
   if (route === 'updates') return ['since', 'offset', 'limit'];
+  if (route === 'query') return ['offset', 'limit'];
   return [];
 }
 
@@ -206,7 +210,13 @@ export async function handlePublic(emu: TableEmulator, req: PublicRequest): Prom
     }
     const route = segments.some((s) => s === '')
       ? undefined
-      : matchRoute(segments, emu.tableAppSearch, emu.servesDelete, emu.pollMode !== 'off');
+      : matchRoute(
+          segments,
+          emu.tableAppSearch,
+          emu.servesDelete,
+          emu.pollMode !== 'off',
+          emu.queryMode !== 'off',
+        );
     if (!route) fail(404, 'not_found', `No route ${req.path}.`);
     if (!route.allow.includes(req.method)) {
       fail(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, {
@@ -291,6 +301,7 @@ async function operate(
     return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };
   }
   if (route.name === 'updates') return pollAnswer(emu, table, query);
+  if (route.name === 'query') return queryAnswer(emu, req, table, query);
   if (route.name === 'rows') {
     const values = validated(table, readJsonBody(req));
     const row = store.createRow(table, values, user.id);
@@ -299,12 +310,24 @@ async function operate(
     // The emulator's own choice: 201 Created (the seed shows no status; clients accept any 2xx).
     return { status: 201, body: rowView(table, row) };
   }
-  const row = store.row(table, rowId as string);
+  return operateOnRow(emu, req, table, rowId as string, user, markCommitted);
+}
+
+/** The single-row operations: read (fixed fields), delete, update. */
+function operateOnRow(
+  emu: TableEmulator,
+  req: PublicRequest,
+  table: TableData,
+  rowId: string,
+  user: User,
+  markCommitted: () => void,
+): Answer {
+  const row = emu.store.row(table, rowId);
   if (req.method === 'GET') return { status: 200, body: singleRowView(row) };
   if (req.method === 'DELETE') {
     // The deleted row as it was (the contract allows 200 with it, or 204).
     const view = rowView(table, row);
-    store.deleteRow(table, row.id);
+    emu.store.deleteRow(table, row.id);
     markCommitted();
     emu.persist();
     return { status: 200, body: view };
@@ -312,7 +335,7 @@ async function operate(
   const body = readJsonBody(req);
   const values = validated(table, body);
   if (Object.keys(values).length === 0) fail(400, 'empty_update', 'The body names no column to update.');
-  store.patchRow(table, row, values, user.id);
+  emu.store.patchRow(table, row, values, user.id);
   markCommitted();
   emu.persist();
   return { status: 200, body: rowView(table, row) };
@@ -335,6 +358,32 @@ function pollAnswer(emu: TableEmulator, table: TableData, query: Map<string, str
         `"since" must be an ISO 8601 UTC time with ms (2025-01-31T09:30:00.000Z); got "${raw}".`,
       );
     page = rowsChangedSince(table, since, offset, limit);
+  }
+  const rows = page.rows.map((r) => rowView(table, r));
+  return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };
+}
+
+/** The query: the rows that meet the body's filter, in the listing's order and shape; or, ignoring the body, the listing. */
+function queryAnswer(
+  emu: TableEmulator,
+  req: PublicRequest,
+  table: TableData,
+  query: Map<string, string>,
+): Answer {
+  const { offset, limit } = paging(query);
+  let page: { rows: Row[]; hasMore: boolean };
+  if (emu.queryMode === 'ignore-body') page = emu.store.listRows(table, offset, limit);
+  else {
+    const body = readJsonBody(req);
+    let filter: ReturnType<typeof parseRowFilter>;
+    try {
+      filter = parseRowFilter(table, body);
+    } catch (error) {
+      if (error instanceof QueryError) fail(400, 'invalid_query_body', error.message);
+      throw error;
+    }
+    const inOrder = emu.store.listRows(table, 0, Number.MAX_SAFE_INTEGER).rows;
+    page = queryRows(inOrder, filter, offset, limit);
   }
   const rows = page.rows.map((r) => rowView(table, r));
   return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };

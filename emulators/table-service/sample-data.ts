@@ -5,7 +5,7 @@ import { makeColumn } from './columns.js';
 import { hostileObjects, realisticValue } from './generate.js';
 import { createRng } from './rng.js';
 import { Store } from './store.js';
-import type { Column, DataSetName, EmulatorState, JsonValue } from './types.js';
+import type { Column, EmulatorState, JsonValue } from './types.js';
 
 /** Ids of the sample data, for tests and the demo. */
 export const SAMPLE = {
@@ -260,9 +260,4 @@ export function sampleState(): EmulatorState {
     );
   }
   return s;
-}
-
-/** A fresh copy of a built-in data set. */
-export function dataSet(name: DataSetName): EmulatorState {
-  return name === 'sample' ? sampleState() : emptyState();
 }

@@ -1,7 +1,7 @@
 // The emulator's in-memory data and every change to it: rows, columns, apps, members, with the service's rules
 // for ids, positions, indexIds and timestamps.
 
-import { FIXED_FIELDS, makeColumn, titleColumn } from './columns.js';
+import { ChoicesError, FIXED_FIELDS, makeColumn, setChoices, titleColumn } from './columns.js';
 import type { Rng } from './rng.js';
 import type {
   Account,
@@ -262,7 +262,12 @@ export class Store {
     if (table.columns.some((c) => c.id === id)) {
       throw new StoreError(400, 'duplicate', `Column "${id}" exists.`);
     }
-    const column = makeColumn(id, spec.name, spec.type, spec.max === undefined ? {} : { max: spec.max });
+    const column = choices(() =>
+      makeColumn(id, spec.name, spec.type, {
+        ...(spec.max === undefined ? {} : { max: spec.max }),
+        ...(spec.options === undefined ? {} : { options: spec.options }),
+      }),
+    );
     table.columns.push(column);
     for (const row of table.rows) setMember(row, id, null);
     table.lastModified = this.stamp(table.lastModified);
@@ -272,6 +277,17 @@ export class Store {
   renameColumn(table: TableData, columnId: string, name: string): Column {
     const column = this.liveColumn(table, columnId);
     column.name = name;
+    table.lastModified = this.stamp(table.lastModified);
+    return column;
+  }
+
+  /**
+   * Changes a choice column's choices, as a person does on the service. Rows keep their values, also
+   * those no longer among the choices (a later write of such a value is refused).
+   */
+  setColumnChoices(table: TableData, columnId: string, options: readonly unknown[]): Column {
+    const column = this.liveColumn(table, columnId);
+    choices(() => setChoices(column, options));
     table.lastModified = this.stamp(table.lastModified);
     return column;
   }
@@ -322,5 +338,15 @@ export class Store {
       (u) => u.accountId === accountId && (wanted === undefined || u.emailId.toLowerCase() === wanted),
     );
     return { users: all.slice(offset, offset + limit), hasMore: offset + limit < all.length };
+  }
+}
+
+/** Runs a change of choices; refused choices are a 400 of the admin route. */
+function choices<T>(change: () => T): T {
+  try {
+    return change();
+  } catch (error) {
+    if (error instanceof ChoicesError) throw new StoreError(400, 'invalid_choices', error.message);
+    throw error;
   }
 }

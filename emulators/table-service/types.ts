@@ -18,7 +18,14 @@ export type JsonObject = { [key: string]: JsonValue };
  * Column types. `text` is the seed's; the others are the EMULATOR'S OWN ASSUMPTION (the seed shows
  * only `text`; the contract asks the emulator to offer these so clients meet unknown types).
  */
-export type ColumnType = 'text' | 'number' | 'checkbox' | 'date' | 'multiSelect' | 'json';
+export type ColumnType = 'text' | 'number' | 'checkbox' | 'date' | 'multiSelect' | 'json' | 'select';
+
+/**
+ * How the emulator serves the query of rows by a filter (query.ts): `'on'` as the contract settles it;
+ * `'off'` without it (404, no route); `'ignore-body'` as a service that takes the route but ignores the
+ * filter (it answers the plain rows listing).
+ */
+export type QueryMode = 'on' | 'off' | 'ignore-body';
 
 /** A column of a table's schema (seed 2.5). */
 export interface Column {
@@ -106,8 +113,12 @@ export interface EmulatorState {
   apps: TableAppData[];
 }
 
-/** Which built-in data set to start from. */
-export type DataSetName = 'sample' | 'empty';
+/**
+ * Which built-in data set to start from: 'playground' is 'sample' plus a table app for views (the
+ * Pipeline table: choice, number, date, checkbox and multi-choice columns), kept apart so the sample's
+ * listings stay as tests know them.
+ */
+export type DataSetName = 'sample' | 'empty' | 'playground';
 
 /** Shape of the rows listing answer: `{ rows, hasMore }` (default) or a bare array. */
 export type ListShape = 'object' | 'array';
@@ -217,6 +228,8 @@ export interface EmulatorOptions {
   servesDelete?: boolean;
   /** The poll for row updates: 'on' (default), 'off' (404), 'ignore-since' (answers the full listing). */
   poll?: PollMode;
+  /** The query of rows by a filter: 'on' (default), 'off' (404), 'ignore-body' (answers the plain listing). */
+  query?: QueryMode;
   faults?: FaultConfig;
   answers?: QueuedAnswer[];
   /** Generated extra members per account id, e.g. `{ acc_acme: 1050 }`. */
@@ -266,6 +279,8 @@ export interface NewColumn {
   type: ColumnType;
   /** For text columns: maximum length; default 256. */
   max?: number;
+  /** The choices of a `select` column (required) or a `multiSelect` one (optional: without them any text). */
+  options?: string[];
 }
 
 /** A sample user with a ready-made token. */
