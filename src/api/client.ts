@@ -579,7 +579,7 @@ export class TableClient {
   tableAndFirstRows(
     appId: string,
     tableId: string,
-    options: Pick<ListAllOptions, 'expectedTotal' | 'onPage'> = {},
+    options: Pick<ListAllOptions, 'startOffset' | 'expectedTotal' | 'onPage'> = {},
   ): { table: Table; firstWave: ListAllResult | null } {
     let table: Table | undefined;
     const onTable = (read: Table): void => {

@@ -102,6 +102,8 @@ export interface JobRecord {
   pushListing?: {
     nextOffset: number;
     candidates: Array<{ row: Record<string, unknown>; digests: Record<string, number> }>;
+    /** The pending creates the candidates were looked for (a create pending since: listed again). */
+    pending?: string[];
   };
   /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
   confirmHeld?: boolean;

@@ -15,7 +15,8 @@ import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
 import type { HeldCell } from '../push/hold';
-import { type PushListingProgress, type PushOptions, type PushResult, runPush } from '../push/run-push';
+import { type PushOptions, type PushResult, runPush } from '../push/run-push';
+import type { PushListingProgress } from '../push/service-reads';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
