@@ -14,6 +14,7 @@ import type {
   QueuedAnswer,
   RequestLogEntry,
   Row,
+  RowsChangedBetweenPages,
   SeedTableOptions,
   TableAppData,
   User,
@@ -209,6 +210,17 @@ export class AdminClient {
   /** How the poll for row updates is served: 'on', 'off' (404) or 'ignore-since' (the full listing). */
   async setPollMode(mode: PollMode): Promise<void> {
     await this.call('POST', '/poll', { mode });
+  }
+
+  /**
+   * Rows that change between two pages of one poll: applied once `afterPages` more poll pages were
+   * answered (1: between a poll's first page and the rest), before anything else is answered.
+   */
+  async changeBetweenPollPages(
+    afterPages: number,
+    changes: RowsChangedBetweenPages['changes'],
+  ): Promise<void> {
+    await this.call('POST', '/poll/between-pages', { afterPages, changes });
   }
 
   /** Adds `count` generated members to an account (every 7th 'invited'). */
