@@ -47,14 +47,23 @@ describe('a service change to a column whose header was renamed', () => {
     await w.emulator.admin.setClock({ advanceMs: HOUR });
     await w.emulator.admin.editRow(CRM, DEALS, otherId as string, { title: 'Retitled by Bob' }, 'u_bob');
     pull(w);
+    // While the header is still renamed, the sidebar's check says what waits, not "Up to date".
+    const waiting = w.sim.callFromClient('checkForChanges').value as LiveCheckResult;
+    expect(waiting.message).toMatch(/status/);
+    expect(cellOf(w, rowId as string, 'my status')).not.toBe('Changed by Bob');
     await w.emulator.admin.setClock({ advanceMs: HOUR });
     w.sim.person.renameHeader(sheet, 'my status', 'status');
-    // The sidebar's check does not call the sheet up to date while the change waits.
+    // The next look brings the change in: a pull that lists the whole table (the poll no longer names the row).
+    await w.emulator.admin.clearLog();
     const check = w.sim.callFromClient('checkForChanges').value as LiveCheckResult;
-    expect(check.message).not.toBe('Up to date');
-    pull(w);
+    expect(check).toMatchObject({ state: 'pulled', message: '1 row updated' });
+    expect((await w.emulator.admin.requestLog()).some((entry) => /\/rows$/.test(entry.path))).toBe(true);
     expect(cellOf(w, rowId as string, 'status')).toBe('Changed by Bob');
     expect(await mismatches(w)).toEqual([]);
+    // Nothing is owed any more: the next pull reads only what changed.
+    await w.emulator.admin.clearLog();
+    pull(w);
+    expect((await w.emulator.admin.requestLog()).some((entry) => /\/rows$/.test(entry.path))).toBe(false);
   });
 });
 

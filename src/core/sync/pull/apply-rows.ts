@@ -184,6 +184,7 @@ export function applyServiceRows(
     // An adopted row's earlier record is its pending create's: not this row's to go back to.
     if (!adopted) before.set(id, agreed);
     writeMergedCells(grid, currentLine, at, merged);
+    for (const columnId of merged.absentChanged) (state.absentChanged ??= new Set()).add(columnId);
     const shown = writeFixedFields(state, fixed, currentLine, row, agreed?.shown);
     settleBaseRecord(state, id, agreed, merged, shown);
     reportOutcome(state, currentLine, merged, adopted !== undefined);
