@@ -261,6 +261,20 @@ describe('what a pull by poll could not write is owed', () => {
     expect(rowReads(world).every((read) => read.includes('/rows/updates?'))).toBe(true);
   });
 
+  it('a column deleted on the service owes nothing more: the check goes back to its one request', () => {
+    const world = pulledWorld(6);
+    world.sheet.renameHeader('amount', 'my amount');
+    world.service.update('r0005', { amount: 55 }, BOB.id);
+    pull(world);
+    expect(world.links.get().owedColumns).toEqual(['amount']);
+    // Deleted on the service (a copy: the columns array is shared by every memory world).
+    world.service.columns = world.service.columns.map((column) =>
+      column.id === 'amount' ? { ...column, deleted: true } : column,
+    );
+    pull(world);
+    expect(world.links.get().owedColumns).toBeUndefined();
+  });
+
   it('a whole listing in two executions, the header renamed in the first: the column stays owed', () => {
     const world = pulledWorld(1500);
     world.sheet.renameHeader('amount', 'my amount');

@@ -60,15 +60,18 @@ export function recordOwedColumns(
 /**
  * What a finished pull leaves of what is owed (on the run's link and on the stored one): a whole
  * listing (`present`: the synced columns whose header the sheet has) settles the owed columns it could
- * write, and wrote the display options it started with.
+ * write, and wrote the display options it started with; a column the service deleted (not in `live`)
+ * owes nothing more.
  */
 export function settleOwed(
   link: LinkRecord,
   progress: PullProgress,
+  live: ReadonlySet<string>,
   listed: { present: ReadonlySet<string> } | undefined,
 ): void {
-  const owed = owedColumnsAfter(link.owedColumns, progress.owedFound ?? [], listed);
-  if (owed) link.owedColumns = owed;
+  const after = owedColumnsAfter(link.owedColumns, progress.owedFound ?? [], listed);
+  const owed = after?.filter((columnId) => live.has(columnId));
+  if (owed && owed.length > 0) link.owedColumns = owed;
   else delete link.owedColumns;
   if (listed && progress.listedWith !== undefined) link.listedWith = progress.listedWith;
 }

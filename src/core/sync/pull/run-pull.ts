@@ -446,7 +446,8 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
   if (cursor) link.pollCursor = cursor;
   if (!polled) link.fullListingAt = link.lastSyncAt;
   const listed = polled ? undefined : { present: new Set(state.layout.columns.keys()) };
-  settleOwed(link, progress, listed);
+  const live = new Set(state.live.map((column) => column.id));
+  settleOwed(link, progress, live, listed);
   // A pull that went on over executions saw only this execution's rows: the next check pulls again.
   const echo = resumed
     ? undefined
@@ -464,7 +465,7 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
     stored.lastSyncAt = link.lastSyncAt;
     if (cursor) stored.pollCursor = cursor;
     if (!polled) stored.fullListingAt = link.fullListingAt as string;
-    settleOwed(stored, progress, listed);
+    settleOwed(stored, progress, live, listed);
     if (echo) stored.pollEcho = echo;
     else delete stored.pollEcho;
     if (schemaDigest) {
