@@ -15,6 +15,7 @@ import type {
   NewColumn,
   PlatformMode,
   QueuedAnswer,
+  RowsChangedBetweenPages,
   SeedTableOptions,
 } from './types.js';
 
@@ -53,7 +54,10 @@ const GET_ROUTES: Record<string, (emu: TableEmulator) => Promise<unknown> | unkn
   '/serves-delete': (emu) => ({ serves: emu.servesDelete }),
   '/platform': (emu) => platformView(emu),
   '/clock': (emu) => ({ nowMs: emu.clock.now(), manual: emu.clock.manual }),
-  '/poll': (emu) => ({ mode: emu.pollMode }),
+  '/poll': (emu) => {
+    const betweenPages = emu.pendingBetweenPages;
+    return { mode: emu.pollMode, ...(betweenPages ? { betweenPages } : {}) };
+  },
   '/query': (emu) => ({ mode: emu.queryMode }),
 };
 
@@ -197,6 +201,10 @@ const POST_ROUTES: Record<string, (emu: TableEmulator, body: Body) => Promise<un
     }
     emu.queryMode = body.mode as QueryMode;
     return { mode: emu.queryMode };
+  },
+  '/poll/between-pages': (emu, body) => {
+    emu.changeBetweenPollPages(body.off === true ? null : (body as unknown as RowsChangedBetweenPages));
+    return { betweenPages: emu.pendingBetweenPages };
   },
   '/members': (emu, body) => {
     const users = emu.addMembers(str(body, 'accountId'), Number(body.count));

@@ -15,6 +15,7 @@ import type {
   QueuedAnswer,
   RequestLogEntry,
   Row,
+  RowsChangedBetweenPages,
   SeedTableOptions,
   TableAppData,
   User,
@@ -220,6 +221,17 @@ export class AdminClient {
   /** How the query of rows by a filter is served: 'on', 'off' (404) or 'ignore-body' (the plain listing). */
   async setQueryMode(mode: QueryMode): Promise<void> {
     await this.call('POST', '/query', { mode });
+  }
+
+  /**
+   * Rows that change between two pages of one poll: applied once `afterPages` more poll pages were
+   * answered (1: between a poll's first page and the rest), before anything else is answered.
+   */
+  async changeBetweenPollPages(
+    afterPages: number,
+    changes: RowsChangedBetweenPages['changes'],
+  ): Promise<void> {
+    await this.call('POST', '/poll/between-pages', { afterPages, changes });
   }
 
   /** Adds `count` generated members to an account (every 7th 'invited'). */

@@ -23,6 +23,7 @@ import type {
   PlatformMode,
   RequestLogEntry,
   Row,
+  RowsChangedBetweenPages,
   SeedTableOptions,
   TableAppData,
   TableData,
@@ -131,6 +132,8 @@ export class TableEmulator {
   pollMode: PollMode;
   /** How the query of rows by a filter is served (query.ts); the admin route switches it. */
   queryMode: QueryMode;
+  /** Rows to change between two pages of a poll (a test's), with the poll pages answered since it was set. */
+  private betweenPages: { change: RowsChangedBetweenPages; served: number } | null = null;
   log: RequestLogEntry[] = [];
   private logSeq = 0;
   readonly tokenTtlSeconds: number;
@@ -302,6 +305,36 @@ export class TableEmulator {
   deleteRow(appId: string, tableId: string, rowId: string): void {
     this.store.deleteRow(this.store.table(appId, tableId), rowId);
     this.persist();
+  }
+
+  /** Sets rows to change once `afterPages` more poll pages were answered (null: none). */
+  changeBetweenPollPages(change: RowsChangedBetweenPages | null): void {
+    if (
+      change &&
+      (!Number.isInteger(change.afterPages) || change.afterPages < 1 || !Array.isArray(change.changes))
+    )
+      throw new StoreError(
+        400,
+        'invalid_request',
+        '"afterPages" must be an integer >= 1 and "changes" a list.',
+      );
+    this.betweenPages = change ? { change, served: 0 } : null;
+  }
+
+  /** The rows still to change between poll pages, if any. */
+  get pendingBetweenPages(): RowsChangedBetweenPages | null {
+    return this.betweenPages?.change ?? null;
+  }
+
+  /** Called once a poll page is answered: applies the changes set for after this page, once. */
+  pollPageAnswered(): void {
+    const pending = this.betweenPages;
+    if (!pending || ++pending.served < pending.change.afterPages) return;
+    this.betweenPages = null;
+    for (const each of pending.change.changes) {
+      if (each.delete) this.deleteRow(each.appId, each.tableId, each.rowId);
+      else this.editRow(each.appId, each.tableId, each.rowId, each.values ?? {}, each.asUserId);
+    }
   }
 
   /** Moves a row before another (or to the end): the listing order changes, indexId does not. */

@@ -360,6 +360,8 @@ function pollAnswer(emu: TableEmulator, table: TableData, query: Map<string, str
     page = rowsChangedSince(table, since, offset, limit);
   }
   const rows = page.rows.map((r) => rowView(table, r));
+  // Rows a test changes between this page and the next (after the page was read, before it is sent).
+  emu.pollPageAnswered();
   return { status: 200, body: emu.listShape === 'array' ? rows : { rows, hasMore: page.hasMore } };
 }
 

@@ -8,6 +8,25 @@
  */
 export type PollMode = 'on' | 'off' | 'ignore-since';
 
+/**
+ * Rows that change between two pages of one poll, for tests (admin `/poll/between-pages`): once the
+ * emulator has answered `afterPages` poll pages (counted from when this was set), it applies `changes`
+ * before it answers anything else, then forgets them. A poll's first page is answered alone, so
+ * `afterPages: 1` changes the rows between its first page and the rest.
+ */
+export interface RowsChangedBetweenPages {
+  afterPages: number;
+  /** Each edits a row as `/rows/edit` does (its lMod moves on), or removes it (`delete: true`). */
+  changes: Array<{
+    appId: string;
+    tableId: string;
+    rowId: string;
+    values?: Record<string, JsonValue>;
+    asUserId?: string;
+    delete?: boolean;
+  }>;
+}
+
 /** Any JSON value. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 

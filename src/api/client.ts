@@ -14,11 +14,14 @@ import { badShape, type ErrorContext, isRecord, type RequestTarget, readAnswer, 
 import type { HttpMethod, HttpPort, HttpRequest, HttpResponse } from './http-port';
 import { Pacer } from './pace';
 import {
+  followPoll,
   type PollMemory,
   type PollOutcome,
+  type PollSegment,
   pageIgnoresSince,
   pollKnownMissing,
   pollMissing,
+  readPollPage,
   sinceMs,
 } from './poll';
 import {
@@ -31,6 +34,7 @@ import {
   seededRandom,
 } from './retry';
 import {
+  isLastPage,
   type ListPage,
   readProfile,
   readRow,
@@ -579,7 +583,7 @@ export class TableClient {
   tableAndFirstRows(
     appId: string,
     tableId: string,
-    options: Pick<ListAllOptions, 'expectedTotal' | 'onPage'> = {},
+    options: Pick<ListAllOptions, 'startOffset' | 'expectedTotal' | 'onPage'> = {},
   ): { table: Table; firstWave: ListAllResult | null } {
     let table: Table | undefined;
     const onTable = (read: Table): void => {
@@ -670,11 +674,10 @@ export class TableClient {
   ): PollOutcome<ListAllResult> {
     checkId(appId, 'table app id');
     checkId(tableId, 'table id');
-    const from = sinceMs(since);
+    sinceMs(since);
     const now = this.port.now();
     if (pollKnownMissing(this.knownPoll, now)) return { supported: false };
     const ignored = new Error('the poll ignores since');
-    const { onPage } = options;
     // A failed schema read riding along (answered first) is the run's failure, never the poll's.
     let schemaRead = lead === undefined;
     const riding: Lead | undefined = lead && {
@@ -684,20 +687,24 @@ export class TableClient {
         lead.accept(value);
       },
     };
-    try {
-      const listing = this.pageThrough(
-        (offset) => this.pollExchange(appId, tableId, since, offset),
+    // The listing's paging, each page asked where the one before ended (poll.ts: followPoll).
+    const segment: PollSegment<Row> = (from, offsetOf, take, first) =>
+      this.pageThrough(
+        (virtual) => this.pollExchange(appId, tableId, from, offsetOf(virtual)),
         {
           firstWave: 1,
           ...options,
-          onPage: (rows, offset) => {
-            if (pageIgnoresSince(rows, from)) throw ignored;
+          onPage: (rows) => {
+            if (pageIgnoresSince(rows, sinceMs(from))) throw ignored;
             beforeFirstPage?.();
-            return onPage?.(rows, offset);
+            return take(rows);
           },
         },
-        riding,
+        first ? riding : undefined,
       );
+    try {
+      const timed = { ...options, deadline: options.deadline ?? this.deadline };
+      const listing = followPoll(since, timed, segment, PAGE_LIMIT);
       if (!this.knownPoll?.supported) this.knownPoll = { supported: true, checkedAt: now };
       return { supported: true, listing };
     } catch (error) {
@@ -920,7 +927,7 @@ export class TableClient {
       segments: ['tableApps', appId, 'tables', tableId, 'rows', 'updates'],
       ids: { appId, tableId },
       query: { since, offset, limit: PAGE_LIMIT },
-      read: readRowPage,
+      read: readPollPage,
     });
   }
 
@@ -1343,14 +1350,6 @@ function deleteUnsupported(): SyncError {
     'REJECTED',
     'The service does not allow deleting rows through its API: delete them in the service itself, or bring their lines back.',
   );
-}
-
-function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolean {
-  const length = page.items.length;
-  if (length === 0) return true;
-  if (page.hasMore !== undefined) return !page.hasMore;
-  if (page.total !== undefined && offset + length >= page.total) return true;
-  return length < limit;
 }
 
 /** A failure while reading an answer: a SyncError thrown by a shape check, else the answer was malformed. */

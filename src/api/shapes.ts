@@ -18,6 +18,18 @@ export interface ListPage<T> {
   total?: number;
 }
 
+/**
+ * Whether a page at `offset` ends its listing: `hasMore: false`, or without it a page shorter than the
+ * limit, an empty page, or one reaching `total`.
+ */
+export function isLastPage<T>(page: ListPage<T>, offset: number, limit: number): boolean {
+  const length = page.items.length;
+  if (length === 0) return true;
+  if (page.hasMore !== undefined) return !page.hasMore;
+  if (page.total !== undefined && offset + length >= page.total) return true;
+  return length < limit;
+}
+
 function nonNegativeInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

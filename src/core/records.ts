@@ -36,6 +36,17 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   /** When (ISO) the last pull that listed the whole table finished: the poll is used for a day after it. */
   fullListingAt?: string;
   /**
+   * The link's display options (`listingOptionsOf`) that last whole listing wrote on every line: when
+   * the link's differ (changed while it went on), the next pull lists the whole table again.
+   */
+  listedWith?: string;
+  /**
+   * Synced columns whose changes on the service a pull could not write (their header renamed or
+   * repeated): the first pull that finds the header back lists the whole table, and the sidebar's
+   * check hands every look to a pull meanwhile.
+   */
+  owedColumns?: string[];
+  /**
    * The fingerprint of what the poll from the cursor answers while nothing changed (`pull/live-check.ts`):
    * a live check that gets exactly this back writes nothing.
    */
@@ -95,6 +106,10 @@ export interface JobRecord {
   nextOffset: number;
   /** Column ids the pull added (back) to the sheet, which take the service's values. */
   freshColumns?: string[];
+  /** The link's display options the pull's listing started with (`LinkRecord.listedWith`). */
+  listedWith?: string;
+  /** Columns whose service changes the pull's earlier executions could not write (`LinkRecord.owedColumns`). */
+  owedFound?: string[];
   /**
    * A push's listing that did not fit its execution: where it goes on, and the rows found so far that a
    * lost create may have made.
@@ -102,6 +117,8 @@ export interface JobRecord {
   pushListing?: {
     nextOffset: number;
     candidates: Array<{ row: Record<string, unknown>; digests: Record<string, number> }>;
+    /** The pending creates the candidates were looked for (a create pending since: listed again). */
+    pending?: string[];
   };
   /** The caller confirmed whatever is held (`true`): the continuation sends held edits too. */
   confirmHeld?: boolean;

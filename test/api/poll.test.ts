@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { TableClient } from '../../src/api/client';
-import { POLL_RETRY_MS, type PollMemory } from '../../src/api/poll';
+import { MAX_POLL_RESTARTS, POLL_RETRY_MS, type PollMemory } from '../../src/api/poll';
 import type { Row } from '../../src/api/types';
 import { SyncError } from '../../src/core/errors';
 import { FakePort, json, makeRow, queryOfUrl, text } from './fake-port';
@@ -24,6 +24,43 @@ function clientOf(port: FakePort, poll?: PollMemory): TableClient {
 /** A row changed `minutes` after 10:00. */
 function changed(n: number, minutes: number): Record<string, unknown> {
   return makeRow(n, { lMod: new Date(Date.parse(SINCE) + minutes * 60_000).toISOString() });
+}
+
+/** A row's lMod, as ms. */
+const at = (row: Record<string, unknown>): number => Date.parse(String(row.lMod));
+
+/**
+ * The poll as a service answers it from `table` as it is at each request: rows with lMod ≥ since,
+ * ordered by lMod then id, sliced by offset and limit. `between` runs after each answer (its count
+ * from 1): a person changing the table between pages.
+ */
+function served(
+  table: Array<Record<string, unknown>>,
+  shape: 'object' | 'array' = 'object',
+  between: (answered: number) => void = () => {},
+) {
+  let answered = 0;
+  return (request: { url: string }) => {
+    const query = queryOfUrl(request.url);
+    const since = Date.parse(query.since as string);
+    const offset = Number(query.offset);
+    const limit = Number(query.limit);
+    const order = table
+      .filter((row) => at(row) >= since)
+      .sort((a, b) => at(a) - at(b) || (String(a.id) < String(b.id) ? -1 : 1));
+    const rows = order.slice(offset, offset + limit);
+    const answer = json(200, shape === 'array' ? rows : { rows, hasMore: offset + limit < order.length });
+    between(++answered);
+    return answer;
+  };
+}
+
+/** The `since` and offset of every poll request, in order. */
+function asked(port: FakePort): string[] {
+  return port.requests.map((request) => {
+    const query = queryOfUrl(request.url);
+    return `${query.since} ${query.offset}`;
+  });
 }
 
 function poll(client: TableClient) {
@@ -52,16 +89,86 @@ describe('TableClient.rowsChangedSince', () => {
       expect(client.pollMemory).toEqual({ supported: true, checkedAt: port.clock });
     });
 
-    it('pages through every changed row, in any listing shape', () => {
-      const page1 = Array.from({ length: 100 }, (_, i) => changed(i, 1));
-      const port = new FakePort().on('get', UPDATES, (request) =>
-        queryOfUrl(request.url).offset === '0'
-          ? json(200, page1)
-          : json(200, [changed(100, 2), changed(101, 3)]),
-      );
+    it('pages through every changed row, in any listing shape, each page from the row the one before ended on', () => {
+      const table = [
+        ...Array.from({ length: 100 }, (_, i) => changed(i, 1)),
+        changed(100, 2),
+        changed(101, 3),
+      ];
+      const port = new FakePort().on('get', UPDATES, served(table, 'array'));
       const { outcome, rows } = poll(clientOf(port));
       expect(outcome.supported && outcome.listing.rowCount).toBe(102);
       expect(rows.map((row) => row.id).slice(-2)).toEqual(['r100', 'r101']);
+      expect(new Set(rows.map((row) => row.id)).size).toBe(102);
+      expect(asked(port)).toEqual([`${SINCE} 0`, `${SINCE} 99`, `${SINCE} 198`]);
+    });
+
+    it('a row of the first page changed between pages (it moves to the end): goes on from the last row it is sure of, skipping none', () => {
+      const table = Array.from({ length: 250 }, (_, i) => changed(i, 1 + Math.floor(i / 10)));
+      const port = new FakePort().on(
+        'get',
+        UPDATES,
+        served(table, 'object', (answered) => {
+          if (answered === 1)
+            Object.assign(table[5] as object, { lMod: '2025-01-01T11:00:00.000Z', title: 'new' });
+        }),
+      );
+      const { outcome, rows } = poll(clientOf(port));
+      expect(outcome.supported && outcome.listing.done).toBe(true);
+      // Every row arrives; the changed one also as it is now, after the rest.
+      expect(new Set(rows.map((row) => row.id)).size).toBe(250);
+      expect(rows.at(-1)).toMatchObject({ id: 'r5', title: 'new' });
+      // The second page did not start on the first page's last row (r99, 10:10): the poll went on from its lMod.
+      expect(asked(port).slice(0, 4)).toEqual([
+        `${SINCE} 0`,
+        `${SINCE} 99`,
+        `${SINCE} 198`,
+        '2025-01-01T10:10:00.000Z 0',
+      ]);
+    });
+
+    it('more than a page of rows sharing one lMod, one of them deleted between pages: none skipped, none twice', () => {
+      // Ids of one width: the id order is the table's (r100 … r349); r103 goes after the first page.
+      const table = Array.from({ length: 250 }, (_, i) => changed(100 + i, 1));
+      const port = new FakePort().on(
+        'get',
+        UPDATES,
+        served(table, 'array', (answered) => {
+          if (answered === 1) table.splice(3, 1);
+        }),
+      );
+      const { outcome, rows } = poll(clientOf(port));
+      expect(outcome.supported && outcome.listing.done).toBe(true);
+      // Each row once, the deleted one as the first page read it.
+      const ids = rows.map((row) => row.id);
+      expect(ids).toEqual(Array.from({ length: 250 }, (_, i) => `r${100 + i}`));
+    });
+
+    it('follows a service that answers fewer rows a page than asked: each page from the last row of the one before', () => {
+      const table = Array.from({ length: 120 }, (_, i) => changed(i, 1));
+      const port = new FakePort().on('get', UPDATES, (request) => {
+        const answer = served(table)(request);
+        const body = JSON.parse(String(answer.body)) as { rows: unknown[]; hasMore: boolean };
+        const offset = Number(queryOfUrl(request.url).offset);
+        return json(200, { rows: body.rows.slice(0, 50), hasMore: offset + 50 < table.length });
+      });
+      const { outcome, rows } = poll(clientOf(port));
+      expect(outcome.supported && outcome.listing.done).toBe(true);
+      expect(new Set(rows.map((row) => row.id)).size).toBe(120);
+      expect(asked(port)).toEqual([`${SINCE} 0`, `${SINCE} 49`, `${SINCE} 98`]);
+    });
+
+    it(`rows that keep changing between its pages: ends unfinished after ${MAX_POLL_RESTARTS} times going on`, () => {
+      const table = Array.from({ length: 400 }, (_, i) => changed(100 + i, 1));
+      // After every page, the first row of the order is deleted: the rows after it all move back.
+      const port = new FakePort().on(
+        'get',
+        UPDATES,
+        served(table, 'object', () => table.splice(0, 1)),
+      );
+      const { outcome } = poll(clientOf(port));
+      expect(outcome.supported && outcome.listing.done).toBe(false);
+      expect(asked(port).filter((request) => request.endsWith(' 0'))).toHaveLength(MAX_POLL_RESTARTS + 1);
     });
 
     it('takes a row changed exactly at since', () => {

@@ -76,11 +76,12 @@ describe('a pull by poll', () => {
     ];
     let typed = 0;
     // While the poll's second page wave waits: a person edits a changed line's other column, the
-    // changed cell of another (a conflict), and a line the service did not change.
+    // changed cell of another (a conflict), and a line the service did not change. (The poll's
+    // second page starts on the first page's last row: offset 99.)
     w.sim.person.at(
       {
         on: 'fetchAll',
-        when: (point) => point.requests.some((request) => /updates\?.*offset=100\b/.test(request.url)),
+        when: (point) => point.requests.some((request) => /updates\?.*offset=99\b/.test(request.url)),
       },
       () => {
         for (const [[row, col], value] of edits) w.sim.person.edit(name, row, col, value);

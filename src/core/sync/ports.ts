@@ -182,7 +182,7 @@ export interface TableServicePort {
   tableAndFirstRows(
     appId: string,
     tableId: string,
-    options?: Pick<ListingOptions, 'expectedTotal' | 'onPage'>,
+    options?: Pick<ListingOptions, 'startOffset' | 'expectedTotal' | 'onPage'>,
   ): { table: ServiceTable; firstWave: Listing | null };
   listAllRows(appId: string, tableId: string, options?: ListingOptions): Listing;
   /**

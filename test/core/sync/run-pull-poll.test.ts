@@ -237,6 +237,83 @@ describe('runPull by poll over memory', () => {
   });
 });
 
+describe('what a pull by poll could not write is owed', () => {
+  it('a change to a column whose header is renamed: the first pull that finds the header back lists the whole table', () => {
+    const world = pulledWorld(6);
+    world.sheet.renameHeader('amount', 'my amount');
+    world.service.update('r0005', { amount: 55 }, BOB.id);
+    pull(world);
+    expect(world.links.get().owedColumns).toEqual(['amount']);
+    // An hour later another row changes: the cursor moves past r0005's change, which no poll names again.
+    world.service.clock += HOUR;
+    world.service.update('r0006', { title: 'six' }, BOB.id);
+    pull(world);
+    expect(rowReads(world).every((read) => read.includes('/rows/updates?'))).toBe(true);
+    expect(world.links.get().owedColumns).toEqual(['amount']);
+    world.sheet.renameHeader('my amount', 'amount');
+    world.service.requests.length = 0;
+    pull(world);
+    expect(rowReads(world).some((read) => read.includes('/rows?'))).toBe(true);
+    expect(lineOf(world, 'r0005').amount).toBe(55);
+    expect(world.links.get().owedColumns).toBeUndefined();
+    world.service.requests.length = 0;
+    pull(world);
+    expect(rowReads(world).every((read) => read.includes('/rows/updates?'))).toBe(true);
+  });
+
+  it('a column deleted on the service owes nothing more: the check goes back to its one request', () => {
+    const world = pulledWorld(6);
+    world.sheet.renameHeader('amount', 'my amount');
+    world.service.update('r0005', { amount: 55 }, BOB.id);
+    pull(world);
+    expect(world.links.get().owedColumns).toEqual(['amount']);
+    // Deleted on the service (a copy: the columns array is shared by every memory world).
+    world.service.columns = world.service.columns.map((column) =>
+      column.id === 'amount' ? { ...column, deleted: true } : column,
+    );
+    pull(world);
+    expect(world.links.get().owedColumns).toBeUndefined();
+  });
+
+  it('a whole listing in two executions, the header renamed in the first: the column stays owed', () => {
+    const world = pulledWorld(1500);
+    world.sheet.renameHeader('amount', 'my amount');
+    for (const row of world.service.rows) world.service.update(row.id, { amount: 1000 }, BOB.id);
+    world.clock.deadline = world.clock.ms + 10_000;
+    const first = runPull(world.ports(ANN), world.links.get(), undefined, { everything: true });
+    expect(first.finished).toBe(false);
+    world.sheet.renameHeader('my amount', 'amount');
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    expect(runPull(world.ports(ANN), world.links.get(), first.progress).finished).toBe(true);
+    // The rows of the first execution took no amount: the next pull lists them again.
+    expect(world.links.get().owedColumns).toEqual(['amount']);
+    world.service.requests.length = 0;
+    pull(world);
+    expect(rowReads(world).some((read) => read.includes('/rows?'))).toBe(true);
+    for (const row of world.service.rows) expect(lineOf(world, row.id).amount).toBe(1000);
+    expect(world.links.get().owedColumns).toBeUndefined();
+  });
+
+  it('a whole listing in two executions, a fixed field turned on between them: the next pull lists the whole table', () => {
+    const world = pulledWorld(1500);
+    world.clock.deadline = world.clock.ms + 10_000;
+    const first = runPull(world.ports(ANN), world.links.get(), undefined, { everything: true });
+    expect(first.finished).toBe(false);
+    world.links.update((stored) => {
+      stored.fixedFields = [...stored.fixedFields, 'cOn'];
+    });
+    world.clock.deadline = world.clock.ms + 6 * 60 * 1000;
+    expect(runPull(world.ports(ANN), world.links.get(), first.progress).finished).toBe(true);
+    world.service.requests.length = 0;
+    pull(world);
+    expect(rowReads(world).some((read) => read.includes('/rows?'))).toBe(true);
+    for (const row of world.service.rows) expect(lineOf(world, row.id).cOn).toBe(row.cOn);
+    world.service.requests.length = 0;
+    pull(world);
+    expect(rowReads(world).every((read) => read.includes('/rows/updates?'))).toBe(true);
+  });
+});
+
 describe('a continued pull, its lines read in part', () => {
   it('a line holding the values of another row sharing its lMod, whose line an earlier page holds, is compared with that line', () => {
     const world = new MemoryWorld();

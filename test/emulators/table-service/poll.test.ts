@@ -100,6 +100,47 @@ describe('when the poll is served (the default)', () => {
     expect((await poll('2025-01-31T10:00:00.000Z', '&limit=101')).status).toBe(400);
   });
 
+  it('changes rows between two pages when a test asks: the rows after an edited one move back, one is skipped', async () => {
+    const since = '2025-01-31T10:00:00.000Z';
+    const all = ((await poll(since)).json as { rows: RowJson[] }).rows;
+    const moved = all[1]?.id as string;
+    await svc.admin.changeBetweenPollPages(1, [
+      { appId: 'ta_crm', tableId: 'tbl_deals', rowId: moved, values: { status: 'between pages' } },
+    ]);
+    const first = ((await poll(since, '&offset=0&limit=4')).json as { rows: RowJson[] }).rows;
+    // The page was read before the change: it shows the row where it was.
+    expect(first.map((row) => row.id)).toEqual(all.slice(0, 4).map((row) => row.id));
+    const second = ((await poll(since, '&offset=4&limit=4')).json as { rows: RowJson[] }).rows;
+    // The edited row went to the end: what was the 5th row is now the 4th, read by no page.
+    expect(second.map((row) => row.id)).toEqual(all.slice(5, 9).map((row) => row.id));
+    const last = ((await poll(since)).json as { rows: RowJson[] }).rows.at(-1);
+    expect(last).toMatchObject({ id: moved, status: 'between pages' });
+    // Applied once: later pages change nothing.
+    const again = ((await poll(since)).json as { rows: RowJson[] }).rows;
+    expect(again.map((row) => row.id)).toEqual(
+      [...all.filter((row) => row.id !== moved), last].map((r) => r?.id),
+    );
+  });
+
+  it('can remove a row between pages, and drops changes not applied yet on {off: true}', async () => {
+    const since = '2025-01-31T10:00:00.000Z';
+    const all = ((await poll(since)).json as { rows: RowJson[] }).rows;
+    await svc.admin.changeBetweenPollPages(1, [
+      { appId: 'ta_crm', tableId: 'tbl_deals', rowId: all[0]?.id as string, delete: true },
+    ]);
+    await poll(since, '&offset=0&limit=4');
+    const after = ((await poll(since)).json as { rows: RowJson[] }).rows;
+    expect(after.map((row) => row.id)).toEqual(all.slice(1).map((row) => row.id));
+    await svc.admin.changeBetweenPollPages(1, [
+      { appId: 'ta_crm', tableId: 'tbl_deals', rowId: all[1]?.id as string, delete: true },
+    ]);
+    const pending = await call(svc.url, 'GET', '/__admin/poll');
+    expect((pending.json as { betweenPages: { afterPages: number } }).betweenPages.afterPages).toBe(1);
+    await call(svc.url, 'POST', '/__admin/poll/between-pages', { body: { off: true } });
+    await poll(since);
+    expect(((await poll(since)).json as { rows: RowJson[] }).rows).toHaveLength(all.length - 1);
+  });
+
   it('answers under both prefixes, needs a key, and takes only GET (405)', async () => {
     const path = `${DEALS}/rows/updates?since=2025-01-31T10:00:00.000Z`;
     expect((await call(svc.url, 'GET', `/public${path}`, { key: alice })).status).toBe(200);

@@ -15,7 +15,8 @@ import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
 import type { HeldCell } from '../push/hold';
-import { type PushListingProgress, type PushOptions, type PushResult, runPush } from '../push/run-push';
+import { type PushOptions, type PushResult, runPush } from '../push/run-push';
+import type { PushListingProgress } from '../push/service-reads';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -139,6 +140,8 @@ function runStartOf(ports: OperationPorts, operation: SyncOperation, options: St
             nextOffset: resuming.nextOffset,
             counts: pullCountsOf(prior),
             ...(resuming.freshColumns ? { freshColumns: resuming.freshColumns } : {}),
+            ...(resuming.listedWith !== undefined ? { listedWith: resuming.listedWith } : {}),
+            ...(resuming.owedFound ? { owedFound: resuming.owedFound } : {}),
           }
         : undefined,
     // A scheduled run never confirms held edits; a continuation keeps its person's answer.
@@ -362,6 +365,8 @@ function saveContinuation(
     pullId: pullProgress?.pullId ?? '',
     nextOffset: pullProgress?.nextOffset ?? 0,
     ...(pullProgress?.freshColumns ? { freshColumns: pullProgress.freshColumns } : {}),
+    ...(pullProgress?.listedWith !== undefined ? { listedWith: pullProgress.listedWith } : {}),
+    ...(pullProgress?.owedFound ? { owedFound: pullProgress.owedFound } : {}),
     ...(phase === 'push' && step.pushListing ? { pushListing: step.pushListing } : {}),
     // A key confirms exactly the held edits the person saw, and the next run cannot tell them from
     // edits made since (a sort in the minute between runs would go out unasked): it asks again for

@@ -184,11 +184,18 @@ export function applyServiceRows(
     // An adopted row's earlier record is its pending create's: not this row's to go back to.
     if (!adopted) before.set(id, agreed);
     writeMergedCells(grid, currentLine, at, merged);
+    if (merged.absentChanged.length > 0) noteAbsentChanged(state, merged.absentChanged);
     const shown = writeFixedFields(state, fixed, currentLine, row, agreed?.shown);
     settleBaseRecord(state, id, agreed, merged, shown);
     reportOutcome(state, currentLine, merged, adopted !== undefined);
   }
   return before;
+}
+
+/** Notes the columns the sheet lacks whose service change a row could not take (pull/owed.ts). */
+function noteAbsentChanged(state: PullState, columnIds: readonly string[]): void {
+  state.absentChanged ??= new Set();
+  for (const columnId of columnIds) state.absentChanged.add(columnId);
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { BaseTable } from '../../base-table';
 import { digest, digestText } from '../../digest';
 import type { LinkRecord } from '../../records';
+import { owedColumnIds } from './owed';
 import { POLL_OVERLAP_MS } from './poll';
 
 /**
@@ -105,7 +106,10 @@ export function echoAfterPull(
 
 /** What the check asks the service, from the link alone (no Spreadsheet call). */
 export type CheckPlan =
-  /** A pull is owed whatever changed (never pulled, a whole listing due, columns being filled). */
+  /**
+   * A pull is owed whatever changed (never pulled, a whole listing due, columns being filled, changes
+   * to a column whose header was missing: whether it is back only the sheet says).
+   */
   | { kind: 'pull' }
   /** Poll from `since`; with the schema too when `withSchema`. */
   | { kind: 'poll'; since: string; withSchema: boolean };
@@ -116,7 +120,7 @@ export type CheckPlan =
  * schema too when it was last read SCHEMA_RECHECK_MS ago or more (or never recorded).
  */
 export function checkPlanFor(link: LinkRecord, pullSince: string | undefined, now: number): CheckPlan {
-  if (pullSince === undefined) return { kind: 'pull' };
+  if (pullSince === undefined || owedColumnIds(link).length > 0) return { kind: 'pull' };
   const readAt = link.schemaReadAt ? Date.parse(link.schemaReadAt) : Number.NaN;
   const stale = !link.schemaDigest || !Number.isFinite(readAt) || now - readAt >= SCHEMA_RECHECK_MS;
   // A time ahead of the clock (a clock that was wrong) is no reason to skip the schema: it is read.
@@ -134,12 +138,16 @@ export function unchangedSince(
   return link.pollEcho !== undefined && link.pollEcho === pollEchoOf(since, rows);
 }
 
-/** The words of a check that found nothing new, or of what a check's pull brought. */
+/**
+ * The words of a check that found nothing new, or of what a check's pull brought; what the pull could
+ * not do with the sheet's headers (`warnings`: changes that wait for a header) when it brought nothing.
+ */
 export function checkHeadline(counts: {
   added: number;
   updated: number;
   conflicts: number;
   errors: number;
+  warnings?: readonly string[];
 }): string {
   const parts: string[] = [];
   const rows = (n: number, what: string): string => `${n} ${n === 1 ? 'row' : 'rows'} ${what}`;
@@ -148,7 +156,8 @@ export function checkHeadline(counts: {
   if (counts.conflicts > 0)
     parts.push(`${counts.conflicts} ${counts.conflicts === 1 ? 'conflict' : 'conflicts'}`);
   if (counts.errors > 0) parts.push(`${counts.errors} ${counts.errors === 1 ? 'error' : 'errors'}`);
-  return parts.length > 0 ? parts.join(', ') : 'Up to date';
+  if (parts.length > 0) return parts.join(', ');
+  return counts.warnings && counts.warnings.length > 0 ? counts.warnings.join(' ') : 'Up to date';
 }
 
 /**

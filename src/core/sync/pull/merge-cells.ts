@@ -113,6 +113,8 @@ export interface MergedCells {
   conflicts: readonly string[];
   /** Columns whose value is longer than a cell holds and whose edited cell was put back. */
   restoredCut: readonly string[];
+  /** Columns the sheet lacks whose value the service changed since it was agreed (the row is unsettled). */
+  absentChanged: readonly string[];
 }
 
 /**
@@ -217,6 +219,7 @@ class RowTally {
   keptLocal: string[] | null = null;
   conflicts: string[] | null = null;
   restoredCut: string[] | null = null;
+  absentChanged: string[] | null = null;
   unsettled = false;
   theirs: Record<string, unknown> | null = null;
   theirDigests: Record<string, Digest> | null = null;
@@ -258,6 +261,7 @@ class RowTally {
         return agreedBefore ?? NO_DIGEST;
       case 'absent-changed':
         this.unsettled = true;
+        this.absentChanged = pushed(this.absentChanged, column.id);
         return agreedBefore ?? NO_DIGEST;
       case 'absent':
         return agreedBefore ?? NO_DIGEST;
@@ -325,6 +329,7 @@ class RowTally {
       keptLocal: this.keptLocal ?? NONE,
       conflicts: conflicts ?? NONE,
       restoredCut: this.restoredCut ?? NONE,
+      absentChanged: this.absentChanged ?? NONE,
     };
   }
 }

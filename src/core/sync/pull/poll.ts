@@ -33,14 +33,24 @@ export function pollRowsAtMost(knownRows: number): number {
 }
 
 /**
+ * What a whole listing writes on every line besides the table's columns: the fixed fields the link
+ * shows, and how (members as e-mails). A listing that started with other options did not write these.
+ */
+export function listingOptionsOf(link: Pick<LinkRecord, 'fixedFields' | 'showEmails'>): string {
+  return JSON.stringify([link.fixedFields, link.showEmails === true]);
+}
+
+/**
  * The `since` of a pull that reads only what changed, or undefined when it lists the whole table:
  * on "Pull everything", before any pull finished with a cursor, a day after the last full listing
- * (`now` is the script's clock, used only for that), and while columns added by a pull are still
- * being filled (every line takes their values).
+ * (`now` is the script's clock, used only for that), while columns added by a pull are still
+ * being filled (every line takes their values), and when the last whole listing wrote other display
+ * options than the link's (they changed while it went on).
  */
 export function pollSinceFor(link: LinkRecord, now: number, everything: boolean): string | undefined {
   if (everything || (link.freshColumns?.length ?? 0) > 0) return undefined;
   if (!link.pollCursor || !link.fullListingAt) return undefined;
+  if (link.listedWith !== undefined && link.listedWith !== listingOptionsOf(link)) return undefined;
   const listed = Date.parse(link.fullListingAt);
   if (!Number.isFinite(listed) || now - listed >= FULL_LISTING_EVERY_MS) return undefined;
   const newest = Date.parse(link.pollCursor);

@@ -61,6 +61,8 @@ export interface PullState {
   standing?: ReadonlySet<string>;
   /** Which row shows which lMod, worked out from the base on the first line that needs it. */
   lModOwners?: LModOwners;
+  /** Columns the sheet lacks whose changes on the service a merged row could not take (absent-changed). */
+  absentChanged?: Set<string>;
 }
 
 export interface PendingCreates {

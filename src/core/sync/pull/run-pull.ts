@@ -40,7 +40,15 @@ import { type PullHandoff, usableHandoff } from './handoff';
 import { deletedColumnIdsAfter, finishedResult, type PullResult, unfinishedResult } from './finish';
 import { echoAfterPull, PollWindow, schemaDigestOf } from './live-check';
 import { findPendingCreates } from './pending-creates';
-import { cursorAfter, newestLMod, POLL_OVERLAP_MS, pollRowsAtMost, pollSinceFor } from './poll';
+import { owedColumnBack, recordOwedColumns, settleOwed } from './owed';
+import {
+  cursorAfter,
+  listingOptionsOf,
+  newestLMod,
+  POLL_OVERLAP_MS,
+  pollRowsAtMost,
+  pollSinceFor,
+} from './poll';
 import type { PullState } from './pull-state';
 import { MAX_REMOVED_CHECKS, rowsToConfirmRemoved, settleRemovedRows, stillOnService } from './removed-rows';
 import {
@@ -52,6 +60,7 @@ import {
   type PullProgress,
   pullStateOf,
   readingFor,
+  recordFreshColumns,
   renamedSyncedColumns,
   showsMemberEmails,
   startProgress,
@@ -74,6 +83,11 @@ interface Pull {
   window: PollWindow;
   /** The schema's digest as this run read it. */
   schemaDigest?: string;
+  /**
+   * Set when the sheet has the header of a column whose changes an earlier pull could not write back:
+   * only a whole listing brings them (the poll may not name their rows again).
+   */
+  owedBack?: boolean;
 }
 
 /** How a pull reads the table. */
@@ -276,7 +290,8 @@ function pollChanges(
       return tooMany || shouldStop();
     },
   });
-  if (outcome.supported && !needsWholeListing() && (outcome.listing.done || !tooMany)) return outcome.listing;
+  const listsWhole = needsWholeListing() || pull.owedBack === true;
+  if (outcome.supported && !listsWhole && (outcome.listing.done || !tooMany)) return outcome.listing;
   pull.polled = false;
   if (!outcome.supported && outcome.table) setUp(outcome.table);
   run.deliveredTo = 0;
@@ -297,7 +312,7 @@ function takeHandoffPoll(
   pull.polled = true;
   setUp(handoff.table);
   for (const page of handoff.pages) onPage(page.rows, page.offset);
-  if (!needsWholeListing()) return handoff.listing;
+  if (!needsWholeListing() && !pull.owedBack) return handoff.listing;
   pull.polled = false;
   pull.run.deliveredTo = 0;
   return undefined;
@@ -335,13 +350,10 @@ function preparePull(
   recordPersonsColumns(ports.links, link, personsColumns);
   setAsidePersonsColumns(before, personsColumns);
   const keepOut = new Set([...renamed.keys(), ...personsColumns]);
-  const { fresh, recordFirst } = freshColumnsOf(before, live, link.fixedFields, keepOut, recorded);
-  if (recordFirst) {
-    link.freshColumns = [...fresh];
-    ports.links.update((stored) => {
-      stored.freshColumns = [...fresh];
-    });
-  }
+  const columns = freshColumnsOf(before, live, link.fixedFields, keepOut, recorded);
+  const fresh = recordFreshColumns(ports.links, link, columns);
+  progress.listedWith ??= listingOptionsOf(link);
+  pull.owedBack = owedColumnBack(link, before);
   const layout = sheet.completeHeaders({
     layout: before,
     grid,
@@ -382,6 +394,7 @@ function writeChunk(pull: Pull, state: PullState): void {
   if (settleUnwrittenRows(state, rows, before))
     sheet.writeLines(state.grid, state.layout, state.live, 'synced');
   ports.base.write(state.base);
+  recordOwedColumns(ports.links, pull.link, pull.progress, state);
   chunkWritten(run, started, rows.length, cells, state.layout.width, ports.run.now());
   ports.run.report({ phase: 'writing lines', linesWritten: ports.run.progress().linesWritten + written });
 }
@@ -432,6 +445,9 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
   const cursor = cursorAfter(link.pollCursor, pull.newest, resumed);
   if (cursor) link.pollCursor = cursor;
   if (!polled) link.fullListingAt = link.lastSyncAt;
+  const listed = polled ? undefined : { present: new Set(state.layout.columns.keys()) };
+  const live = new Set(state.live.map((column) => column.id));
+  settleOwed(link, progress, live, listed);
   // A pull that went on over executions saw only this execution's rows: the next check pulls again.
   const echo = resumed
     ? undefined
@@ -449,6 +465,7 @@ function finishPull(pull: Pull, prepared: PreparedPull, resumed: boolean): PullR
     stored.lastSyncAt = link.lastSyncAt;
     if (cursor) stored.pollCursor = cursor;
     if (!polled) stored.fullListingAt = link.fullListingAt as string;
+    settleOwed(stored, progress, live, listed);
     if (echo) stored.pollEcho = echo;
     else delete stored.pollEcho;
     if (schemaDigest) {

@@ -5,7 +5,8 @@ import { type Layout, missingHeaders, readLayout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { indexLines } from '../../lines';
 import { fixedFieldText } from '../line-values';
-import type { SheetReadOptions } from '../ports';
+import type { LinkRecord } from '../../records';
+import type { LinkStorePort, SheetReadOptions } from '../ports';
 import { findRenamedColumns } from '../renamed-columns';
 import { emptyPullCounts, type PullCounts, type PullState } from './pull-state';
 
@@ -22,6 +23,10 @@ export interface PullProgress {
   counts: PullCounts;
   /** Column ids this pull added (back) to the sheet: they take the service's values on every line. */
   freshColumns?: string[];
+  /** The link's display options the listing started with (pull/poll.ts: listingOptionsOf). */
+  listedWith?: string;
+  /** Columns whose service changes this pull could not write (their header renamed or repeated). */
+  owedFound?: string[];
 }
 
 /** The merge state of a pull, once its schema arrived and the sheet was read. */
@@ -103,6 +108,21 @@ export function freshColumnsOf(
   const recordFirst = adding.some((id) => !fresh.has(id));
   if (recordFirst) for (const id of adding) fresh.add(id);
   return { fresh, recordFirst };
+}
+
+/** The columns to fill, recorded first in the link when this run adds one (see FreshColumns). */
+export function recordFreshColumns(
+  links: LinkStorePort,
+  link: LinkRecord,
+  { fresh, recordFirst }: FreshColumns,
+): Set<string> {
+  if (recordFirst) {
+    link.freshColumns = [...fresh];
+    links.update((stored) => {
+      stored.freshColumns = [...fresh];
+    });
+  }
+  return fresh;
 }
 
 /** The merge state over the prepared sheet. */

@@ -44,13 +44,15 @@ export function deferPendingCreates(session: PushSession, pendingCreates: readon
   plan.creates = plan.creates.filter((create) => !deferred.has(create));
 }
 
-/** Pages a listing of the whole table costs (more GETs than this: list instead). */
+/** Pages a listing of the table from `startOffset` costs (more GETs than this: list instead). */
 export function listingPagesLeft(
   session: PushSession,
   firstWave: { readonly done: boolean; readonly pageRequests: number } | null,
+  startOffset = 0,
 ): number {
   if (firstWave?.done) return 0;
-  const pages = Math.ceil(Math.max(session.base.size, session.grid.length) / 100) + 1;
+  const pages =
+    Math.ceil(Math.max(0, Math.max(session.base.size, session.grid.length) - startOffset) / 100) + 1;
   return Math.max(0, pages - (firstWave ? firstWave.pageRequests + 1 : 0));
 }
 

@@ -5,18 +5,16 @@
 
 import type { HeldPush, LineIssue } from '../../../shared/types';
 import { knownDeletedColumnIds, liveColumns } from '../../columns';
-import type { Digest } from '../../digest';
-import { SyncError } from '../../errors';
-import { ALL_FIXED_FIELDS, readLayout } from '../../layout';
+import type { SyncError } from '../../errors';
+import { readLayout } from '../../layout';
 import { emailLookup } from '../../members';
 import type { LinkRecord } from '../../records';
 import { personsColumnText } from '../../status';
 import { assertIdColumn, collectIssues, emptyTally, type IssueTally } from '../issues';
 import { linesToCompareWith } from '../line-identity';
 import { fixedFieldText } from '../line-values';
-import { type Candidate, compactCandidate, isPendingRecord, mayBeLostCreateOf } from '../lost-creates';
 import { personsColumnsUnderServiceIds, recordPersonsColumns, setAsidePersonsColumns } from '../own-columns';
-import type { LinkedSheetPort, Listing, RowAnswer, ServiceRow, ServiceTable, SyncPorts } from '../ports';
+import type { Listing, RowAnswer, ServiceRow, ServiceTable, SyncPorts } from '../ports';
 import type { PullHandoff } from '../pull/handoff';
 import { pollRowsAtMost } from '../pull/poll';
 import {
@@ -38,17 +36,29 @@ import {
 import { type HeldCell, holdAccidentsOf, markHeldLines } from './hold';
 import type { CreatePlan } from './plan';
 import {
+  checkRowsInTime,
+  keepRows,
+  listingCoversEveryRow,
+  listingToSave,
+  loadListing,
+  type Push,
+  type PushListingProgress,
+  pendingIds,
+  resumableListing,
+  resumedCandidates,
+  WRITE_RESERVE_MS,
+  WRITE_WAVE,
+} from './service-reads';
+import {
   type FixedFieldText,
   headerlessColumns,
   markSettledLines,
   type PushCounts,
-  type PushSession,
   pushLayoutWarnings,
   startPushSession,
 } from './session';
 import { readPushedLines, schemaWithTypedRows, type TypedCells } from './typed-rows';
 import {
-  checkedRows,
   editedRowIds,
   editedRowsCheck,
   settleLinesShown,
@@ -59,23 +69,8 @@ import {
 } from './updates';
 import { weighedLines } from './weigh';
 
-/** Writes per wave; the sheet and base are written after every few waves. */
-const WRITE_WAVE = 10;
-/** Kept free after the last wave, to write what was sent. */
-const WRITE_RESERVE_MS = 30 * 1000;
 /** Waves between writes of statuses and base. */
 const FLUSH_EVERY_WAVES = 20;
-
-/**
- * A push's listing of the table that did not fit one execution: where it goes on, and the rows it
- * found so far that a lost create may have made (rows on no line and in no base; few), so the next
- * execution finds every lost create's row without listing the table from the start again.
- */
-export interface PushListingProgress {
-  nextOffset: number;
-  /** Each as compactCandidate keeps it: fixed fields and a digest per column. */
-  candidates: Array<{ row: Record<string, unknown>; digests: Record<string, Digest> }>;
-}
 
 export interface PushResult {
   finished: boolean;
@@ -138,38 +133,6 @@ export interface PushOptions {
   typed?: TypedCells;
 }
 
-/** One push: its ports, its session and the service's rows once read. */
-interface Push {
-  ports: SyncPorts;
-  link: LinkRecord;
-  sheet: LinkedSheetPort;
-  session: PushSession;
-  /** The service's rows read so far: the first page wave (read with the schema), then the listing. */
-  serviceRows: Map<string, ServiceRow>;
-  /** The page wave read with the schema (null when the push knew of no rows and read the schema alone). */
-  firstWave: Listing | null;
-  /** The whole listing, once read (the first wave, when it covered the table). */
-  listing: Map<string, ServiceRow> | null;
-  /** Where an earlier execution's listing stopped (its candidate rows are in serviceRows). */
-  resumedListing: PushListingProgress | undefined;
-  /** Set when this execution's listing stopped part way. */
-  listingStopped: PushListingProgress | undefined;
-  /** Work left for the next execution (a listing or row checks that did not fit). */
-  unfinished: boolean;
-  /** Set when the service's limit on requests stopped the sending: ms until it takes more. */
-  rateLimitedMs?: number;
-  /** Writes left unsent when the limit stopped the sending. */
-  requestsLeft: number;
-  /** A sync's poll for its pull, read with the schema, and the lines and base read after it. */
-  ahead?: PullHandoff;
-  /**
-   * Rows already checked on the service by id (a live push's typed lines, read with the schema); only
-   * until the push writes: a write between a check and its PATCH would widen the window in which
-   * another person's change on the service goes unseen.
-   */
-  checked: ReadonlyMap<string, RowAnswer>;
-}
-
 /**
  * Pushes the linked sheet. Reads the sheet and base once; knows the service's current lMod of edited
  * rows before patching (GET per row when few, one listing when that costs less); sends each wave in
@@ -191,6 +154,7 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
   markHeldLines(session);
   writeStatuses(push); // error statuses and restored read-only cells, even when nothing was sent
   const tally = emptyTally();
+  const listing = finished ? undefined : listingToSave(push);
   return {
     finished,
     counts: session.counts,
@@ -198,8 +162,8 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
     tally,
     headerWarnings,
     ...(holding ? { held: holding.held, heldCells: holding.cells } : {}),
-    // Saved with the job only when a lost create waits for it (the row checks need no listing).
-    ...(push.unfinished && push.listingStopped ? { listing: push.listingStopped } : {}),
+    // The next execution's listing goes on from where this one's stopped.
+    ...(listing ? { listing } : {}),
     ...(push.rateLimitedMs !== undefined
       ? { rateLimited: { waitMs: push.rateLimitedMs, requestsLeft: push.requestsLeft } }
       : {}),
@@ -211,16 +175,15 @@ export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions
 /**
  * Reads the sheet and the base, then the schema with the listing's first page wave (same round: a
  * push with more edits than pages lists the table, one with fewer spares the GETs of the rows this
- * wave brings), and plans the push.
+ * wave brings), and plans the push. A listing an earlier execution stopped goes on from its offset.
  */
 function openPush(
   ports: SyncPorts,
   link: LinkRecord,
-  resumedListing: PushListingProgress | undefined,
+  resumed: PushListingProgress | undefined,
   pollAhead: string | undefined,
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
-  const serviceRows = new Map<string, ServiceRow>();
   const base = ports.base.read();
   // A sync's pull polls with the schema read (pollAhead): the lines are read after that wave, so the
   // pull can take them as they stand when the push waits no more.
@@ -232,16 +195,11 @@ function openPush(
   const readAtWait = ports.run.waitsSoFar();
   // Read before the service is: no Spreadsheet call between reading the rows and patching them.
   const decode = sheet.decodeContext();
-  ports.run.report({ phase: 'reading the table schema' });
+  const pendingAtRead = pendingIds(base);
+  const resumedListing = resumableListing(resumed, pendingAtRead);
   const known = Math.max(base.size, grid.length);
-  const { table, firstWave } = ahead?.table
-    ? { table: ahead.table, firstWave: null }
-    : known > 0
-      ? ports.service.tableAndFirstRows(link.tableAppId, link.tableId, {
-          expectedTotal: known,
-          onPage: (page) => keepRows(serviceRows, page),
-        })
-      : { table: ports.service.table(link.tableAppId, link.tableId), firstWave: null };
+  const read = readSchema(ports, link, ahead?.table, known, resumedListing?.nextOffset ?? 0);
+  const { table, firstWave, serviceRows } = read;
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   // Digests follow the live columns even when no pull has written this base yet.
@@ -261,45 +219,62 @@ function openPush(
   setAsidePersonsColumns(layout, personsColumns);
   const layoutInput = { grid, layout, live, base, syncedBefore, freshColumns };
   const headerWarnings = [...pushLayoutWarnings(layoutInput), ...personsColumns.map(personsColumnText)];
-  const session = startPushSession({
-    headerless: headerlessColumns(layoutInput),
-    grid,
-    layout,
-    live,
-    base,
-    decode,
-    fixedText: fixedFieldShown(ports, link),
-  });
+  const headerless = headerlessColumns(layoutInput);
+  const fixedText = fixedFieldShown(ports, link);
+  const session = startPushSession({ headerless, grid, layout, live, base, decode, fixedText });
+  // The first wave read to the table's end from its start is the whole listing.
   const listing = firstWave?.done ? serviceRows : null;
-  const push: Push = {
-    ports,
-    link,
-    sheet,
-    session,
-    serviceRows,
-    firstWave,
-    listing,
-    resumedListing: listing ? undefined : resumedListing,
+  const push = newPush({ ports, link, sheet, session, serviceRows, firstWave, listing, pendingAtRead });
+  push.roundMs = read.roundMs;
+  push.resumedListing = resumedListing;
+  if (ahead?.polled && pollAhead !== undefined) {
+    const handoff = { since: pollAhead, table, pages: ahead.pages, listing: ahead.polled };
+    push.ahead = { ...handoff, headers, grid, base, readAtWait };
+  }
+  return { push, headerWarnings };
+}
+
+/** A push's state before it reads the service's rows. */
+function newPush(fields: Pick<Push, 'ports' | 'link' | 'sheet' | 'session'> & Partial<Push>): Push {
+  return {
+    serviceRows: new Map(),
+    firstWave: null,
+    listing: null,
+    resumedListing: undefined,
     listingStopped: undefined,
+    pendingAtRead: [],
+    roundMs: 0,
     unfinished: false,
     requestsLeft: 0,
-    ...(ahead?.polled && pollAhead !== undefined
-      ? {
-          ahead: {
-            since: pollAhead,
-            table,
-            pages: ahead.pages,
-            listing: ahead.polled,
-            headers,
-            grid,
-            base,
-            readAtWait,
-          },
-        }
-      : {}),
     checked: new Map(),
+    ...fields,
   };
-  return { push, headerWarnings };
+}
+
+/**
+ * The schema (`known`: already read with a sync's poll), with the listing's first page wave from
+ * `startOffset` when the push knows of rows; and how long that round took.
+ */
+function readSchema(
+  ports: SyncPorts,
+  link: LinkRecord,
+  known: ServiceTable | undefined,
+  knownRows: number,
+  startOffset: number,
+): { table: ServiceTable; firstWave: Listing | null; serviceRows: Map<string, ServiceRow>; roundMs: number } {
+  ports.run.report({ phase: 'reading the table schema' });
+  const serviceRows = new Map<string, ServiceRow>();
+  const askedAt = ports.run.now();
+  const { table, firstWave } = known
+    ? { table: known, firstWave: null }
+    : knownRows > 0
+      ? ports.service.tableAndFirstRows(link.tableAppId, link.tableId, {
+          startOffset,
+          expectedTotal: knownRows,
+          onPage: (page) => keepRows(serviceRows, page),
+        })
+      : { table: ports.service.table(link.tableAppId, link.tableId), firstWave: null };
+  return { table, firstWave, serviceRows, roundMs: known ? 0 : ports.run.now() - askedAt };
 }
 
 /**
@@ -362,7 +337,9 @@ function openLinesPush(
   const base = ports.base.read({ eagerUpTo: Number.POSITIVE_INFINITY, withSeen: false });
   const decode = sheet.decodeContext();
   const { headers, grid, wanted } = readPushedLines(sheet, base, options);
+  const askedAt = ports.run.now();
   const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed: options.typed });
+  const schemaMs = ports.run.now() - askedAt;
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   base.ensureColumns(live.map((column) => column.id));
@@ -391,25 +368,9 @@ function openLinesPush(
     only: new Set(wanted),
     ...(options.typing ? { typing: options.typing } : {}),
   });
-  const push: Push = {
-    ports,
-    link,
-    sheet,
-    session,
-    serviceRows: new Map(),
-    firstWave: null,
-    listing: null,
-    resumedListing: undefined,
-    listingStopped: undefined,
-    unfinished: false,
-    requestsLeft: 0,
-    checked,
-  };
+  const push = newPush({ ports, link, sheet, session, checked, pendingAtRead: pendingIds(base) });
+  push.roundMs = schemaMs;
   return { push, headerWarnings };
-}
-
-function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
-  for (const row of page) rows.set(String(row.id), row);
 }
 
 /** Fixed fields as cells show them: user ids as emails when the link asks (members read once, when first needed). */
@@ -442,70 +403,6 @@ function writeStatuses(push: Push): void {
   push.ports.base.write(push.session.base);
 }
 
-/**
- * The service's rows, read once per push (a listing when a lost create must be found or when it costs
- * less than GETs), or null when the listing does not fit this execution: it then stops where it is,
- * keeping the rows a lost create may have made for the next execution (`listingStopped`). A listing
- * resumed from an earlier execution covers only those rows of the pages before it.
- */
-function loadListing(push: Push): Map<string, ServiceRow> | null {
-  if (push.listing) return push.listing;
-  if (push.listingStopped) return null;
-  const { ports, link, session, serviceRows } = push;
-  ports.run.report({ phase: 'reading the service rows' });
-  const known = Math.max(session.base.size, session.grid.length);
-  const startOffset = Math.max(push.firstWave?.nextOffset ?? 0, push.resumedListing?.nextOffset ?? 0);
-  const result = ports.service.listAllRows(link.tableAppId, link.tableId, {
-    startOffset,
-    // Under a limit on requests the listing waits for the windows within this run's time: a stop
-    // would have the next execution read the first pages again.
-    paceSleepMs: Number.POSITIVE_INFINITY,
-    ...(known > 0 ? { expectedTotal: known } : {}),
-    onPage: (page) => keepRows(serviceRows, page),
-  });
-  if (result.rateLimitedMs !== undefined) throw rateLimitedError(result.rateLimitedMs);
-  if (!result.done) {
-    push.listingStopped = { nextOffset: result.nextOffset, candidates: adoptionCandidateRows(push) };
-    return null;
-  }
-  push.listing = serviceRows;
-  return serviceRows;
-}
-
-/**
- * The rows read so far that a lost create may have made (on no line, unknown to the base, created by
- * the sender of a pending create no earlier than it was sent, less clock skew), with those an earlier
- * execution kept, each compact: what a job keeps for the next execution. Few.
- */
-function adoptionCandidateRows(push: Push): PushListingProgress['candidates'] {
-  const { session, serviceRows, ports } = push;
-  const pending = session.base.all().filter(isPendingRecord);
-  const kept = [...(push.resumedListing?.candidates ?? [])];
-  for (const [id, row] of serviceRows) {
-    if (session.index.lineById.has(id) || session.base.has(id)) continue;
-    const candidate = { id, cOn: String(row.cOn ?? ''), createdBy: String(row.createdBy), row };
-    if (pending.some((record) => mayBeLostCreateOf(record, candidate, ports.run.userId)))
-      kept.push(compactCandidate(row, session.live, ALL_FIXED_FIELDS));
-  }
-  return kept;
-}
-
-/** The candidates an earlier execution kept, as adoption compares them. */
-function resumedCandidates(push: Push): Candidate[] {
-  return (push.resumedListing?.candidates ?? []).map(({ row, digests }) => ({
-    id: String(row.id),
-    cOn: String(row.cOn ?? ''),
-    createdBy: String(row.createdBy),
-    row,
-    digests,
-  }));
-}
-
-/** Whether the listing read covers every row (not only the candidates of a resumed one). */
-function listingCoversEveryRow(push: Push): boolean {
-  return push.listing !== null && push.resumedListing === undefined;
-}
-
 /** 1. Lost creates: adopt the row the service made, so a retry never duplicates it. */
 function adoptLostCreatesPhase(push: Push): void {
   const { session } = push;
@@ -528,7 +425,7 @@ function adoptLostCreatesPhase(push: Push): void {
 function reconcilePhase(push: Push): PatchRequest[] {
   const { ports, session } = push;
   const read = push.serviceRows;
-  const pagesLeft = listingPagesLeft(session, push.firstWave);
+  const pagesLeft = listingPagesLeft(session, push.firstWave, push.resumedListing?.nextOffset);
   const check = editedRowsCheck(session, listingCoversEveryRow(push), pagesLeft, read);
   if (check === 'none') return [];
   if (check === 'listing' && loadListing(push) && listingCoversEveryRow(push))
@@ -546,50 +443,6 @@ function reconcilePhase(push: Push): PatchRequest[] {
   // check and the PATCH, the window in which another person's change on the service would be
   // overwritten unseen (the service has no conditional update; interleavings seed 1206).
   return reconcileUpdates(session, rows);
-}
-
-/** Rows checked per wave of GETs while the time left allows. */
-const CHECK_WAVE = 100;
-
-/**
- * GETs the rows of `rowIds` in waves while the time left allows; the edits of rows not checked in
- * time wait for the next execution (taken out of the plan; the push is unfinished).
- */
-function checkRowsInTime(
-  push: Push,
-  rowIds: readonly string[],
-): { rows: Map<string, ServiceRow>; changed: boolean } {
-  const { ports, link, session } = push;
-  let rows = new Map(push.serviceRows);
-  let changed = false;
-  // Rows read with the schema (a live push's typed lines) are not read again.
-  const known = rowIds.filter((rowId) => push.checked.has(rowId));
-  if (known.length > 0) {
-    const checked = checkedRows(
-      session,
-      known,
-      known.map((rowId) => push.checked.get(rowId) as RowAnswer),
-      rows,
-    );
-    rows = checked.rows;
-    changed = checked.changed;
-  }
-  const unread = rowIds.filter((rowId) => !push.checked.has(rowId));
-  let start = 0;
-  for (; start < unread.length; start += CHECK_WAVE) {
-    if (ports.run.timeLeft() <= WRITE_RESERVE_MS) break;
-    const wave = unread.slice(start, start + CHECK_WAVE);
-    const answers = ports.service.rowsByIds(link.tableAppId, link.tableId, wave);
-    const checked = checkedRows(session, wave, answers, rows);
-    rows = checked.rows;
-    changed ||= checked.changed;
-  }
-  if (start < unread.length) {
-    const later = new Set(unread.slice(start));
-    session.plan.updates = session.plan.updates.filter((update) => !later.has(update.rowId));
-    push.unfinished = true;
-  }
-  return { rows, changed };
 }
 
 /**
@@ -656,18 +509,6 @@ function inWaves<T>(
 
 /** The wait after the service refused requests without saying how long: a minute (the platform's window). */
 const RATE_LIMIT_WAIT_MS = 60 * 1000;
-
-/**
- * The push stopped before sending anything because the service limits requests: thrown, so the
- * operation goes on after `waitMs` (nothing was settled yet, so nothing is lost).
- */
-function rateLimitedError(waitMs: number): SyncError {
-  return new SyncError(
-    'RATE_LIMITED',
-    'The service limits how many requests the add-on may send: the push waits and goes on.',
-    { retryAfterMs: waitMs },
-  );
-}
 
 /**
  * 4. Creates: every line to create is marked pending (what is sent recorded in the base) before the

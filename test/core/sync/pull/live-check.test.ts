@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkRecord } from '../../../../src/core/records';
 import {
+  checkHeadline,
   checkPlanFor,
   PollWindow,
   pollEchoOf,
@@ -50,6 +51,25 @@ describe('the check plan', () => {
     expect(checkPlanFor(old, SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
     expect(checkPlanFor(link({}), SINCE, now)).toEqual({ kind: 'poll', since: SINCE, withSchema: true });
     expect(checkPlanFor(fresh, undefined, now)).toEqual({ kind: 'pull' });
+  });
+
+  it('hands every look to a pull while a column owes changes (only the sheet says whether its header is back)', () => {
+    const fresh = link({ schemaDigest: 'a', schemaReadAt: new Date(now - 60_000).toISOString() });
+    expect(checkPlanFor({ ...fresh, owedColumns: ['status'] }, SINCE, now)).toEqual({ kind: 'pull' });
+  });
+});
+
+describe('the words of a check', () => {
+  const none = { added: 0, updated: 0, conflicts: 0, errors: 0 };
+  it('says what came in, "Up to date" when nothing did, and what waits for a header rather than "Up to date"', () => {
+    expect(checkHeadline({ ...none, updated: 1 })).toBe('1 row updated');
+    expect(checkHeadline(none)).toBe('Up to date');
+    expect(checkHeadline({ ...none, warnings: ['Restore the header "status".'] })).toBe(
+      'Restore the header "status".',
+    );
+    expect(checkHeadline({ ...none, updated: 2, warnings: ['Restore the header "status".'] })).toBe(
+      '2 rows updated',
+    );
   });
 });
 

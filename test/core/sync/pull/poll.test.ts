@@ -6,11 +6,13 @@ import type { LinkRecord } from '../../../../src/core/records';
 import {
   cursorAfter,
   FULL_LISTING_EVERY_MS,
+  listingOptionsOf,
   newestLMod,
   POLL_OVERLAP_MS,
   pollRowsAtMost,
   pollSinceFor,
 } from '../../../../src/core/sync/pull/poll';
+import { owedColumnsAfter } from '../../../../src/core/sync/pull/owed';
 import { newLink } from '../../../memory/memory-ports';
 
 const NOW = Date.parse('2025-03-01T12:00:00.000Z');
@@ -50,6 +52,36 @@ describe('pollSinceFor', () => {
 
   it('lists the whole table while columns a pull added are still being filled', () => {
     expect(pollSinceFor(linked({ ...polling, freshColumns: ['amount'] }), NOW, false)).toBeUndefined();
+  });
+
+  it('lists the whole table when the last whole listing wrote other display options than the link has', () => {
+    const link = linked(polling);
+    const listedWith = listingOptionsOf(link);
+    expect(pollSinceFor({ ...link, listedWith }, NOW, false)).toBeDefined();
+    // A fixed field turned on, or members shown as e-mails, while that listing went on.
+    expect(
+      pollSinceFor({ ...link, listedWith, fixedFields: [...link.fixedFields, 'cOn'] }, NOW, false),
+    ).toBeUndefined();
+    expect(pollSinceFor({ ...link, listedWith, showEmails: true }, NOW, false)).toBeUndefined();
+    // A link whose listing recorded nothing (before this was kept) polls as it did.
+    expect(pollSinceFor(link, NOW, false)).toBeDefined();
+  });
+});
+
+describe('owedColumnsAfter', () => {
+  it('a pull that found changes it could not write adds their columns', () => {
+    expect(owedColumnsAfter(undefined, ['status'], undefined)).toEqual(['status']);
+    expect(owedColumnsAfter(['amount'], ['status', 'amount'], undefined)).toEqual(['amount', 'status']);
+    expect(owedColumnsAfter(undefined, [], undefined)).toBeUndefined();
+  });
+
+  it('a whole listing settles the earlier owed columns it could write, not those it found owed itself or lacked', () => {
+    const present = new Set(['status', 'amount']);
+    expect(owedColumnsAfter(['status'], [], { present })).toBeUndefined();
+    // Found owed by one of its own executions (the header missing then): those rows still wait.
+    expect(owedColumnsAfter(['status'], ['status'], { present })).toEqual(['status']);
+    // Still without its header: nothing of it was written.
+    expect(owedColumnsAfter(['title'], [], { present })).toEqual(['title']);
   });
 });
 
