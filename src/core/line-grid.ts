@@ -76,6 +76,14 @@ export class LineGrid {
     return this.lines.length;
   }
 
+  /**
+   * Whether the grid was read lazily (whole lines loaded later, by position): it is re-identified
+   * before each load, since a sort while the run waited would load another row's cells into a line.
+   */
+  get lazy(): boolean {
+    return this.loader !== null;
+  }
+
   isLoaded(line: number): boolean {
     return !this.partial.has(line);
   }
