@@ -268,3 +268,31 @@ export class MemoryBase {
     return this.read();
   }
 }
+
+/** Operations of the raw cells that only note what the execution knows: not calls on the sheet. */
+const NOTES = new Set(['waitsSoFar', 'noteContentExtent', 'noteContentSize', 'noteGridRows']);
+
+/** Raw cells that log every call on the sheet (`values(1,1,3,5)`), for tests of which calls the rules make. */
+export function recording(cells: SheetCells): { cells: SheetCells; calls: string[] } {
+  const calls: string[] = [];
+  const out = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(cells) as Array<[string, (...args: unknown[]) => unknown]>) {
+    out[name] = (...args: unknown[]) => {
+      if (!NOTES.has(name)) calls.push(`${name}(${args.filter((arg) => !Array.isArray(arg)).join(',')})`);
+      return method(...args);
+    };
+  }
+  // The data range's values are a waiting call of their own.
+  out.dataRange = () => {
+    calls.push('dataRange()');
+    const range = cells.dataRange();
+    return {
+      ...range,
+      values: () => {
+        calls.push('dataRange.values()');
+        return range.values();
+      },
+    };
+  };
+  return { cells: out as unknown as SheetCells, calls };
+}

@@ -1,0 +1,188 @@
+// Writing a run's lines back over raw cells, while a person changes the sheet as the run waits: each
+// line is written where its row id stands now, a cell the person changed is kept, nothing is written
+// once columns moved, a line that cannot be found is left, new lines go after the current last row.
+import { describe, expect, it } from 'vitest';
+import { readLayout } from '../../../src/core/layout';
+import { readLines } from '../../../src/core/sync/read-lines';
+import { writeLines } from '../../../src/core/sync/write-lines';
+import { MemorySheet, recording } from '../../memory/memory-sheet';
+import { AMOUNT, HEADERS, ID, LMOD, line, live, STATUS_COLUMN, TITLE } from './fixtures';
+
+/** A linked sheet of these lines, read by the run (its grid and layout). */
+function readSheet(lines: unknown[][]) {
+  const waits = { count: 0 };
+  const sheet = new MemorySheet([HEADERS, ...lines], waits);
+  const { cells, calls } = recording(sheet.cells());
+  const { headers, grid } = readLines(cells);
+  calls.length = 0;
+  return { sheet, cells, calls, grid, layout: readLayout(headers, live), waits };
+}
+
+const threeLines = () => [line('r1', 'b', 1, 't1'), line('r2', 'a', 2, 't1'), line('r3', 'c', 3, 't1')];
+
+/** The sheet's line carrying this id, as [id, title, amount, lMod, status]. */
+function lineOf(sheet: MemorySheet, id: string): unknown[] | undefined {
+  return sheet.values().find((cells) => cells[ID] === id);
+}
+
+describe('writing lines back', () => {
+  it('with no wait since the read: writes where the lines were read, reading nothing first', () => {
+    const { sheet, cells, calls, grid, layout } = readSheet(threeLines());
+    grid.set(0, AMOUNT, 10);
+    writeLines(cells, grid, layout, live);
+    expect(lineOf(sheet, 'r1')).toEqual(line('r1', 'b', 10, 't1'));
+    expect(calls.filter((call) => /^(values|sheetValues|lastRow|dataRange)/.test(call))).toEqual([]);
+  });
+
+  describe('when the person sorted the lines while the run waited', () => {
+    it('writes each line where its id stands now', () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      grid.set(0, AMOUNT, 10);
+      grid.set(2, LMOD, 't2');
+      sheet.sort('title');
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([
+        line('r2', 'a', 2, 't1'),
+        line('r1', 'b', 10, 't1'),
+        line('r3', 'c', 3, 't2'),
+      ]);
+    });
+  });
+
+  describe('when the person inserted a row above while the run waited', () => {
+    it('writes the line where it stands now and leaves the inserted row alone', () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      grid.set(1, TITLE, 'a2');
+      grid.set(1, STATUS_COLUMN, '✓ pushed');
+      sheet.insertLine(0, { title: 'mine' });
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([
+        ['', 'mine', '', '', ''],
+        line('r1', 'b', 1, 't1'),
+        line('r2', 'a2', 2, 't1', '✓ pushed'),
+        line('r3', 'c', 3, 't1'),
+      ]);
+    });
+  });
+
+  describe('when the person moved a column while the run waited', () => {
+    it('writes nothing: every value would land in another column', () => {
+      const { sheet, cells, grid, layout, waits } = readSheet(threeLines());
+      grid.set(0, TITLE, 'b2');
+      grid.set(0, LMOD, 't2');
+      // Title moved to the right of amount: every row's two cells swap.
+      for (const row of sheet.sheet.cells) [row[TITLE], row[AMOUNT]] = [row[AMOUNT], row[TITLE]];
+      waits.count += 1;
+      const before = sheet.values();
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values()).toEqual(before);
+      expect(grid.physicalRow(0)).toBeLessThan(0);
+    });
+  });
+
+  describe('when the person changed a cell the run writes while it waited', () => {
+    it("keeps the person's cell, writes the run's other cells, and tells the run", () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      grid.set(0, TITLE, 'from the service');
+      grid.set(0, AMOUNT, 10);
+      sheet.type(0, 'title', 'typed');
+      writeLines(cells, grid, layout, live);
+      expect(lineOf(sheet, 'r1')).toEqual(line('r1', 'typed', 10, 't1'));
+      expect(grid.takeKept()).toEqual([{ line: 0, column: TITLE }]);
+      expect(grid.get(0, TITLE)).toBe('typed');
+    });
+  });
+
+  describe('when a line cannot be found as the sheet stands now', () => {
+    it('leaves a deleted line for the next run and writes the others where they stand', () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      grid.set(1, AMOUNT, 20);
+      grid.set(2, AMOUNT, 30);
+      sheet.deleteLine(1);
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([line('r1', 'b', 1, 't1'), line('r3', 'c', 30, 't1')]);
+      expect(grid.physicalRow(1)).toBeLessThan(0);
+    });
+
+    it('leaves a line whose id now stands on two lines, and one whose id was typed over', () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      grid.set(0, AMOUNT, 10);
+      grid.set(1, AMOUNT, 20);
+      grid.set(2, AMOUNT, 30);
+      sheet.type(0, 'id', 'r3');
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([
+        line('r3', 'b', 1, 't1'),
+        line('r2', 'a', 20, 't1'),
+        line('r3', 'c', 3, 't1'),
+      ]);
+    });
+  });
+
+  describe('when the run adds lines', () => {
+    it('appends them after the current last row, below a line the person typed meanwhile', () => {
+      const { sheet, cells, grid, layout } = readSheet(threeLines());
+      const added = grid.appendLine();
+      grid.set(added, TITLE, 'from the service');
+      grid.set(added, ID, 'r4');
+      sheet.appendLine({ title: 'typed' });
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([
+        ...threeLines(),
+        ['', 'typed', '', '', ''],
+        line('r4', 'from the service', '', ''),
+      ]);
+    });
+  });
+
+  describe('a large sheet (more cells than a waiting call is worth)', () => {
+    const large = () =>
+      Array.from({ length: 3100 }, (_, i) =>
+        line(`r${i + 1}`, `title ${String(i).padStart(4, '0')}`, i, 't1'),
+      );
+
+    it('tells nothing moved from one read of row 1 down to the written rows', () => {
+      const { sheet, cells, calls, grid, layout, waits } = readSheet(large());
+      grid.set(5, AMOUNT, 50);
+      waits.count += 1;
+      writeLines(cells, grid, layout, live);
+      expect(lineOf(sheet, 'r6')?.[AMOUNT]).toBe(50);
+      expect(calls.filter((call) => /^(values|sheetValues|lastRow|lastColumn|dataRange)/.test(call))).toEqual(
+        [
+          'values(1,1,7,5)',
+          // The amount read back before it is written.
+          'values(7,3,1,1)',
+        ],
+      );
+    });
+
+    it('finds the line again when a row was inserted above it', () => {
+      const { sheet, cells, grid, layout } = readSheet(large());
+      grid.set(5, AMOUNT, 50);
+      sheet.insertLine(2, { title: 'mine' });
+      writeLines(cells, grid, layout, live);
+      expect(
+        sheet
+          .values()
+          .slice(1, 8)
+          .map((cells) => [cells[ID], cells[AMOUNT]]),
+      ).toEqual([
+        ['r1', 0],
+        ['r2', 1],
+        ['', ''],
+        ['r3', 2],
+        ['r4', 3],
+        ['r5', 4],
+        ['r6', 50],
+      ]);
+    });
+
+    it('finds a line a sort moved far down', () => {
+      const { sheet, cells, grid, layout } = readSheet(large());
+      grid.set(0, AMOUNT, 1000);
+      sheet.sort('title', true);
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values()[3100]).toEqual(line('r1', 'title 0000', 1000, 't1'));
+    });
+  });
+});
