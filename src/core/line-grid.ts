@@ -217,6 +217,16 @@ export class LineGrid {
   }
 
   /**
+   * Takes these lines as not found after all (another line stands on their row): nothing more is
+   * written to them in this run, and rows are read back as after any move.
+   */
+  lose(lines: readonly number[]): void {
+    if (lines.length === 0) return;
+    for (const line of lines) this.rowOf[line] = -2;
+    this.moved = true;
+  }
+
+  /**
    * Without a reading (nothing can have moved, or no id column to find lines by): lines stand where
    * they were, and lines appended by this run go after the sheet's `sheetRows` data rows, in order.
    */

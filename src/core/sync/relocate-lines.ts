@@ -10,11 +10,16 @@ import { pendingTokenOf } from '../status';
 import { type CurrentColumns, type ExpectedLine, LOST, locateLines, NOT_WRITTEN_YET } from './locate-lines';
 import { contentValues } from './read-lines';
 import { CELLS_PER_EXTRA_READ, type SheetCells } from './sheet-cells';
+import { type CellsRead, isUnmarked, loseMovedUnmarkedLines } from './unmarked-lines';
 
 /** The id cells and pending marks of some data rows, as read. */
 interface IdsAndMarks {
   ids: unknown[];
   markers: Array<string | null>;
+  /** The block they were read in, when one read gave both columns and those between them. */
+  block?: CellsRead;
+  /** Row 1, when read with them (as wide as the block: columns before it blank). */
+  header?: unknown[];
 }
 
 /**
@@ -83,21 +88,30 @@ interface FirstLook {
 function relocateAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: FirstLook): void {
   const { idColumn, content, dirty } = look;
   const { low, high } = rowSpanOf(grid, dirty ?? []);
+  const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
   // The written rows' ids and marks read down to the last row with content tell the size too, where
-  // asking it apart waits once more; only while the rows past the written ones are few.
+  // asking it apart waits once more; only while the rows past the written ones are few. Written lines
+  // without an id or a mark are told apart by their table cells: a read of both columns and those
+  // between them gives those too, saving the read of their own.
+  const saved = (dirty ?? []).some((line) => isUnmarked(expected[line])) ? [...layout.columns.values()] : [];
   const tail =
     !content &&
     dirty &&
     high >= 0 &&
     !look.rowsChanged &&
     (grid.sheetRows - 1 - high) * 2 <= CELLS_PER_EXTRA_READ
-      ? idsAndMarksToEnd(cells, idColumn, layout.status, low, grid.sheetRows - low)
+      ? idsAndMarksToEnd(cells, idColumn, layout.status, {
+          first: low,
+          expectedCount: grid.sheetRows - low,
+          wanted: saved,
+          positions: writtenColumns(layout),
+        })
       : null;
   const lastRow = content ? content.length : tail ? sheetRowOf(low) - 1 + tail.ids.length : cells.lastRow();
   // New lines go right after the last row with content as it stands now, and rows are inserted there.
   cells.noteContentExtent(lastRow, content?.[0]?.length);
   const count = Math.max(0, lastRow - 1);
-  if (columnsMovedSince(cells, layout, look.header)) {
+  if (columnsMovedSince(cells, layout, look.header ?? tail?.header)) {
     // A person moved, inserted, deleted or renamed columns while the run waited: the run's column
     // positions would write lMods, ids or values into other columns (e.g. lMods into "notes", which
     // the next push sends). No line of this run can be written safely: all are left for the next
@@ -111,12 +125,40 @@ function relocateAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: 
     grid.placeAppendedLines(count);
     return;
   }
-  const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
+  placeAsNow(cells, grid, layout, look, { expected, count, low, high, tail });
+}
+
+/** What the sheet holds now, as far as relocateAsNow read it. */
+interface SheetNow {
+  /** What each line held where the run read it. */
+  expected: ExpectedLine[];
+  /** Data rows the sheet holds. */
+  count: number;
+  /** The lowest and highest rows of the lines written. */
+  low: number;
+  high: number;
+  /** Their ids and marks down to the last row, if read so. */
+  tail: IdsAndMarks | null;
+}
+
+/**
+ * Places the grid's lines where they stand now: where the run read them when the rows it writes hold
+ * the ids and marks it read there (nothing it writes moved), else by their ids and marks (locateLines).
+ * Either way a written line without an id or a mark is checked by its cells (loseMovedUnmarkedLines).
+ */
+function placeAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: FirstLook, now: SheetNow): void {
+  const { idColumn, content, dirty } = look;
+  const { expected, count, low, high, tail } = now;
+  const contentRead: CellsRead | undefined = content
+    ? { firstRow: -1, firstColumn: 0, values: content }
+    : undefined;
+  const tableColumns = [...layout.columns.values()];
   if (dirty && count === grid.sheetRows && !look.rowsChanged) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
     const window = tail ?? readIdsAndMarks(cells, idColumn, layout.status, low, high - low + 1, content);
     if (windowHolds(expected, window, low, high)) {
       grid.placeAppendedLines(count);
+      loseMovedUnmarkedLines(cells, grid, tableColumns, expected, dirty, [contentRead, window.block]);
       return;
     }
   }
@@ -129,6 +171,12 @@ function relocateAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: 
         ? readIdsAndMarks(cells, idColumn, layout.status, 0, count, content)
         : { ids: [], markers: [] };
   grid.relocate(locateLines(expected, grid.sheetRows, current), count);
+  if (dirty)
+    loseMovedUnmarkedLines(cells, grid, tableColumns, expected, dirty, [
+      contentRead,
+      tail?.block,
+      current.block,
+    ]);
 }
 
 /** The lowest and highest physical rows of these lines; `placed` false when one is not in the sheet. */
@@ -242,8 +290,7 @@ export function columnsMovedSince(
   layout: Layout,
   headerRow?: readonly unknown[],
 ): boolean {
-  const positions = [...layout.fixed.values(), ...layout.columns.values()];
-  if (layout.status !== undefined) positions.push(layout.status);
+  const positions = writtenColumns(layout);
   if (positions.length === 0) return false;
   const width = Math.max(...positions) + 1;
   const now = headerRow ?? headerRowOf(cells, width);
@@ -253,6 +300,13 @@ export function columnsMovedSince(
     const header = headerText(now[index]);
     return header !== '' && header !== layout.headers[index];
   });
+}
+
+/** The columns a run writes: fixed fields, table columns, the status. */
+function writtenColumns(layout: Layout): number[] {
+  const positions = [...layout.fixed.values(), ...layout.columns.values()];
+  if (layout.status !== undefined) positions.push(layout.status);
+  return positions;
 }
 
 /** Row 1, `width` cells wide or as wide as the grid is. */
@@ -296,7 +350,7 @@ function readIdsAndMarks(
       ids[i] = values[i]?.[idColumn - from] ?? '';
       markers[i] = pendingTokenOf(values[i]?.[status - from]);
     }
-    return { ids, markers };
+    return { ids, markers, block: { firstRow: first, firstColumn: from, values } };
   }
   const idValues = cells.values(sheetRowOf(first), idColumn + 1, count, 1);
   for (let i = 0; i < count; i++) ids[i] = idValues[i]?.[0] ?? '';
@@ -308,31 +362,47 @@ function readIdsAndMarks(
 }
 
 /**
+ * Whether the id and status columns are read in one block over `rows` rows: while the columns between
+ * them cost fewer cells than the read apart they save, and the read of the `wanted` columns' cells
+ * when those lie between them too.
+ */
+function oneReadPays(idColumn: number, status: number, rows: number, wanted: readonly number[]): boolean {
+  const from = Math.min(idColumn, status);
+  const to = Math.max(idColumn, status);
+  const covers = wanted.length > 0 && wanted.every((column) => column > from && column < to);
+  return (to - from - 1) * rows <= CELLS_PER_EXTRA_READ * (covers ? 2 : 1);
+}
+
+/** What a read of the ids and marks down to the last row reads. */
+interface TailRead {
+  /** The first data row read (0-based). */
+  first: number;
+  /** The rows it likely reads (to weigh the columns between the ids and the marks). */
+  expectedCount: number;
+  /** Columns whose cells the run reads on some of those rows anyway (new lines' table cells). */
+  wanted: readonly number[];
+  /** The columns the run writes, whose headers it checks. */
+  positions: readonly number[];
+}
+
+/**
  * The id cells and pending marks from data row `first` (0-based) down to the last row with content:
  * getSheetValues to the last row, so their count says the sheet's size with no call of its own. The
  * marks ride in the ids' read when the columns between them, over the `expectedCount` rows, cost less
- * than a read apart. Null when the sheet now ends above `first` or is narrower than these columns
- * (rows or columns deleted meanwhile): the caller asks the size.
+ * than the reads apart (oneReadPays: the `wanted` columns' own read too). Null when the sheet now ends
+ * above `first` or is narrower than these columns (rows or columns deleted meanwhile): the caller asks
+ * the size.
  */
 function idsAndMarksToEnd(
   cells: SheetCells,
   idColumn: number,
   status: number | undefined,
-  first: number,
-  expectedCount: number,
+  read: TailRead,
 ): IdsAndMarks | null {
-  const firstRow = sheetRowOf(first);
+  const firstRow = sheetRowOf(read.first);
   try {
-    if (status !== undefined && (Math.abs(status - idColumn) - 1) * expectedCount <= CELLS_PER_EXTRA_READ) {
-      const from = Math.min(idColumn, status);
-      const values = cells.sheetValues(firstRow, from + 1, -1, Math.abs(status - idColumn) + 1);
-      // No rows (should the read give none rather than throw past the end) says no size.
-      if (values.length === 0) return null;
-      return {
-        ids: values.map((row) => row[idColumn - from] ?? ''),
-        markers: values.map((row) => pendingTokenOf(row[status - from])),
-      };
-    }
+    if (status !== undefined && oneReadPays(idColumn, status, read.expectedCount, read.wanted))
+      return blockToEnd(cells, idColumn, status, read);
     const ids = cells.sheetValues(firstRow, idColumn + 1, -1, 1).map((row) => row[0] ?? '');
     if (ids.length === 0) return null;
     const markers: Array<string | null> = new Array(ids.length).fill(null);
@@ -344,4 +414,29 @@ function idsAndMarksToEnd(
   } catch {
     return null;
   }
+}
+
+/**
+ * The ids, marks and the columns between them from data row `read.first` down to the last row, in one
+ * read. When it reads new lines' cells too, the block spans the columns the run writes: read from
+ * row 1, it gives their headers as well (`header`), where a read of its own waits once more, while
+ * the rows above cost fewer cells than that wait.
+ */
+function blockToEnd(cells: SheetCells, idColumn: number, status: number, read: TailRead): IdsAndMarks | null {
+  const from = Math.min(idColumn, status);
+  const width = Math.abs(status - idColumn) + 1;
+  const withHeader =
+    read.wanted.length > 0 &&
+    read.positions.every((column) => column >= from && column < from + width) &&
+    sheetRowOf(read.first) * width <= CELLS_PER_EXTRA_READ;
+  const all = cells.sheetValues(withHeader ? 1 : sheetRowOf(read.first), from + 1, -1, width);
+  const values = withHeader ? all.slice(sheetRowOf(read.first) - 1) : all;
+  // No rows (should the read give none rather than throw past the end) says no size.
+  if (values.length === 0) return null;
+  return {
+    ids: values.map((row) => row[idColumn - from] ?? ''),
+    markers: values.map((row) => pendingTokenOf(row[status - from])),
+    block: { firstRow: read.first, firstColumn: from, values },
+    ...(withHeader ? { header: [...new Array<unknown>(from).fill(''), ...(all[0] ?? [])] } : {}),
+  };
 }

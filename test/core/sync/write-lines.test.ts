@@ -3,6 +3,7 @@
 // once columns moved, a line that cannot be found is left, new lines go after the current last row.
 import { describe, expect, it } from 'vitest';
 import { readLayout } from '../../../src/core/layout';
+import { pendingStatus } from '../../../src/core/status';
 import { readLines } from '../../../src/core/sync/read-lines';
 import { writeLines } from '../../../src/core/sync/write-lines';
 import { MemorySheet, recording } from '../../memory/memory-sheet';
@@ -116,6 +117,97 @@ describe('writing lines back', () => {
         line('r2', 'a', 20, 't1'),
         line('r3', 'c', 3, 't1'),
       ]);
+    });
+  });
+
+  describe('when the person sorted two new lines (no id, no mark) past each other while the run waited', () => {
+    // Interleaving seeds 528, 627, 1028 and 1172 (from seed 251, 8000): a live push's pending mark
+    // landed on the other new line, which then got the created row's id and lMod under its own values.
+    const withNewLines = (before: unknown[][]) => [
+      ...before,
+      line('', 'new d', 4, ''),
+      line('', 'new c', 3, ''),
+    ];
+
+    it('writes neither: the rows their ids and marks stand on hold other cells now', () => {
+      const { sheet, cells, grid, layout } = readSheet(
+        withNewLines([line('r1', 'a', 1, 't1'), line('r2', 'b', 2, 't1')]),
+      );
+      grid.set(2, STATUS_COLUMN, 'pending:tok1');
+      sheet.sort('title');
+      const before = sheet.values();
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values()).toEqual(before);
+      expect(grid.physicalRow(2)).toBeLessThan(0);
+    });
+
+    it('on a large sheet too, telling them apart from the ids and marks read to the last row', () => {
+      const lines = Array.from({ length: 3100 }, (_, i) =>
+        line(`r${i + 1}`, `a ${String(i).padStart(4, '0')}`, i, 't1'),
+      );
+      const { sheet, cells, grid, layout } = readSheet(withNewLines(lines));
+      grid.set(3100, STATUS_COLUMN, 'pending:tok1');
+      grid.set(5, AMOUNT, 50);
+      sheet.sort('title');
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(3101)).toEqual([line('', 'new c', 3, ''), line('', 'new d', 4, '')]);
+      expect(lineOf(sheet, 'r6')?.[AMOUNT]).toBe(50);
+    });
+
+    it('on a large sheet whose table columns lie outside the ids and marks read: one read of their cells', () => {
+      const headers = ['title', 'amount', 'id', 'lMod', '_sync'];
+      const row = (id: string, title: string, amount: number) => [title, amount, id, id ? 't1' : '', ''];
+      const rows = Array.from({ length: 3100 }, (_, i) =>
+        row(`r${i + 1}`, `a ${String(i).padStart(4, '0')}`, i),
+      );
+      const waits = { count: 0 };
+      const sheet = new MemorySheet([headers, ...rows, row('', 'new d', 4), row('', 'new c', 3)], waits);
+      const { cells, calls } = recording(sheet.cells());
+      const read = readLines(cells);
+      const { grid } = read;
+      grid.set(3100, 4, 'pending:tok1');
+      sheet.sort('title');
+      calls.length = 0;
+      writeLines(cells, grid, readLayout(read.headers, live), live);
+      expect(sheet.values().slice(3101)).toEqual([row('', 'new c', 3), row('', 'new d', 4)]);
+      expect(calls).toContain('values(3102,1,1,2)');
+    });
+
+    it('reads the header, ids, cells and marks in one block when that saves the read of the new lines too', () => {
+      const lines = Array.from({ length: 6000 }, (_, i) => line(`r${i + 1}`, `a ${i}`, i, 't1'));
+      /** The reads of a write of line 1 and of a new line, marked already or not. */
+      const reads = (marked: boolean) => {
+        const { cells, calls, grid, layout, waits } = readSheet([
+          ...lines,
+          line('', 'new', 1, '', marked ? pendingStatus('pending:tok0') : ''),
+        ]);
+        grid.set(0, AMOUNT, 10);
+        grid.set(6000, STATUS_COLUMN, pendingStatus('pending:tok1'));
+        waits.count += 1;
+        writeLines(cells, grid, layout, live);
+        return calls.filter((call) => /^(values|sheetValues|lastRow)/.test(call));
+      };
+      // 6,000 rows of three columns between the ids and the marks: more cells than one read costs.
+      expect(reads(true)).toEqual([
+        'sheetValues(2,1,-1,1)',
+        'values(2,5,6001,1)',
+        'values(1,1,1,5)',
+        // The amounts read back before they are written.
+        'values(2,3,1,1)',
+        'values(6002,3,1,1)',
+      ]);
+      // Fewer than two: the new line's cells come with the ids and marks, and the header with them.
+      expect(reads(false)).toEqual(['sheetValues(1,1,-1,5)', 'values(2,3,1,1)', 'values(6002,3,1,1)']);
+    });
+
+    it('writes a new line where it stands when its cells are as read', () => {
+      const { sheet, cells, grid, layout, waits } = readSheet(
+        withNewLines([line('r1', 'a', 1, 't1'), line('r2', 'b', 2, 't1')]),
+      );
+      grid.set(2, STATUS_COLUMN, 'pending:tok1');
+      waits.count += 1;
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values()[3]).toEqual(line('', 'new d', 4, '', 'pending:tok1'));
     });
   });
 
