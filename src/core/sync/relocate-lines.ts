@@ -155,8 +155,11 @@ function placeAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: Fir
   const tableColumns = [...layout.columns.values()];
   if (dirty && count === grid.sheetRows && !look.rowsChanged) {
     // The rows the write spans hold the lines the run expects there: nothing it writes has moved.
-    const window = tail ?? readIdsAndMarks(cells, idColumn, layout.status, low, high - low + 1, content);
-    if (windowHolds(expected, window, low, high)) {
+    // Lines new to the sheet go after its last row, and a write span may join them with the rows
+    // above, written as the run read them where not read back: down to the last row, then.
+    const last = dirty.some((line) => expected[line]?.row === NOT_WRITTEN_YET) ? count - 1 : high;
+    const window = tail ?? readIdsAndMarks(cells, idColumn, layout.status, low, last - low + 1, content);
+    if (windowHolds(expected, window, low, last)) {
       grid.placeAppendedLines(count);
       loseMovedUnmarkedLines(cells, grid, tableColumns, expected, dirty, [contentRead, window.block]);
       return;

@@ -211,6 +211,32 @@ describe('writing lines back', () => {
     });
   });
 
+  describe('when the person sorted the lines around a written one while the run waited', () => {
+    // Interleaving seeds 1722 (call 19) and 2019 (call 36), from seed 1251, 8000: a pull's updated
+    // line kept its row, the rows below it moved, and the write span joining it with the appended
+    // line rewrote their ids and lMods as read: four ids on two lines each.
+    it('leaves the rows between a written line and an appended one as they stand now', () => {
+      const { sheet, cells, grid, layout } = readSheet([
+        line('r1', 'd', 1, 't1'),
+        line('r2', 'b', 2, 't1'),
+        line('r3', 'a', 3, 't1'),
+        line('r4', 'c', 4, 't1'),
+      ]);
+      grid.set(1, AMOUNT, 20);
+      const added = grid.appendLine();
+      for (const [column, value] of line('r5', 'e', 5, 't2').entries()) grid.set(added, column, value);
+      sheet.sort('title');
+      writeLines(cells, grid, layout, live);
+      expect(sheet.values().slice(1)).toEqual([
+        line('r3', 'a', 3, 't1'),
+        line('r2', 'b', 20, 't1'),
+        line('r4', 'c', 4, 't1'),
+        line('r1', 'd', 1, 't1'),
+        line('r5', 'e', 5, 't2'),
+      ]);
+    });
+  });
+
   describe('when the run adds lines', () => {
     it('appends them after the current last row, below a line the person typed meanwhile', () => {
       const { sheet, cells, grid, layout } = readSheet(threeLines());
