@@ -93,7 +93,9 @@ function relocateAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: 
   // asking it apart waits once more; only while the rows past the written ones are few. Written lines
   // without an id or a mark are told apart by their table cells: a read of both columns and those
   // between them gives those too, saving the read of their own.
-  const saved = (dirty ?? []).some((line) => isUnmarked(expected[line])) ? [...layout.columns.values()] : [];
+  const cellsToCheck = (dirty ?? []).some((line) => isUnmarked(expected[line]))
+    ? [...layout.columns.values()]
+    : [];
   const tail =
     !content &&
     dirty &&
@@ -103,7 +105,7 @@ function relocateAsNow(cells: SheetCells, grid: LineGrid, layout: Layout, look: 
       ? idsAndMarksToEnd(cells, idColumn, layout.status, {
           first: low,
           expectedCount: grid.sheetRows - low,
-          wanted: saved,
+          wanted: cellsToCheck,
           positions: writtenColumns(layout),
         })
       : null;
