@@ -2,7 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GasError, GasObject } from './realm';
-import type { Runtime } from './runtime';
+import type { AlertAnswer, AlertRecord, Runtime } from './runtime';
 
 export class HtmlOutputImpl
   extends GasObject
@@ -199,6 +199,21 @@ class PromptResponseImpl extends GasObject {
 
 const CONTAINER_UI = 'https://www.googleapis.com/auth/script.container.ui';
 
+/**
+ * The buttons a person can press in an alert of a ButtonSet: its own, and CLOSE, the close button in
+ * every dialog's title bar [REF developers.google.com/apps-script/reference/base/ui: "The user can
+ * also close the dialog by clicking the close button in its title bar"].
+ */
+export function buttonsOf(buttonSet: string): string[] {
+  const own: Record<string, string[]> = {
+    OK: ['OK'],
+    OK_CANCEL: ['OK', 'CANCEL'],
+    YES_NO: ['YES', 'NO'],
+    YES_NO_CANCEL: ['YES', 'NO', 'CANCEL'],
+  };
+  return [...(own[buttonSet] ?? ['OK']), 'CLOSE'];
+}
+
 export class UiImpl extends GasObject {
   protected readonly _gasType = 'Ui';
   readonly ButtonSet = { OK: 'OK', OK_CANCEL: 'OK_CANCEL', YES_NO: 'YES_NO', YES_NO_CANCEL: 'YES_NO_CANCEL' };
@@ -241,7 +256,12 @@ export class UiImpl extends GasObject {
   showModelessDialog(userInterface: HtmlOutputImpl, title: string): void {
     this._dialog(userInterface, title, false);
   }
-  /** alert(prompt) | alert(prompt, buttons) | alert(title, prompt, buttons); answers OK (YES for YES_NO sets). */
+  /**
+   * alert(prompt) | alert(prompt, buttons) | alert(title, prompt, buttons). "Alerts suspend the
+   * server-side script while the dialog is open. The script resumes after the user closes the dialog"
+   * [DOC developers.google.com/apps-script/guides/dialogs]: the answer comes from the queued answers,
+   * else from `ui.answerAlert` (the person), else OK (YES for YES_NO sets) at once.
+   */
   alert(a: string, b?: string, c?: string): string {
     let title = '';
     let prompt = String(a);
@@ -251,18 +271,32 @@ export class UiImpl extends GasObject {
       prompt = String(b);
       buttons = String(c);
     } else if (b !== undefined) buttons = String(b);
-    this._rt.ui.alerts.push({ title, prompt, buttons, at: this._rt.clock.now() });
-    const scripted = this._rt.ui.alertAnswers?.shift();
-    if (typeof scripted === 'string') return scripted;
-    if (scripted !== undefined) {
-      this._rt.clock.advance(scripted.afterMs);
-      return scripted.button;
+    const at = this._rt.clock.now();
+    const record: AlertRecord = { title, prompt, buttons, at };
+    this._rt.ui.alerts.push(record);
+    const answer = this._answer(record);
+    const allowed = buttonsOf(buttons);
+    if (!allowed.includes(answer.button))
+      throw new Error(
+        `An alert with buttons ${buttons} was answered ${answer.button}: a person can press ${allowed.join(', ')}`,
+      );
+    if (answer.afterMs !== undefined && answer.afterMs > 0) this._rt.clock.advance(answer.afterMs);
+    return answer.button;
+  }
+  private _answer(record: AlertRecord): AlertAnswer {
+    const ui = this._rt.ui;
+    const scripted = ui.alertAnswers?.shift();
+    if (typeof scripted === 'string') return { button: scripted };
+    if (scripted !== undefined) return scripted;
+    if (ui.answerAlert) {
+      const exec = this._rt.current();
+      const endsAt = exec ? exec.startedAt + exec.limitMs : Number.POSITIVE_INFINITY;
+      return ui.answerAlert({ ...record, endsAt });
     }
-    return buttons.startsWith('YES') ? 'YES' : 'OK';
+    return { button: record.buttons.startsWith('YES') ? 'YES' : 'OK' };
   }
   prompt(a: string, b?: string, c?: string): PromptResponseImpl {
-    this.alert(a, b, c);
-    return new PromptResponseImpl('', c !== undefined && String(c).startsWith('YES') ? 'YES' : 'OK');
+    return new PromptResponseImpl('', this.alert(a, b, c));
   }
   showDialog(): void {}
 }

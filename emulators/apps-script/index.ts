@@ -12,6 +12,7 @@ export {
   resolveCosts,
   sheetCallKind,
 } from './costs';
+export { buttonsOf } from './html';
 export type {
   ColumnRef,
   PersonActions,
@@ -21,6 +22,7 @@ export type {
   WaitPoint,
   WaitSelector,
 } from './person';
+export type { AlertAnswer, AlertRecord, MailRecord, OpenAlert } from './runtime';
 export { scopesFor, scopeTable } from './scopes';
 export { ScriptSyntaxError } from './script-check';
 export type {

@@ -201,6 +201,27 @@ export class PersonActions {
     return this.sheet(ref).getRange(a1);
   }
 
+  // ---- lines (the playground's Undo follows them) ----
+
+  /**
+   * The identity of the line at `row` (1-based): it follows the line as lines are inserted or deleted
+   * above it, by anyone, scripts included; {@link rowOfLine} says where it is now. A sort moves cells
+   * between lines, not lines: whoever follows a line compares its cells too.
+   */
+  lineAt(ref: SheetRef, row: number): object {
+    const sheet = this.sheet(ref);
+    if (!Number.isInteger(row) || row < 1 || row > sheet.getMaxRows())
+      throw new Error(`person: no line ${row} (the sheet has ${sheet.getMaxRows()})`);
+    const line = sheet._rows[row - 1] ?? { v: [] };
+    sheet._rows[row - 1] = line;
+    return line;
+  }
+
+  /** Where the line {@link lineAt} gave is now (1-based), or 0 when it was deleted (or the sheet cleared). */
+  rowOfLine(ref: SheetRef, line: object): number {
+    return (this.sheet(ref)._rows as unknown[]).indexOf(line) + 1;
+  }
+
   // ---- actions ----
 
   /** Types `value` into a cell (text is parsed as typed: "42" becomes a number). */

@@ -25,15 +25,43 @@ export interface MailRecord {
   at: number;
 }
 
+/** An alert as the script opened it: `buttons` is the ButtonSet's name (OK, OK_CANCEL, YES_NO, YES_NO_CANCEL). */
+export interface AlertRecord {
+  title: string;
+  prompt: string;
+  buttons: string;
+  at: number;
+}
+
+/** An alert waiting for a person, with the simulated time its execution is stopped at (Infinity outside one). */
+export interface OpenAlert extends AlertRecord {
+  endsAt: number;
+}
+
+/**
+ * The button a person pressed (one of the set's, or CLOSE: the close button every dialog's title bar
+ * has) and how long they read first: the execution's time runs on while an alert is open.
+ */
+export interface AlertAnswer {
+  button: string;
+  afterMs?: number;
+}
+
 export interface UiRecord {
   toasts: { msg: string; title: string; at: number }[];
-  alerts: { title: string; prompt: string; buttons: string; at: number }[];
+  alerts: AlertRecord[];
   /**
    * The buttons a person presses in the next alerts, in order ('YES', 'NO', 'CANCEL', 'OK', 'CLOSE'),
-   * each optionally after reading it for `afterMs` (an alert suspends the script while the execution's
-   * time runs on); when empty, an alert is answered OK (YES for YES_NO sets) at once.
+   * each optionally after reading it for `afterMs`. Used first, before `answerAlert`.
    */
   alertAnswers?: Array<string | { button: string; afterMs: number }>;
+  /**
+   * The person in front of the dialog: called while the script is suspended at an alert no queued
+   * answer is left for, and returns when they answer (the playground asks its page and blocks until
+   * the page answers). When absent, an alert is answered OK (YES for YES_NO sets) at once: tests that
+   * do not look at dialogs.
+   */
+  answerAlert?: (alert: OpenAlert) => AlertAnswer;
   sidebars: { title: string; html: string; at: number }[];
   dialogs: { title: string; html: string; modal: boolean; at: number }[];
   menus: { name: string; items: { caption: string; fn: string }[]; addon: boolean }[];

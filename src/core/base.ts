@@ -48,6 +48,11 @@ export interface BaseRecord {
   conflict?: ConflictRecord;
   /** Fixed-field values as last shown in the sheet, when they differ from `{ lMod }`. */
   shown?: Record<string, unknown>;
+  /**
+   * Fixed-field values the line still shows where a write of `shown` onto it was lost (its columns
+   * moved while a push waited): the line is known by them until its fields are written again.
+   */
+  lineShows?: Record<string, unknown>;
   /** Id of the last pull that saw this row on the service. */
   seen?: string;
   /**
@@ -102,6 +107,15 @@ export function parseBaseColumnIds(headerCell: unknown): string[] {
   }
 }
 
+/** Where the shown part of a record cell keeps what the line shows instead (no fixed field's name). */
+const LINE_SHOWS = '#line';
+
+/** The shown part of a record cell: the shown fields, with what the line shows instead when it differs. */
+function shownText(record: BaseRecord): string {
+  if (!record.lineShows) return record.shown ? JSON.stringify(record.shown) : '';
+  return JSON.stringify({ ...record.shown, [LINE_SHOWS]: record.lineShows });
+}
+
 /** The record cell: lMod, digests, shown fields, conflict (the conflict gets what room is left). */
 export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[]): string {
   let digests = '';
@@ -111,7 +125,7 @@ export function encodeBaseRecord(record: BaseRecord, columnIds: readonly string[
     digests += typeof value === 'number' ? digestText(value) : MISSING_DIGEST;
   }
   // A tab in a service's lMod (never seen) would split the cell: it is stored as a space.
-  const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${record.shown ? JSON.stringify(record.shown) : ''}${PART}`;
+  const head = `${record.lMod.replace(/\t/g, ' ')}${PART}${digests}${PART}${shownText(record)}${PART}`;
   // The sender is a fifth part, after the conflict (empty but for a pending create), and a digest of
   // the id and the rest of the cell the sixth: an id or record cell changed by hand no longer matches
   // (team chaos seeds 20240110, 20240107). Older records end with the conflict or the sender.
@@ -165,6 +179,19 @@ function changedByHand(id: string): SyncError {
   );
 }
 
+/** A record's shown part, parsed: the shown fields, and what the line shows instead when kept. */
+function readShown(record: BaseRecord, shown: Record<string, unknown>): void {
+  const lineShows = shown[LINE_SHOWS];
+  if (lineShows === undefined) {
+    record.shown = shown;
+    return;
+  }
+  delete shown[LINE_SHOWS];
+  if (lineShows !== null && typeof lineShows === 'object' && !Array.isArray(lineShows))
+    record.lineShows = lineShows as Record<string, unknown>;
+  if (Object.keys(shown).length > 0) record.shown = shown;
+}
+
 /**
  * Reads a base row ([id, record] or [id, record, seen]); undefined for a blank row. Throws when the
  * record's id check does not match its id cell (an id cell changed by hand).
@@ -193,7 +220,7 @@ export function decodeBaseRow(row: readonly unknown[], columnIds: readonly strin
   const record: BaseRecord = { id: String(id), lMod, digests };
   if (shownEnd >= 0) {
     const shown = parseJsonObject(cell.slice(digestsEnd + 1, shownEnd));
-    if (shown) record.shown = shown;
+    if (shown) readShown(record, shown);
     // JSON escapes tabs, so a tab after the conflict starts the sender's part.
     const conflictEnd = cell.indexOf(PART, shownEnd + 1);
     const conflict = parseJsonObject(cell.slice(shownEnd + 1, conflictEnd < 0 ? cell.length : conflictEnd));

@@ -45,8 +45,9 @@ export interface LinkRecord extends Omit<LinkInfo, 'showEmails' | 'lastSyncLocal
   schemaReadAt?: string;
   /**
    * "Send edits as I type": the people whose edit trigger pushes this sheet's edited lines, in the
-   * order they turned it on. Every edit goes with the first one's key; the others stand by for when
-   * that one turns it off (as a schedule runs with its owner's key).
+   * order they turned it on. Every edit goes with the first one's key whose key works; the others
+   * stand by for when that one turns it off, disconnects or has their key refused (as a schedule runs
+   * with its owner's key).
    */
   live?: LiveSender[];
 }
@@ -57,6 +58,14 @@ export interface LiveSender {
   email: string;
   userId: string;
   name: string;
+  /** Their edit trigger's unique id: a firing of it knows whose it is even when their connection is gone. */
+  triggerId?: string;
+  /**
+   * When (ISO) their key stopped sending: refused by the service, or gone (they disconnected). The
+   * next sender in order sends until they connect again (servingSender, core/live-sync.ts).
+   */
+  outSince?: string;
+  outWhy?: 'refused' | 'disconnected';
 }
 
 export interface StoredSchedule

@@ -57,6 +57,11 @@ export function notPushedStatus(problems: readonly string[], learned: readonly s
   return errorStatus(`not pushed: ${problems.join('; ')}${tail}`);
 }
 
+/** A line some of whose edits were sent while others could not be, and why. */
+export function partlyPushedStatus(sent: readonly string[], problems: readonly string[]): string {
+  return errorStatus(`${sent.join(', ')} pushed; not pushed: ${problems.join('; ')}`);
+}
+
 /** A new line that could not be created, and why. */
 export function notCreatedStatus(problems: readonly string[]): string {
   return errorStatus(`not created: ${problems.join('; ')}`);
@@ -82,6 +87,26 @@ export function personsColumnText(columnId: string): string {
 export function anotherRowsLineStatus(rowId: string): string {
   return errorStatus(
     `not pushed: this line shows another row's lMod, so it is not row ${rowId} (were id cells sorted or swapped?). Put its id back, or undo the sort; nothing of it was sent`,
+  );
+}
+
+/** Rows named in a status at most (a batch shares its lMod). */
+const NAMED_ROWS = 3;
+
+/**
+ * A line whose id cell was cleared while its lMod (and values) say which row it is: it is not created
+ * again. `sure`: they name that one row, and the next pull puts its id back; else it may be any of
+ * these rows (one batch's rows share an lMod), and the person types its id back.
+ */
+export function clearedIdStatus(rowIds: readonly string[], sure: boolean): string {
+  if (sure)
+    return errorStatus(
+      `not pushed: this line's id cell is empty, but its lMod says it is row ${rowIds[0]}, so it is not created again. Pull to put its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
+    );
+  const named = rowIds.slice(0, NAMED_ROWS).join(', ');
+  const more = rowIds.length > NAMED_ROWS ? ` and ${rowIds.length - NAMED_ROWS} more` : '';
+  return errorStatus(
+    `not pushed: this line's id cell is empty, but its lMod and values say it may be any of rows ${named}${more}, so it is not created again. Type its id back (or undo); to add it as a new row instead, clear its lMod cell too. Nothing of it was sent`,
   );
 }
 
@@ -262,9 +287,12 @@ export function cutRestoredStatus(columnIds: readonly string[]): string {
   return `✎ ${columnIds.join(', ')} put back: the value is longer than a cell holds (50,000 characters), so only its start shows and it is read-only here`;
 }
 
-/** Why a push does not send an edit of a column deleted on the service. */
+/**
+ * Why a push does not send an edit of a column deleted on the service, and what the person can do: the
+ * value stays in its cell; renaming the header makes the column their own (kept, never sent).
+ */
 export function deletedColumnEditReason(columnId: string): string {
-  return `${columnId}: this column no longer exists on the service, so the edit cannot be sent`;
+  return `${columnId}: this column no longer exists on the service, so the edit cannot be sent; it stays in this cell. To keep the column as your own, rename its header (e.g. "my ${columnId}"); or put the cell back as it was`;
 }
 
 /** Why a push does not send an edit of a cut (over-long) cell. */

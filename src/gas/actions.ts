@@ -2,6 +2,7 @@
 // executions, one at a time per spreadsheet, always ending in a summary (never a silent failure).
 import { asSyncError, SyncError } from '../core/errors';
 import { MAX_RECORDED_HELD_CELLS } from '../core/held-record';
+import { progressOverExecutions } from '../core/progress';
 import {
   type Continuation,
   emptySummary,
@@ -10,8 +11,7 @@ import {
   runMessage,
   SKIPPED_MESSAGE,
 } from '../core/summary';
-import { progressOverExecutions } from '../core/progress';
-import { applyTally, runOperationStep } from '../core/sync/operation/run-operation';
+import { applyTally, runOperationStep, type StepOutcome } from '../core/sync/operation/run-operation';
 import { broughtNothing } from '../core/sync/pull/live-check';
 import { putBackMessage, runPutBack } from '../core/sync/push/put-back';
 import type { TypedCells } from '../core/sync/push/typed-rows';
@@ -19,9 +19,10 @@ import { chosenRowIds, type KeepChoice, keepChoiceOf } from '../core/sync/resolv
 import { runResolve } from '../core/sync/resolve/run-resolve';
 import type { ProgressInfo, PushOptions, SyncSummary } from '../shared/types';
 import { activeSheetId, activeSpreadsheet } from './active';
-import { clearHeld, loadHeld, recordHeld } from './held';
+import { clearHeld, HoldsOfRun, loadHeld } from './held';
 import { endLink } from './link';
-import { hasQueuedLines, takeQueuedLines } from './live-queue';
+import { hasQueuedLines } from './live-queue';
+import { livePushOf, runLeftRounds } from './live-rounds';
 import {
   Deadline,
   newContext,
@@ -60,17 +61,29 @@ export interface RunOptions {
    */
   liveCheck?: boolean;
   /**
-   * A live push (the edit trigger): only these lines, `typing` not created yet. It does not wait for
-   * the lock: a run going takes the lines (`onBusy` leaves them for it), and nothing is logged when
-   * nothing was sent.
+   * A live push (the edit trigger): only these lines (and what firings left meanwhile), none being
+   * typed created. It does not wait for the lock: a run going takes the lines (`onBusy` leaves them
+   * for it); nothing is logged when nothing was sent; it never clears or replaces a hold waiting for
+   * a person's choice. `onRefused`: the service refused the key (the firing hands over), with words
+   * for the run's message.
    */
-  live?: { lines: readonly number[]; typing?: number; typed?: TypedCells; onBusy: () => void };
+  live?: {
+    lines: readonly number[];
+    typed?: TypedCells;
+    onBusy: () => void;
+    onRefused?: (failure: SyncError) => string;
+  };
   /** How many times this execution already looked again for lines firings left (sendLeftLines). */
   leftLinesLooks?: number;
 }
 
-/** Rounds of lines left by firings meanwhile that one run takes before it ends (a burst is one push). */
-const LIVE_ROUNDS = 5;
+/** What a run found out under the lock, for its summary and log. */
+interface RunRecord {
+  context: OperationContext | null;
+  continuation: Continuation;
+  origin: 'manual' | 'scheduled';
+  headerWarnings: string[];
+}
 
 /**
  * Runs one operation step on a link under the document lock. If it cannot finish in the time
@@ -85,106 +98,100 @@ export function runOperation(
   const summary = emptySummary(operation);
   // A pull that lists the whole table records when it did (the quota plan counts such runs apart).
   const listedBefore = link.fullListingAt;
-  let context: OperationContext | null = null;
-  let continuation: Continuation = null;
-  let origin: 'manual' | 'scheduled' = options.scheduled ? 'scheduled' : 'manual';
-  let headerWarnings: string[] = [];
-  const live = options.live;
+  const origin = options.scheduled ? 'scheduled' : 'manual';
+  const run: RunRecord = { context: null, continuation: null, origin, headerWarnings: [] };
   try {
     withDocumentLock(
-      () => {
-        const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
-        context = running;
-        // Lines that firings left while another run went are taken with this one's.
-        let lines = live ? withQueued(live, takeQueuedLines(link.sheetId)) : undefined;
-        let step: ReturnType<typeof runOperationStep>;
-        try {
-          step = runOperationStep(operationPortsOf(running, link), link, operation, {
-            scheduled: options.scheduled,
-            job: options.job ?? null,
-            confirmHeld: options.confirmHeld ?? false,
-            startedAt: started,
-            summary,
-            everything: options.everything === true,
-            ...(lines ? { lines } : {}),
-          });
-          // A hold of the push stands whatever a round of queued lines holds after it.
-          let heldCells = step.heldCells;
-          // Firings during this push left their lines: taken before the lock goes, so a burst of
-          // typing is one push (and a firing after the last look finds the lock free).
-          for (let round = 0; round < LIVE_ROUNDS && operation === 'push' && !step.continuation; round++) {
-            lines = link.live?.length ? (takeQueuedLines(link.sheetId) ?? undefined) : undefined;
-            if (!lines) break;
-            const more = emptySummary(operation);
-            step = runOperationStep(operationPortsOf(running, link), link, operation, {
-              scheduled: options.scheduled,
-              job: null,
-              confirmHeld: false,
-              startedAt: started,
-              summary: more,
-              lines,
-            });
-            mergeRound(summary, more);
-            if (step.heldCells) heldCells = [...(heldCells ?? []), ...step.heldCells];
-          }
-          step.heldCells = heldCells;
-        } finally {
-          // What the run found of the poll stands whatever else happened.
-          rememberPoll(running);
-        }
-        origin = step.origin;
-        continuation = step.continuation;
-        headerWarnings = step.warnings;
-        // A hold waits for the person's choice until a push holds nothing (or another hold replaces it).
-        recordHeld(link.sheetId, summary.held, step.heldCells);
-      },
-      live ? 0 : undefined,
+      () => runLocked(operation, link, options, { started, summary, run }),
+      options.live ? 0 : undefined,
     );
   } catch (error) {
-    const failure = asSyncError(error);
-    if (live && failure.code === 'BUSY') {
-      // The run going takes these lines before it ends; nothing to log for a keystroke.
-      live.onBusy();
-      summary.skipped = true;
-      summary.message = SKIPPED_MESSAGE;
-      sendLeftLines(link, options);
-      return summary;
-    }
-    if (options.scheduled && failure.code === 'BUSY') {
-      // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
-      summary.skipped = true;
-      summary.message = SKIPPED_MESSAGE;
-    } else {
-      summary.ok = false;
-      summary.message = failure.message;
-    }
+    if (failRun(link, options, summary, asSyncError(error))) return summary;
   }
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
-  summary.requests = context ? (context as OperationContext).counter.requests : 0;
+  summary.requests = run.context ? run.context.counter.requests : 0;
   if (summary.ok && !summary.skipped) {
-    if (headerWarnings.length > 0) summary.warnings = headerWarnings;
-    summary.message = runMessage(summary, continuation, headerWarnings);
+    if (run.headerWarnings.length > 0) summary.warnings = run.headerWarnings;
+    summary.message = runMessage(summary, run.continuation, run.headerWarnings);
   }
   options.beforeLog?.(summary);
-  const progress = context ? (context as OperationContext).progress : null;
-  // A live push that went well is not logged (a line per keystroke would bury the schedule's): its
-  // lines' statuses say what it did, and one that sent nothing leaves "Last run" as it was.
-  const liveQuiet = live && summary.ok && quietLiveRun(summary);
-  const liveWentWell = live && summary.ok && !summary.held && summary.errors === 0;
-  if (options.liveCheck && broughtNothing(summary)) saveProgress(link.sheetId, null);
-  else if (liveWentWell && !liveQuiet) saveSummary(link.sheetId, summary);
-  else if (!liveQuiet)
-    finishRun(link, summary, origin, options.toast === true, summary.continuing ? progress : null, {
-      fullListing: link.fullListingAt !== listedBefore,
-      continuation,
-      resumed: !!options.job,
-    });
+  reportRun(link, options, summary, run, link.fullListingAt !== listedBefore);
   // Unlinked while the run went: what the run left (a continuation, its records, a base sheet it
   // made again) goes too.
   const stillLinked = loadLink(link.sheetId);
   if (!stillLinked) endLink(link);
-  else if (!summary.skipped && !continuation) sendLeftLines(stillLinked, options);
+  // A failed run leaves them to the next firing (a key refused would be refused again).
+  else if (summary.ok && !summary.skipped && !run.continuation) sendLeftLines(stillLinked, options);
   return summary;
+}
+
+/**
+ * A run that failed or was skipped, as its summary says it. Returns true when it is done with (a live
+ * push that found a run going: its lines are left to that run, nothing logged).
+ */
+function failRun(link: LinkRecord, options: RunOptions, summary: SyncSummary, failure: SyncError): boolean {
+  const live = options.live;
+  if (live && failure.code === 'BUSY') {
+    // The run going takes these lines before it ends; nothing to log for a keystroke.
+    live.onBusy();
+    summary.skipped = true;
+    summary.message = SKIPPED_MESSAGE;
+    sendLeftLines(link, options);
+    return true;
+  }
+  if (options.scheduled && failure.code === 'BUSY') {
+    // Clock triggers may overlap: a firing that finds a sync running is skipped, not failed.
+    summary.skipped = true;
+    summary.message = SKIPPED_MESSAGE;
+    return false;
+  }
+  summary.ok = false;
+  summary.message = failure.message;
+  // A key refused: the firing hands over to the next sender, and says so.
+  const handedOver = live && failure.code === 'AUTH' ? live.onRefused?.(failure) : undefined;
+  if (handedOver) summary.message = `${failure.message} ${handedOver}`;
+  return false;
+}
+
+/**
+ * The run's work under the lock: its step, then (a push of a live sheet) the lines firings left
+ * meanwhile, in rounds; then what it leaves of a hold (heldAfterPush, core/live-sync.ts).
+ */
+function runLocked(
+  operation: 'pull' | 'push' | 'sync',
+  link: LinkRecord,
+  options: RunOptions,
+  { started, summary, run }: { started: number; summary: SyncSummary; run: RunRecord },
+): void {
+  const running = newContext(operation, link.sheetId, new Deadline(WORK_BUDGET_MS, started));
+  run.context = running;
+  const live = options.live;
+  const stored = live ? loadHeld(link.sheetId) : null;
+  const holds = new HoldsOfRun(stored);
+  const ports = operationPortsOf(running, link);
+  const stepOptions = {
+    scheduled: options.scheduled,
+    job: options.job ?? null,
+    confirmHeld: options.confirmHeld ?? false,
+    startedAt: started,
+    summary,
+    everything: options.everything === true,
+  };
+  let step: StepOutcome;
+  try {
+    // Lines that firings left while another run went are taken with this one's.
+    const lines = live ? livePushOf(link.sheetId, live.lines, live.typed, holds.pending()) : undefined;
+    step = runOperationStep(ports, link, operation, { ...stepOptions, ...(lines ? { lines } : {}) });
+    holds.after(!!live, summary, step);
+    if (operation === 'push') step = runLeftRounds(ports, link, { ...stepOptions, summary }, step, holds);
+  } finally {
+    // What the run found of the poll stands whatever else happened.
+    rememberPoll(running);
+  }
+  run.origin = step.origin;
+  run.continuation = step.continuation;
+  run.headerWarnings = step.warnings;
+  holds.record(link.sheetId, !!live, summary);
 }
 
 /** How many times one execution looks again for lines firings left (each look a push of them). */
@@ -208,36 +215,35 @@ function sendLeftLines(link: LinkRecord, options: RunOptions): void {
   });
 }
 
-/**
- * The lines of a firing with those left by firings meanwhile (the latest still-typed line stays
- * unsent), and the cells the firing's edit named.
- */
-function withQueued(
-  live: NonNullable<RunOptions['live']>,
-  queued: { lines: number[]; typing?: number } | null,
-): { lines: readonly number[]; typing?: number; typed?: TypedCells } {
-  const lines = [...new Set([...live.lines, ...(queued?.lines ?? [])])];
-  return {
-    lines,
-    ...(live.typing !== undefined ? { typing: live.typing } : {}),
-    ...(live.typed ? { typed: live.typed } : {}),
-  };
-}
-
-/** Adds a later round's counts to the run's summary; its issues are the sheet's as they stand now. */
-function mergeRound(summary: SyncSummary, round: SyncSummary): void {
-  summary.created += round.created;
-  summary.updated += round.updated;
-  summary.unchanged += round.unchanged;
-  summary.conflicts = round.conflicts;
-  summary.errors = round.errors;
-  summary.issues = round.issues;
-  if (round.held) summary.held = round.held;
-}
-
 function quietLiveRun(summary: SyncSummary): boolean {
   // Problem lines anywhere in the sheet are counted by every push: only what this one did speaks.
   return summary.created + summary.updated === 0 && !summary.held;
+}
+
+/**
+ * Saves and logs the run: a live push that went well is not logged (a line per keystroke would bury
+ * the schedule's): its lines' statuses say what it did, and one that sent nothing leaves "Last run"
+ * as it was. A live check's pull that brought nothing leaves no summary.
+ */
+function reportRun(
+  link: LinkRecord,
+  options: RunOptions,
+  summary: SyncSummary,
+  run: RunRecord,
+  fullListing: boolean,
+): void {
+  const live = options.live;
+  const progress = run.context ? run.context.progress : null;
+  const liveQuiet = live && summary.ok && quietLiveRun(summary);
+  const liveWentWell = live && summary.ok && !summary.held && summary.errors === 0;
+  if (options.liveCheck && broughtNothing(summary)) saveProgress(link.sheetId, null);
+  else if (liveWentWell && !liveQuiet) saveSummary(link.sheetId, summary);
+  else if (!liveQuiet)
+    finishRun(link, summary, run.origin, options.toast === true, summary.continuing ? progress : null, {
+      fullListing,
+      continuation: run.continuation,
+      resumed: !!options.job,
+    });
 }
 
 function finishRun(

@@ -7,6 +7,7 @@ import type { UserProfile } from '../api/types';
 import { SyncError } from '../core/errors';
 import type { ConnectionInfo, SaveConnectionInput } from '../shared/types';
 import { keySafety } from './key-safety';
+import { markLiveKeyGone } from './live-switch';
 import { clientFor, Deadline } from './operation';
 import { paceFor } from './service-pace';
 import { clearConnection, loadConnection, saveConnectionRecord } from './stores';
@@ -80,6 +81,9 @@ export function getConnection(options?: { refresh?: boolean }): ConnectionInfo |
 }
 
 export function disconnect(): { connected: false } {
+  // Live sync of this spreadsheet's sheets goes on with the next sender's key (their own triggers).
+  const userId = loadConnection()?.info.userId;
+  if (userId !== undefined) markLiveKeyGone(userId);
   clearConnection();
   return { connected: false };
 }

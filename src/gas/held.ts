@@ -1,8 +1,10 @@
 // A held push waits for a person's choice, per link, in document properties (core/held-record.ts says
 // how it is cut into values), until Push anyway, Put the service's values back or Keep editing is taken.
 import { decodeHeldRecord, encodeHeldRecord } from '../core/held-record';
+import { type HeldRecordState, heldAfterPush } from '../core/live-sync';
+import type { StepOutcome } from '../core/sync/operation/run-operation';
 import type { HeldCell } from '../core/sync/push/hold';
-import type { HeldChoice, HeldPush } from '../shared/types';
+import type { HeldChoice, HeldPush, SyncSummary } from '../shared/types';
 
 const HELD_PREFIX = 'tas.held.';
 
@@ -63,5 +65,40 @@ export function recordHeld(
     } catch {
       // Nothing more to do: the summary still carries the hold.
     }
+  }
+}
+
+/**
+ * A run's holds through its pushes: the hold stored before (a live run's), and what each push leaves
+ * of it (heldAfterPush). Recorded once at the end.
+ */
+export class HoldsOfRun {
+  private state: HeldRecordState<{ held: HeldPush; cells: HeldCell[] }>;
+  private pushed = false;
+
+  constructor(private readonly stored: { cells: HeldCell[] | null } | null) {
+    this.state = stored ? { kind: 'stored' } : { kind: 'none' };
+  }
+
+  /** The cells a live push must not send: those of the hold waiting for a choice. */
+  pending(): HeldCell[] {
+    if (this.state.kind === 'new') return this.state.hold.cells;
+    return this.state.kind === 'stored' ? (this.stored?.cells ?? []) : [];
+  }
+
+  after(live: boolean, summary: SyncSummary, step: StepOutcome): void {
+    // No push ran (a pull, a sync going on with its pull): the record stays as it is.
+    if (step.heldCells === undefined) return;
+    this.pushed = true;
+    const hold = summary.held && step.heldCells ? { held: summary.held, cells: step.heldCells } : null;
+    this.state = heldAfterPush(this.state, live, hold);
+  }
+
+  /** Records the run's hold; a live run's summary shows only a hold of its own, not one waiting. */
+  record(sheetId: number, live: boolean, summary: SyncSummary): void {
+    if (!this.pushed) return;
+    if (this.state.kind === 'new') recordHeld(sheetId, this.state.hold.held, this.state.hold.cells);
+    else if (this.state.kind === 'none' && !live) recordHeld(sheetId, undefined, null);
+    if (live && this.state.kind !== 'new') delete summary.held;
   }
 }

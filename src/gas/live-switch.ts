@@ -2,6 +2,7 @@
 // allows an add-on one of each type per user per document, apps-script-facts §13) serves every linked
 // sheet that person turned it on for; it goes with their last such link.
 import { SyncError } from '../core/errors';
+import { isBackSince, sentWithText, withSenderBack, withSenderOut } from '../core/live-sync';
 import type { LinkRecord, LiveSender } from '../core/records';
 import type { LiveInfo } from '../shared/types';
 import { activeSpreadsheet } from './active';
@@ -22,9 +23,10 @@ function ownEditTriggers(): Trigger[] {
   );
 }
 
-/** The caller's edit trigger: the one they have, else a new one (never a second). */
-function ensureEditTrigger(): void {
-  if (ownEditTriggers().length > 0) return;
+/** The caller's edit trigger: the one they have, else a new one (never a second); its unique id. */
+function ensureEditTrigger(): string {
+  const own = ownEditTriggers()[0];
+  if (own) return own.getUniqueId();
   const count = ScriptApp.getProjectTriggers().length;
   if (count >= MAX_TRIGGERS - 1) {
     throw new SyncError(
@@ -33,7 +35,11 @@ function ensureEditTrigger(): void {
     );
   }
   try {
-    ScriptApp.newTrigger(LIVE_HANDLER).forSpreadsheet(activeSpreadsheet()).onEdit().create();
+    return ScriptApp.newTrigger(LIVE_HANDLER)
+      .forSpreadsheet(activeSpreadsheet())
+      .onEdit()
+      .create()
+      .getUniqueId();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new SyncError(
@@ -65,7 +71,8 @@ export function setLive(sheetId: number, on: boolean): LinkRecord | null {
     userId: connection.info.userId,
     name: displayName(connection.info),
   };
-  if (on) ensureEditTrigger();
+  // Turned on again, a sender is back in line (a mark of a refused or gone key goes).
+  if (on) me.triggerId = ensureEditTrigger();
   const saved = updateLink(sheetId, (stored) => {
     const others = (stored.live ?? []).filter((sender) => sender.userId !== me.userId);
     const mine = (stored.live ?? []).find((sender) => sender.userId === me.userId);
@@ -78,18 +85,28 @@ export function setLive(sheetId: number, on: boolean): LinkRecord | null {
   return saved;
 }
 
+/**
+ * Marks a person's key out of every live link of this spreadsheet (they disconnected): the next
+ * sender in order sends until they connect again; their trigger stands by.
+ */
+export function markLiveKeyGone(userId: string): void {
+  const at = new Date().toISOString();
+  for (const link of allLinks()) {
+    if (!isSender(link, userId)) continue;
+    updateLink(link.sheetId, (stored) => {
+      stored.live = withSenderOut(stored.live ?? [], userId, at, 'disconnected');
+    });
+  }
+}
+
 /** Live sync of a link as the caller sees it: theirs or not, and whose key sends what they type. */
 export function liveInfo(link: LinkRecord): LiveInfo {
-  const senders = link.live ?? [];
-  const userId = loadConnection()?.info.userId;
-  const mine = userId !== undefined && senders.some((sender) => sender.userId === userId);
-  const first = senders[0];
-  return {
-    mine,
-    sentWith: !first
-      ? null
-      : first.userId === userId
-        ? 'Edits you type are sent with your key.'
-        : `Edits you type are sent with ${first.name}'s key.`,
-  };
+  const info = loadConnection()?.info;
+  const userId = info?.userId;
+  let senders = link.live ?? [];
+  const mine = senders.find((sender) => sender.userId === userId);
+  // Connected again since their key was marked out: theirs sends from their next edit on.
+  if (mine && userId !== undefined && isBackSince(mine, info?.checkedAt))
+    senders = withSenderBack(senders, userId);
+  return { mine: mine !== undefined, sentWith: sentWithText(senders, userId) };
 }

@@ -1,22 +1,33 @@
 // Live sync's edit trigger handler, "Send edits as I type": pushes the edited lines of the linked
-// sheets the trigger's creator turned it on for, under a push's rules (the switch is live-switch.ts).
-// A firing that finds a run going leaves its lines for that run (live-queue.ts).
-import type { LinkRecord } from '../core/records';
+// sheets the trigger's creator turned it on for, under a push's rules (the switch is live-switch.ts;
+// what is decided, core/live-sync.ts). A firing that finds a run going leaves its lines for that run
+// (live-queue.ts). Every edit goes with one sender's key; a firing whose key is refused or gone hands
+// its lines to the next sender in order, and says so.
+import type { SyncError } from '../core/errors';
+import { isBackSince, servingSender, withSenderBack, withSenderOut } from '../core/live-sync';
+import type { LinkRecord, LiveSender } from '../core/records';
 import type { SyncSummary } from '../shared/types';
 import { runOperation } from './actions';
-import { rememberSheet, rememberSpreadsheet } from './active';
-import { enqueueLines, type QueuedLines } from './live-queue';
+import { activeSpreadsheet, rememberSheet, rememberSpreadsheet } from './active';
+import { enqueueLines, recordEdit } from './live-queue';
 import { isSender } from './live-switch';
 import { deleteTriggers } from './schedule-triggers';
-import { allLinks, loadConnection, loadJob } from './stores';
+import { allLinks, loadConnection, loadJob, updateLink } from './stores';
 
 /** Lines a firing's edit names at most (a larger paste: the rest waits for the next push). */
 const MAX_LIVE_LINES = 1000;
-const TYPING_PREFIX = 'tas.liveTyping.';
-const MAX_TYPING_EDITORS = 20;
+
+type Range = GoogleAppsScript.Spreadsheet.Range;
+
+interface EditEvent {
+  triggerUid?: string;
+  range?: Range;
+  source?: GoogleAppsScript.Spreadsheet.Spreadsheet;
+  user?: { getEmail(): string };
+}
 
 /** The sheet's data lines (0-based) a range covers, row 1 (headers) left out. */
-function linesOfRange(range: GoogleAppsScript.Spreadsheet.Range): number[] {
+function linesOfRange(range: Range): number[] {
   const first = Math.max(2, range.getRow());
   const last = Math.min(range.getLastRow(), first + MAX_LIVE_LINES - 1);
   const lines: number[] = [];
@@ -24,96 +35,156 @@ function linesOfRange(range: GoogleAppsScript.Spreadsheet.Range): number[] {
   return lines;
 }
 
-/**
- * The lines to send for an edit, and the new line still being typed: a single typed cell is the line
- * the person is on (not created yet); the line they were on before, once they edit another, is sent.
- */
-function linesOfEdit(
-  sheetId: number,
-  range: GoogleAppsScript.Spreadsheet.Range,
-  edited: readonly number[],
-  editor: string,
-): QueuedLines {
-  const lines = [...edited];
-  const properties = PropertiesService.getDocumentProperties();
-  const key = TYPING_PREFIX + sheetId;
-  let typingBy: Record<string, number> = {};
+/** Who typed, as far as Google says (§13: not always): their typed line is otherwise everyone's. */
+function editorOf(event: EditEvent): string {
   try {
-    typingBy = JSON.parse(properties.getProperty(key) ?? '{}') as Record<string, number>;
+    return event.user?.getEmail() ?? '';
   } catch {
-    // A damaged record: nobody is typing a new line as far as the add-on knows.
+    return '';
   }
-  const before = typingBy[editor];
-  if (before !== undefined && !lines.includes(before)) lines.push(before);
-  const single = range.getNumRows() === 1 && range.getNumColumns() === 1 && lines.length > 0;
-  const typing = single ? range.getRow() - 2 : undefined;
-  if (typing !== undefined && typing >= 0) typingBy[editor] = typing;
-  else delete typingBy[editor];
-  const editors = Object.keys(typingBy);
-  for (const old of editors.slice(0, Math.max(0, editors.length - MAX_TYPING_EDITORS))) delete typingBy[old];
-  if (typing !== before) properties.setProperty(key, JSON.stringify(typingBy));
-  return { lines, ...(typing !== undefined && typing >= 0 ? { typing } : {}) };
 }
 
-/**
- * Whether this firing serves the edit: as a schedule runs with its owner's key, every edit of a live
- * sheet goes with the first live sender's key (the add-on cannot tell a Google account from a service
- * key without a scope it does not ask for); the others' triggers stand by for when that one stops.
- */
-function serves(link: LinkRecord, me: string): boolean {
-  return (link.live ?? [])[0]?.userId === me;
+/** The lines an edit sends, the typing record brought up to date (core/live-sync.ts linesOfEdit). */
+function sentLines(sheetId: number, range: Range, event: EditEvent): number[] {
+  const single = range.getNumRows() === 1 && range.getNumColumns() === 1;
+  return recordEdit(sheetId, editorOf(event), {
+    lines: linesOfRange(range),
+    firstLine: range.getRow() - 2,
+    single,
+  });
 }
 
 /**
  * The edit trigger's handler: pushes the edited lines of a linked sheet the trigger's creator turned
- * live sync on for. A trigger serving no link any more deletes itself.
+ * live sync on for, when their key is the one that sends. A trigger serving no link deletes itself.
  */
-export function onLiveEdit(event?: {
-  triggerUid?: string;
-  range?: GoogleAppsScript.Spreadsheet.Range;
-  source?: GoogleAppsScript.Spreadsheet.Spreadsheet;
-  user?: { getEmail(): string };
-}): SyncSummary | null {
+export function onLiveEdit(event: EditEvent = {}): SyncSummary | null {
   // The event's spreadsheet spares asking for the active one (a waiting call).
-  if (event?.source) rememberSpreadsheet(event.source);
+  if (event.source) rememberSpreadsheet(event.source);
   const connection = loadConnection();
   const userId = connection?.info.userId;
   const links = allLinks();
-  if (!connection || userId === undefined || !links.some((link) => isSender(link, userId))) {
-    deleteTriggers([event?.triggerUid]);
-    return null;
-  }
-  const range = event?.range;
+  if (!connection || userId === undefined) return senderGone(links, event, false);
+  // Connected with another account since: the sender this trigger served is gone, and so is it.
+  if (!links.some((link) => isSender(link, userId))) return senderGone(links, event, true);
+  const range = event.range;
   if (!range) return null;
   const sheet = range.getSheet();
   const sheetId = sheet.getSheetId();
-  const link = links.find((each) => each.sheetId === sheetId && isSender(each, userId));
-  if (!link) return null;
-  let editor = '';
-  try {
-    editor = event?.user?.getEmail() ?? '';
-  } catch {
-    // Google does not always say who edited (§13): their typed line is then everyone's.
-  }
-  if (!serves(link, userId)) return null;
+  const found = links.find((each) => each.sheetId === sheetId && isSender(each, userId));
+  if (!found) return null;
+  const link = keepSenderRecord(found, userId, event.triggerUid, connection.info.checkedAt);
+  if (servingSender(link.live ?? [])?.userId !== userId) return null;
   // The event's sheet spares finding it among the spreadsheet's sheets again.
   rememberSheet(sheetId, sheet);
-  const edited = linesOfRange(range);
-  const queued = linesOfEdit(sheetId, range, edited, editor);
-  if (queued.lines.length === 0) return null;
+  const lines = sentLines(sheetId, range, event);
+  if (lines.length === 0) return null;
   // An operation continuing in later executions owns the sheet: its run takes these lines.
   if (loadJob(sheetId)) {
-    enqueueLines(sheetId, queued);
+    enqueueLines(sheetId, lines);
     return null;
   }
   // The cells the edit named: their rows are checked with the schema (geometry: no waiting call).
   const typed = {
-    lines: edited,
+    lines: linesOfRange(range),
     firstColumn: range.getColumn() - 1,
     lastColumn: range.getLastColumn() - 1,
   };
   return runOperation('push', link, {
     scheduled: true,
-    live: { ...queued, typed, onBusy: () => enqueueLines(sheetId, queued) },
+    live: {
+      lines,
+      typed,
+      onBusy: () => enqueueLines(sheetId, lines),
+      onRefused: (failure) => handOver(link, userId, lines, failure),
+    },
   });
+}
+
+/**
+ * The sender's record as this firing finds it: its trigger's id kept (so a firing knows whose it is
+ * without a connection), and back in line once they connected again since their key was marked out.
+ */
+function keepSenderRecord(
+  link: LinkRecord,
+  userId: string,
+  triggerId: string | undefined,
+  checkedAt: string,
+): LinkRecord {
+  const mine = (link.live ?? []).find((sender) => sender.userId === userId);
+  const back = mine !== undefined && isBackSince(mine, checkedAt);
+  const untold = mine !== undefined && triggerId !== undefined && mine.triggerId !== triggerId;
+  if (!back && !untold) return link;
+  const saved = updateLink(link.sheetId, (stored) => {
+    const senders = back ? withSenderBack(stored.live ?? [], userId) : (stored.live ?? []);
+    stored.live = senders.map((sender) =>
+      sender.userId === userId && triggerId !== undefined ? { ...sender, triggerId } : sender,
+    );
+  });
+  return saved ?? link;
+}
+
+/**
+ * A firing whose creator's key is gone (they disconnected, maybe in another spreadsheet, or connected
+ * with another account): the senders its trigger served are marked out, so the next one sends, and an
+ * edit it was to send waits for them in the queue. The trigger stands by for its creator to connect
+ * again, unless `drop` (another account's now) or no link knows it: then it deletes itself.
+ */
+function senderGone(links: readonly LinkRecord[], event: EditEvent, drop: boolean): null {
+  const uid = event.triggerUid;
+  const served = links.filter((link) => (link.live ?? []).some((sender) => sender.triggerId === uid));
+  const at = new Date().toISOString();
+  const sheetId = event.range?.getSheet().getSheetId();
+  for (const link of uid === undefined ? [] : served) {
+    const gone = (link.live ?? []).filter(
+      (sender) => sender.triggerId === uid && sender.outSince === undefined,
+    );
+    if (gone.length === 0) continue;
+    const wasServing = servingSender(link.live ?? [])?.triggerId === uid;
+    updateLink(link.sheetId, (stored) => {
+      for (const sender of gone)
+        stored.live = withSenderOut(stored.live ?? [], sender.userId, at, 'disconnected');
+    });
+    if (wasServing && link.sheetId === sheetId && event.range) {
+      enqueueLines(sheetId, sentLines(sheetId, event.range, event));
+    }
+  }
+  if (drop || served.length === 0) deleteTriggers([uid]);
+  return null;
+}
+
+/**
+ * The service refused this sender's key: they are marked out (the next sender in order sends), the
+ * firing's lines wait in the queue for that sender's firing, and they hear it once by mail (as a
+ * schedule's owner hears of a failure). Returns the words the failed run's message ends with.
+ */
+function handOver(link: LinkRecord, userId: string, lines: readonly number[], failure: SyncError): string {
+  const at = new Date().toISOString();
+  let before: LiveSender[] = [];
+  const saved = updateLink(link.sheetId, (stored) => {
+    before = stored.live ?? [];
+    stored.live = withSenderOut(before, userId, at, 'refused');
+  });
+  enqueueLines(link.sheetId, lines);
+  const next = servingSender(saved?.live ?? []);
+  const words = next
+    ? `Edits typed in "${link.sheetName}" are sent with ${next.name}'s key from now on; connect again with a working key to send with yours.`
+    : `Nothing typed in "${link.sheetName}" is sent as it is typed until someone who turned it on connects again with a working key; a push or a schedule still sends it.`;
+  const me = before.find((sender) => sender.userId === userId);
+  if (me && me.outSince === undefined) notifyRefused(link, me, failure, words);
+  return words;
+}
+
+/** One mail to the sender whose key was refused (a failure mail of a schedule, for live sync). */
+function notifyRefused(link: LinkRecord, sender: LiveSender, failure: SyncError, words: string): void {
+  if (!sender.email) return;
+  try {
+    MailApp.sendEmail(
+      sender.email,
+      `Table App Sync: your key no longer sends what is typed in "${link.sheetName}"`,
+      `"Send edits as I type" of sheet "${link.sheetName}" (table ${link.tableName}) in spreadsheet "${activeSpreadsheet().getName()}" could not send an edit with your key:\n\n${failure.message}\n\n${words}`,
+    );
+  } catch {
+    // A mail quota spent never fails the firing: the Sync log has the failure.
+  }
 }

@@ -94,7 +94,9 @@ describe('the playground grid', () => {
     await expect.poll(said).toBe('Undone: Typed into A1.');
     expect(sheet()[0]).toEqual(['a', 'b']);
   });
+});
 
+describe('the playground grid sorts', () => {
   it('sorts one column alone (Data › Sort range), leaving the others in place, and undoes it', async () => {
     await page.locator('[data-cell="A1"]').focus();
     await pasteInto('[data-cell="A1"]', BLOCK);
@@ -137,7 +139,9 @@ describe('the playground grid', () => {
     await expect.poll(said).toBe('Sorted the sheet by column B, Z → A (below the frozen rows).');
     expect(sheet().map((row) => row[0])).toEqual(['title', 'Acme', 'Corp', 'Beta']);
   });
+});
 
+describe('the playground grid inserts and deletes', () => {
   it('inserts and deletes rows and columns, and undoes a deletion with its cells', async () => {
     await page.locator('[data-cell="A1"]').focus();
     await pasteInto('[data-cell="A1"]', 'a\tb\tc\nd\te\tf\n');
@@ -176,5 +180,48 @@ describe('the playground grid', () => {
       ['a', 'b', '', 'c'],
       ['d', 'e', '', 'f'],
     ]);
+  });
+});
+
+describe('the playground grid by keyboard', () => {
+  it('moves with the arrow keys, types over a selected cell, and clears it with Delete', async () => {
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-cell') ?? null);
+    await page.locator('[data-cell="B2"]').focus();
+    for (const [key, cell] of [
+      ['ArrowRight', 'C2'],
+      ['ArrowDown', 'C3'],
+      ['ArrowLeft', 'B3'],
+      ['ArrowUp', 'B2'],
+    ] as const) {
+      await page.keyboard.press(key);
+      expect(await focused()).toBe(cell);
+    }
+    expect(await page.locator('#active-cell').textContent()).toBe('B2');
+
+    // Typing over a selected cell replaces its content, as in Sheets.
+    await page.keyboard.type('hello');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('[data-cell="B2"]').textContent()).toBe('hello');
+    await expect.poll(focused).toBe('B2');
+    await page.keyboard.type('42');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => sheet()[1]?.[1]).toBe('42');
+
+    await expect.poll(focused).toBe('B2');
+    await page.keyboard.press('Delete');
+    await expect.poll(said).toBe('Cleared B2.');
+    expect(sheet()).toEqual([]);
+    await page.keyboard.press('ControlOrMeta+Z');
+    await expect.poll(said).toBe('Undone: Cleared B2.');
+    expect(sheet()).toEqual([[], ['', '42']]);
+  });
+
+  it('says why the sample data holds hostile strings, and shows them as text', async () => {
+    const note = page.locator('#sample-note');
+    expect(await note.textContent()).toContain(
+      'a table app named <img src=x onerror=alert(1)> Ops, a table Tasks <b>bold</b>',
+    );
+    expect(await note.textContent()).toContain('nothing is rendered as HTML, run as a formula');
+    expect(await note.locator('img, b').count()).toBe(0);
   });
 });

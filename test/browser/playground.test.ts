@@ -1,5 +1,5 @@
 // The playground as a person meets the add-on in Sheets (issue 17, point 6): the Extensions menu with
-// every item, alerts and toasts, the simulated clock firing a schedule, a row changed on the service by
+// every item, dialogs and toasts, the simulated clock firing a schedule, a row changed on the service by
 // someone else (a conflict and a merge), the grid's row numbers when scrolled sideways, no 404s.
 import type { FrameLocator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { artifact } from '../harness/browser';
 import { type Harness, SAMPLE } from '../harness/index';
 import { connect, errorText, findTables, idle, linkTable, operate } from '../harness/sidebar-driver';
 import { usePageSession } from './page-session';
+import { answerDialogs, shownDialogs } from './playground-person';
 
 let h: Harness;
 let page: Page;
@@ -15,7 +16,7 @@ let notFound: string[];
 
 usePageSession(
   {
-    harness: { prefillBaseUrl: true },
+    harness: { prefillBaseUrl: true, dialogWaitLimitMs: 15_000 },
     viewport: { width: 1280, height: 800 },
     path: '/',
     ready: () => idle(sidebar),
@@ -50,8 +51,8 @@ function sheetCell(row: number, header: string): { col: number; shown: string } 
   return { col: col + 1, shown: snapshot.rows[row - 1]?.[col] ?? '' };
 }
 
-describe('the playground', () => {
-  it('has an Extensions menu with every item of the add-on, and shows its alerts', async () => {
+describe("the playground's menu and dialogs", () => {
+  it('has an Extensions menu with every item of the add-on, and shows its dialogs until answered', async () => {
     await page.getByRole('menuitem', { name: 'Extensions' }).click();
     const items = page.locator('#extensions-menu button');
     const expected = h.sim.ui.menus
@@ -62,32 +63,36 @@ describe('the playground', () => {
     expect(await items.allTextContents()).toEqual(expected);
     await page.screenshot({ path: artifact('playground-menu.png') });
 
+    // A dialog holds its run (and this test's thread) until answered: a person in the page answers.
+    await answerDialogs(page, ['OK', 'Close']);
     await page.locator('#extensions-menu').getByRole('menuitem', { name: 'Help', exact: true }).click();
-    const alert = page.locator('#alert-dialog');
-    await expect.poll(() => alert.isVisible()).toBe(true);
-    expect(await page.locator('#alert-title').textContent()).toBe('Table App Sync');
-    expect(await page.locator('#alert-prompt').textContent()).toContain('Open the sidebar and connect');
-    await page.screenshot({ path: artifact('playground-help-alert.png') });
-    await page.getByRole('button', { name: 'OK' }).click();
-    await expect.poll(() => alert.isVisible()).toBe(false);
+    await expect.poll(() => page.locator('#tool-result').textContent()).not.toMatch(/^Running/);
+    const [help] = await shownDialogs(page);
+    expect(help).toMatchObject({
+      title: 'Table App Sync',
+      buttons: ['OK'],
+      closable: true,
+      status: 'Running Help…',
+    });
+    expect(help?.prompt).toContain('Open the sidebar and connect');
 
+    // Closed with the title bar's button: the run goes on and ends.
     await menu('Check this spreadsheet');
-    await expect.poll(() => alert.isVisible()).toBe(true);
-    expect(await page.locator('#alert-title').textContent()).toMatch(/checks (passed|failed)/);
+    const [, check] = await shownDialogs(page);
+    expect(check?.title).toMatch(/checks (passed|failed)/);
+    const alert = page.locator('#alert-dialog');
+    expect(await alert.isVisible()).toBe(false);
+    expect(h.sim.ui.alerts.map((each) => each.title)).toEqual(['Table App Sync', check?.title]);
     await page.screenshot({ path: artifact('playground-self-check.png') });
-    // The page tells the server the alert was seen; the reload waits for that answer, as a person's
-    // reload a second later would (reloading before it reached the server showed the alert again).
-    const seen = page.waitForResponse((response) => response.url().endsWith('/alerts/seen'));
-    await page.getByRole('button', { name: 'OK' }).click();
-    await seen;
-    await expect.poll(() => alert.isVisible()).toBe(false);
-    // Closed alerts stay closed when the page refreshes: checked once the page has drawn the server's state.
+    // An answered dialog stays closed when the page refreshes.
     await page.reload();
     await page.locator('#grid[data-sheet]').waitFor();
     await idle(page.frameLocator('#sidebar'));
     expect(await alert.isVisible()).toBe(false);
   });
+});
 
+describe("the playground's menu runs", () => {
   it('runs Pull and Push from the menu, with the result as a toast', async () => {
     await connectAndLink();
     await menu('Pull');
@@ -125,7 +130,7 @@ describe('the playground', () => {
     await page.getByRole('button', { name: 'Advance 1 hour' }).click();
     await expect
       .poll(() => page.locator('#tool-result').textContent())
-      .toBe('Advanced 1 hour: 1 scheduled run fired.');
+      .toBe('Advanced 1 hour: 1 scheduled run fired and succeeded.');
     expect(await page.locator('#clock').textContent()).not.toBe(before);
     // The scheduled pull filled the sheet and logged itself; the sidebar, reopened, says so.
     await expect.poll(() => page.locator('#grid tbody tr').count()).toBeGreaterThan(20);
@@ -136,7 +141,9 @@ describe('the playground', () => {
       .toMatch(/Last run .*: Pulled: 25 added/);
     await page.screenshot({ path: artifact('playground-clock-schedule.png') });
   });
+});
 
+describe("the playground's live sync", () => {
   it('sends a cell typed in the grid to the table once "Send edits as I type" is on in the sidebar', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -181,7 +188,9 @@ describe('the playground', () => {
       'Edits you type are sent when someone pushes or a schedule runs.',
     );
   });
+});
 
+describe("the playground's changes on the service", () => {
   it('changes a row on the service as another person: a merge, then a conflict', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -223,7 +232,9 @@ describe('the playground', () => {
     expect(await card.locator('td.theirs').textContent()).toBe('lost by bob');
     await page.screenshot({ path: artifact('playground-conflict.png') });
   });
+});
 
+describe("the playground's refusals on the service", () => {
   it('refuses a value the column cannot hold when changing a row on the service', async () => {
     await connectAndLink();
     await operate(sidebar, 'Pull');
@@ -251,7 +262,9 @@ describe('the playground', () => {
       /^Changed amount of Row 2 on the service/,
     );
   });
+});
 
+describe("the playground's deletions on the service", () => {
   it('deletes a row on the service as another person: Pull everything marks its line, Remove these lines… removes it', async () => {
     // Issue 26, "Deleting": lines of rows removed on the service can be tried in the playground too.
     await connectAndLink();
@@ -284,7 +297,9 @@ describe('the playground', () => {
     expect(ids).not.toContain(rowId);
     await page.screenshot({ path: artifact('playground-removed-on-service.png') });
   });
+});
 
+describe('the playground page', () => {
   it("answers the page's own address typed as the service's with a clear message, and stays usable", async () => {
     // Issue 26, point 1: this once held "Checking your key…" for 6 minutes with the page dead.
     await connect(sidebar, h.keys[SAMPLE.users.alice] as string, h.url);

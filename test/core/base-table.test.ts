@@ -55,3 +55,22 @@ describe('a base record and its id cell', () => {
     });
   });
 });
+
+describe('what a record says its line shows', () => {
+  it('keeps the fields the line still shows beside the shown ones, and reads older records as before', () => {
+    const lost: BaseRecord = {
+      id: 'r1',
+      lMod: 't3',
+      digests: { title: 1 },
+      shown: { lMod: 't3', cOn: 'c1' },
+      lineShows: { lMod: 't1', cOn: 'c1' },
+    };
+    expect(decodeBaseRow(encodeBaseRow(lost, COLUMNS), COLUMNS)).toEqual(lost);
+    const { shown: _shown, ...noShown } = lost;
+    expect(decodeBaseRow(encodeBaseRow(noShown, COLUMNS), COLUMNS)).toEqual(noShown);
+    const plain: BaseRecord = { id: 'r2', lMod: 't2', digests: { title: 1 }, shown: { lMod: 't2' } };
+    const decoded = decodeBaseRow(encodeBaseRow(plain, COLUMNS), COLUMNS);
+    expect(decoded).toEqual(plain);
+    expect(decoded).not.toHaveProperty('lineShows');
+  });
+});

@@ -2,7 +2,7 @@
 // 9: every log line said 15:43 while the service said 15:50). The real clock is injected, so the test
 // moves it by hand: no waiting.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness } from '../../demo/playground-server';
+import { type Harness, SAMPLE, startHarness } from '../../demo/playground-server';
 
 const START = Date.UTC(2026, 10, 25, 15, 43);
 let realNow = START;
@@ -40,5 +40,28 @@ describe('the playground clock in real time', () => {
     expect((await gridNow()).now).toBe('2026-11-25T16:51');
     // Logged times come from the same clock.
     expect(new Date(h.sim.clock.now()).toISOString().slice(0, 16)).toBe('2026-11-25T16:51');
+  });
+});
+
+describe('schedules that fire as the clock follows real time', () => {
+  it('are said once each, a failure as a failure (issue 35, point 8)', async () => {
+    const call = (fn: string, args: unknown[] = []): void => {
+      const result = h.sim.callFromClient(fn, args);
+      if (!result.ok) throw new Error(`${fn}: ${result.error?.message}`);
+    };
+    call('connectFromSidebar', [{ baseUrl: h.emulator.url, apiKey: h.keys[SAMPLE.users.alice] }]);
+    call('linkActiveSheet', [{ tableAppId: SAMPLE.apps.crm, tableId: SAMPLE.tables.deals }]);
+    call('setSchedule', [{ mode: 'pull', every: 'm5' }]);
+    await h.emulator.admin.expireToken(h.keys[SAMPLE.users.alice] as string);
+    realNow += 6 * 60_000;
+    const grid = (await (await fetch(`${h.url}/grid`)).json()) as { scheduled: unknown };
+    expect(grid.scheduled).toEqual({
+      id: 1,
+      fired: 1,
+      failed: true,
+      said: expect.stringMatching(
+        /^As the clock followed real time: 1 scheduled run fired and failed\. The last failure said: “Your API key is not valid.*1 mail sent: see the Outbox\.$/,
+      ),
+    });
   });
 });

@@ -4,9 +4,9 @@
 // before its k-th port call, then a final sync; and the invariants checked after each run: no
 // duplicate row, no lost edit, no value nobody typed.
 import { issueKind } from '../../src/core/status';
+import type { SyncPorts } from '../../src/core/sync/ports';
 import { pollSinceFor } from '../../src/core/sync/pull/poll';
 import { runPull } from '../../src/core/sync/pull/run-pull';
-import type { SyncPorts } from '../../src/core/sync/ports';
 import { runPush } from '../../src/core/sync/push/run-push';
 import { ANN, BOB, MemoryWorld } from './memory-ports';
 import type { FaultKind, MemoryUser } from './memory-service';
@@ -267,7 +267,7 @@ export class Interleaving {
     if (this.op === 'live') {
       runPush(ports(), this.world.links.get(), {
         lines: this.editedLines,
-        ...(this.typing === undefined ? {} : { typing: this.typing }),
+        ...(this.typing === undefined ? {} : { typing: [this.typing] }),
         // Her firings named these lines across every column: their rows are read with the schema.
         typed: { lines: this.editedLines, firstColumn: 0, lastColumn: Number.MAX_SAFE_INTEGER },
       });

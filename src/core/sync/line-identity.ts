@@ -17,6 +17,25 @@ export function shownLMod(record: BaseRecord): string {
 }
 
 /**
+ * Whether a line may show this lMod for a row: the one the row shows, the agreed one, or its
+ * conflict's (the lMods LModOwners files the row under).
+ */
+export function showsLMod(record: BaseRecord, lModText: string): boolean {
+  return (
+    lModText === shownLMod(record) ||
+    lModText === record.lMod ||
+    lModText === record.conflict?.lMod ||
+    lModText === lineShowsLMod(record)
+  );
+}
+
+/** The lMod a row's line still shows where the write of the one it should show was lost, if any. */
+function lineShowsLMod(record: BaseRecord): string | undefined {
+  const lMod = record.lineShows?.lMod;
+  return lMod === undefined ? undefined : String(lMod);
+}
+
+/**
  * Which row shows which lMod, worked out once per push or pull, on the first line that needs it: the
  * rows' records as the base held them then (a pull's own merges since do not move them).
  */
@@ -41,6 +60,12 @@ export class LModOwners {
     const owners = this.ownersByLMod().get(lModText);
     const owner = owners?.length === 1 ? owners[0]?.id : undefined;
     return owner !== undefined && owner !== rowId ? owner : undefined;
+  }
+
+  /** Every row that shows this lMod (one, several or none), their records as the index found them. */
+  rowsShowing(lModText: string): readonly BaseRecord[] {
+    if (lModText === '') return [];
+    return this.ownersByLMod().get(lModText) ?? [];
   }
 
   /**
@@ -114,6 +139,10 @@ export class LModOwners {
       addOwner(shown, record);
       if (agreed !== shown) addOwner(agreed, record);
       if (conflicting !== shown && conflicting !== agreed) addOwner(conflicting, record);
+      // And the lMod its line still shows where a push's write of the new one was lost.
+      const onLine = record.lineShows ? lineShowsLMod(record) : undefined;
+      if (onLine !== undefined && onLine !== shown && onLine !== agreed && onLine !== conflicting)
+        addOwner(onLine, record);
     }
     this.owners = owners;
     return owners;

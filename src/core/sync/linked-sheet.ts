@@ -5,7 +5,7 @@
 import { deleteLinesById } from './delete-lines';
 import { completeHeaders } from './header-row';
 import type { LinkedSheetPort } from './ports';
-import { readLines, readLinesForPull } from './read-lines';
+import { readColumns, readLines, readLinesForPull } from './read-lines';
 import { relocateBeforeLoading } from './relocate-lines';
 import type { SheetCells } from './sheet-cells';
 import { writeLines } from './write-lines';
@@ -22,6 +22,7 @@ export function linkedSheetOver(cells: SheetCells, platform: SheetPlatform): Lin
     readLines: () => readLines(cells),
     readLinesForPull: (layoutOf, reading, lastRow) => readLinesForPull(cells, layoutOf, reading, lastRow),
     lastRow: () => cells.lastRow(),
+    readColumns: (columns) => readColumns(cells, columns),
     completeHeaders: (request) => completeHeaders(cells, request),
     restoreNumberFormats: (grid, layout, live) => platform.restoreNumberFormats(grid, layout, live),
     relocateBeforeLoading: (grid, layout) => relocateBeforeLoading(cells, grid, layout),

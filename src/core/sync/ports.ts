@@ -80,6 +80,12 @@ export interface LinkedSheetPort {
   ): SheetLines;
   /** The last row holding content (a waiting call). */
   lastRow(): number;
+  /**
+   * The cells of these columns (0-based) from row 2 to the sheet's last row, one array per column, as
+   * they stand now (a live push weighs a column over a sheet it did not read whole: the id column
+   * comes with it, so each cell is known by its line's id wherever lines moved since the grid's read).
+   */
+  readColumns(columns: readonly number[]): unknown[][];
   /** Appends the missing headers and refreshes header notes and styles; the layout afterwards. */
   completeHeaders(request: HeaderCompletion): Layout;
   /** Gives number columns their format back where a person's typing made a cell a date. */

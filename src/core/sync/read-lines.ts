@@ -1,7 +1,7 @@
 // Reading a linked sheet's header row and lines in as few waiting calls as its size allows: small
 // sheets whole in one call, large ones with their id and status columns up front and whole lines
 // loaded in spans when needed (a lazy LineGrid), a live push's edited lines with the header.
-import { ID_HEADER, type Layout } from '../layout';
+import { adjacentColumnGroups, ID_HEADER, type Layout } from '../layout';
 import { LineGrid } from '../line-grid';
 import { sheetRowOf } from '../lines';
 import type { SheetLines, SheetReadOptions } from './ports';
@@ -220,4 +220,28 @@ function idsToEnd(cells: SheetCells, idColumn: number): unknown[][] {
     const lastRow = cells.lastRow();
     return lastRow > 1 ? cells.values(2, idColumn + 1, lastRow - 1, 1) : [];
   }
+}
+
+/**
+ * Whole columns (0-based) from row 2 to the last row with content, one array per column: one
+ * getSheetValues per run of adjacent columns (the sheet's size is not asked apart). A sheet with no
+ * line under its header gives none.
+ */
+export function readColumns(cells: SheetCells, columns: readonly number[]): unknown[][] {
+  const wanted = [...new Set(columns)].sort((a, b) => a - b);
+  const read = new Map<number, unknown[]>();
+  for (const [first, width] of adjacentColumnGroups(wanted)) {
+    let block: unknown[][] = [];
+    try {
+      block = cells.sheetValues(2, first + 1, -1, width);
+    } catch {
+      // No line under the header (UNCONFIRMED what a count of -1 gives then): no cells.
+    }
+    for (let k = 0; k < width; k++)
+      read.set(
+        first + k,
+        block.map((row) => row[k] ?? ''),
+      );
+  }
+  return columns.map((column) => read.get(column) ?? []);
 }

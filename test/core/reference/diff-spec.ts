@@ -27,10 +27,12 @@ import type { LineGrid } from '../../../src/core/line-grid';
 import { cellText, type LineIndex } from '../../../src/core/lines';
 import {
   anotherRowsLineStatus,
+  clearedIdStatus,
   conflictStatus,
   duplicateStatus,
   errorStatus,
   keptLocalStatus,
+  pendingTokenOf,
   REMOVED_STATUSES,
   STATUS,
 } from '../../../src/core/status';
@@ -287,6 +289,7 @@ export interface ReferencePullState {
   index: LineIndex;
   pullId: string;
   counts: PullCounts;
+  standing?: ReadonlySet<string>;
 }
 
 function writeFixedFields(
@@ -311,10 +314,14 @@ function statusOf(state: ReferencePullState, line: number): unknown {
   return state.layout.status === undefined ? '' : state.grid.get(line, state.layout.status);
 }
 
-/** The lMods a line of this record may show: shown at the last agreement, agreed, a conflict's. */
+/**
+ * The lMods a line of this record may show: shown at the last agreement, agreed, a conflict's, and the
+ * one its line still shows where a write of the shown one was lost.
+ */
 function lModsOf(record: BaseRecord): string[] {
   const shown = record.shown?.lMod === undefined ? record.lMod : String(record.shown.lMod);
-  return [shown, record.lMod, record.conflict?.lMod].filter(
+  const onLine = record.lineShows?.lMod === undefined ? undefined : String(record.lineShows.lMod);
+  return [shown, record.lMod, record.conflict?.lMod, onLine].filter(
     (lMod): lMod is string => typeof lMod === 'string' && lMod !== '',
   );
 }
@@ -393,7 +400,8 @@ export function applyServiceRows(
     let line = index.lineById.get(id);
     // A row the base knows whose line was deleted from the sheet is held for review, never added back.
     if (line === undefined && base.has(id)) {
-      state.counts.awaitingReview += 1;
+      // Unless a line whose id cell was cleared or typed over may stand for it.
+      if (!state.standing?.has(id)) state.counts.awaitingReview += 1;
       base.markSeen(id, state.pullId);
       continue;
     }
@@ -429,6 +437,23 @@ export function applyServiceRows(
     if (before && sameRecord(before, record)) base.markSeen(id, state.pullId);
     else base.set(record);
     const previousStatus = statusOf(state, currentLine);
+    // Edits in columns deleted on the service are never sent: the line keeps saying so.
+    const notSent = isNew ? [] : deletedColumnProblems(grid, layout, currentLine, record);
+    const learned =
+      merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+    if (notSent.length > 0 && merged.outcome !== 'conflict') {
+      if (merged.outcome === 'updated') state.counts.updated += 1;
+      if (merged.outcome === 'unchanged') state.counts.unchanged += 1;
+      state.counts.errors += 1;
+      setStatus(
+        state,
+        currentLine,
+        errorStatus(
+          `not pushed: ${notSent.join('; ')}${learned.length > 0 ? ` (${learned.join('; ')})` : ''}`,
+        ),
+      );
+      continue;
+    }
     switch (merged.outcome) {
       case 'added':
         state.counts.added += 1;
@@ -483,7 +508,7 @@ export function sameRecord(a: BaseRecord, b: BaseRecord): boolean {
 }
 
 export interface ReferencePlan {
-  updates: Array<{ line: number; rowId: string; base: BaseRecord; edits: LineEdits }>;
+  updates: Array<{ line: number; rowId: string; base: BaseRecord; edits: LineEdits; notSent?: string[] }>;
   creates: Array<{ line: number; values: Record<string, JsonValue>; digests: Record<string, Digest> }>;
   errors: Array<{ line: number; status: string }>;
   reverted: Array<{ line: number; fields: string[] }>;
@@ -502,6 +527,102 @@ function outdatedWhenUnedited(status: unknown): boolean {
       status.startsWith('⏸') ||
       status.startsWith('✎ local edits not pushed yet:'))
   );
+}
+
+type SpecState = {
+  grid: LineGrid;
+  layout: Layout;
+  live: readonly ColumnSpec[];
+  base: BaseTable;
+  index: LineIndex;
+};
+
+/**
+ * The rows a line without an id stands for when its id cell was cleared (sure: exactly one). Named:
+ * the rows (pending creates aside) its other fixed cells name, each record's lMods or shown value
+ * matching and at least one compared (without an lMod cell, among the rows no line shows by id);
+ * failing that, when it holds a value, the rows no line shows by id whose every agreed value it holds.
+ * None for a line showing no fixed field (a new line).
+ * Of those, the ones whose values it holds most of (all, when none). Of those, the ones without a
+ * line of their own: no line shows their id, several do, or the one that does shows another row's lMod.
+ */
+function rowsOfClearedId(
+  state: SpecState,
+  line: number,
+  hasValue: boolean,
+): { rowIds: string[]; sure: boolean } {
+  const { grid, layout, live, base, index } = state;
+  const records = base.all();
+  const pending = (record: BaseRecord) => record.id.startsWith('pending:');
+  const noLineById = records.filter((record) => !pending(record) && !index.lineById.has(record.id));
+  const fixed = [...layout.fixed]
+    .filter(([field]) => field !== ID_HEADER)
+    .map(([field, column]) => [field, cellText(grid.get(line, column))] as const)
+    .filter(([, text]) => text !== '');
+  const confirmed = (record: BaseRecord): number => {
+    let compared = 0;
+    for (const [field, text] of fixed) {
+      const values =
+        field === 'lMod'
+          ? lModsOf(record)
+          : [record.shown?.[field], record.lineShows?.[field]]
+              .filter((value) => value !== undefined)
+              .map(String);
+      if (values.length === 0) continue;
+      if (!values.includes(text)) return -1;
+      compared++;
+    }
+    return compared;
+  };
+  const digestOf = (column: ColumnSpec): Digest | undefined => {
+    const at = layout.columns.get(column.id);
+    return at === undefined ? undefined : digestFor(grid.get(line, at) as CellValue, column.kind);
+  };
+  const showsLModCell = fixed.some(([field]) => field === 'lMod');
+  let named = (showsLModCell ? records : noLineById).filter(
+    (record) => !pending(record) && confirmed(record) > 0,
+  );
+  // A line showing no fixed field is a new line.
+  if (fixed.length === 0) return { rowIds: [], sure: false };
+  if (named.length === 0 && hasValue)
+    named = noLineById.filter((record) =>
+      live.every((column) => {
+        const digest = digestOf(column);
+        const agreed = record.digests[column.id];
+        return digest === undefined || agreed === undefined || digest === agreed;
+      }),
+    );
+  const alike = (record: BaseRecord) =>
+    live.filter((column) => digestOf(column) === record.digests[column.id] && digestOf(column) !== undefined)
+      .length;
+  const most = Math.max(0, ...named.map(alike));
+  const best = most === 0 ? named : named.filter((record) => alike(record) === most);
+  const lModColumn = layout.fixed.get('lMod');
+  const ownLine = (record: BaseRecord): boolean => {
+    const at = index.lineById.get(record.id);
+    if (at === undefined || index.duplicates.has(record.id)) return false;
+    if (lModColumn === undefined) return true;
+    const shown = cellText(grid.get(at, lModColumn));
+    if (shown === '' || lModsOf(record).includes(shown)) return true;
+    return !records.some((other) => lModsOf(other).includes(shown));
+  };
+  const rowIds = best.filter((record) => !ownLine(record)).map((record) => record.id);
+  return { rowIds, sure: best.length === 1 && rowIds.length === 1 };
+}
+
+/** Why a line's edits in columns deleted on the service (its cell unlike the agreed one) are not sent. */
+function deletedColumnProblems(grid: LineGrid, layout: Layout, line: number, record: BaseRecord): string[] {
+  const problems: string[] = [];
+  for (const [columnId, column] of layout.deleted) {
+    const digest = record.digests[columnId];
+    // The kind of a deleted column is not known: agreed as text or as a list's choices.
+    const value = grid.get(line, column);
+    if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
+      problems.push(
+        `${columnId}: this column no longer exists on the service, so the edit cannot be sent; it stays in this cell. To keep the column as your own, rename its header (e.g. "my ${columnId}"); or put the cell back as it was`,
+      );
+  }
+  return problems;
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -535,7 +656,13 @@ export function planPush(
     const rowId = idColumn === undefined ? '' : cellText(grid.get(line, idColumn));
     if (rowId === '') {
       const values = newLineValues(local, live, context);
-      if (values.errors.length > 0) {
+      const cleared =
+        pendingTokenOf(statusOf(line)) === null
+          ? rowsOfClearedId(state, line, Object.keys(values.values).length > 0)
+          : { rowIds: [], sure: false };
+      if (cleared.rowIds.length > 0) {
+        plan.errors.push({ line, status: clearedIdStatus(cleared.rowIds, cleared.sure) });
+      } else if (values.errors.length > 0) {
         plan.errors.push({ line, status: errorStatus(`not created: ${values.errors.join('; ')}`) });
       } else if (
         Object.keys(values.values).length > 0 &&
@@ -592,33 +719,31 @@ export function planPush(
     for (const [field, column] of layout.fixed) {
       if (field === ID_HEADER) continue;
       const expected = expectedFixedValue(record, field);
-      if (expected !== undefined && cellText(grid.get(line, column)) !== expected) {
+      const text = cellText(grid.get(line, column));
+      if (expected !== undefined && text !== expected) {
         grid.set(line, column, expected);
-        reverted.push(field);
+        // What the line still shows since a write of it was lost is written back silently.
+        const onLine = record.lineShows?.[field];
+        if (onLine === undefined || String(onLine) !== text) reverted.push(field);
       }
     }
     if (reverted.length > 0) plan.reverted.push({ line, fields: reverted });
-    const deadEdits: string[] = [];
-    for (const [columnId, column] of layout.deleted) {
-      const digest = record.digests[columnId];
-      // The kind of a deleted column is not known: agreed as text or as a list's choices.
-      const value = grid.get(line, column);
-      if (digest !== undefined && cellDigest(value) !== digest && digestFor(value, 'list') !== digest)
-        deadEdits.push(columnId);
-    }
+    const deadProblems = deletedColumnProblems(grid, layout, line, record);
     const edits = lineEdits(local, record, live, context);
-    const problems = [
-      ...deadEdits.map(
-        (columnId) => `${columnId}: this column no longer exists on the service, so the edit cannot be sent`,
-      ),
-      ...edits.errors,
-    ];
+    const problems = [...deadProblems, ...edits.errors];
     const edited = Object.keys(edits.values).length > 0;
-    // Edits of deleted columns alone make the line an error; beside other edits, those go.
-    if (edits.errors.length > 0 || (deadEdits.length > 0 && !edited)) {
+    // Edits of deleted columns alone make the line an error; beside other edits, those go, and the
+    // update says why the others do not.
+    if (edits.errors.length > 0 || (deadProblems.length > 0 && !edited)) {
       plan.errors.push({ line, status: errorStatus(`not pushed: ${problems.join('; ')}`) });
     } else if (edited) {
-      plan.updates.push({ line, rowId, base: record, edits });
+      plan.updates.push({
+        line,
+        rowId,
+        base: record,
+        edits,
+        ...(deadProblems.length > 0 ? { notSent: deadProblems } : {}),
+      });
     } else {
       plan.unchanged += 1;
       if (outdatedWhenUnedited(statusOf(line))) {

@@ -1,7 +1,7 @@
 // Reading a linked sheet's lines over raw cells, in as few waiting calls as its size allows.
 import { describe, expect, it } from 'vitest';
 import { readLayout } from '../../../src/core/layout';
-import { readLines, readLinesForPull } from '../../../src/core/sync/read-lines';
+import { readColumns, readLines, readLinesForPull } from '../../../src/core/sync/read-lines';
 import { MemorySheet, recording } from '../../memory/memory-sheet';
 import { HEADERS, line, live } from './fixtures';
 
@@ -51,5 +51,16 @@ describe('reading lines', () => {
     expect(calls).toEqual(['sheetValues(1,1,3,-1)', 'sheetValues(2,1,-1,1)', 'values(2,5,50,1)']);
     expect(grid.lines[1]).toEqual(many(50)[1]);
     expect(grid.length).toBe(50);
+  });
+
+  it('reads whole columns to the last row, adjacent ones in one call, an empty sheet as none', () => {
+    const { cells, calls } = sheetOf([HEADERS, ...many(3)]);
+    expect(readColumns(cells, [2, 0, 1])).toEqual([
+      [0, 1, 2],
+      ['r1', 'r2', 'r3'],
+      ['t0', 't1', 't2'],
+    ]);
+    expect(calls).toEqual(['sheetValues(2,1,-1,3)']);
+    expect(readColumns(sheetOf([HEADERS]).cells, [0, 4])).toEqual([[], []]);
   });
 });

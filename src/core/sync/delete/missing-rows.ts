@@ -9,7 +9,7 @@ import { ID_HEADER, readLayout } from '../../layout';
 import { indexLines } from '../../lines';
 import { isPendingToken } from '../lost-creates';
 import type { ServiceRow, SheetLines } from '../ports';
-import { restoreEditedIds } from '../pull/edited-ids';
+import { findEditedIds } from '../pull/edited-ids';
 import { namedTitles } from './wording';
 
 /** Rows a review lists at most (the count covers them all). */
@@ -19,22 +19,27 @@ export const MAX_REVIEW_ROWS = 500;
 export const DELETE_RETRY_AFTER_MS = 24 * 60 * 60 * 1000;
 
 /**
- * The rows the base knows (pending creates aside) whose id appears on no line of the sheet, in base
- * order. A line sorted, filtered or moved still carries its id and is not missing; a line whose id
- * cell a person edited is still its row's (the next pull puts the id back). None when the sheet has no
- * id column: every row would look missing, and the run says to restore the column instead.
+ * The rows the base knows (pending creates aside) that no line of the sheet stands for, in base order.
+ * A line sorted, filtered or moved still carries its id and is not missing; a line whose id cell a
+ * person cleared or typed over (another row's id, an unknown one) is still its row's, found by its
+ * other fixed fields and values (the next pull puts the id back): its row is not listed, nor is any
+ * row such a line may be when it cannot tell which. None when the sheet has no id column: every row
+ * would look missing, and the run says to restore the column instead. The lines read are those with
+ * no id, an unknown one or one on several lines; `everyLine` (right before deleting): every line, so
+ * a line showing another row's id once is found by its lMod too.
  */
 export function missingRowIds(
   lines: SheetLines,
   base: BaseTable,
   live: readonly ColumnSpec[],
   deletedColumnIds: readonly string[],
+  everyLine = false,
 ): string[] {
   const layout = readLayout(lines.headers, live, deletedColumnIds);
   if (layout.fixed.get(ID_HEADER) === undefined) return [];
   const index = indexLines(lines.grid, layout);
-  restoreEditedIds({ grid: lines.grid, layout, live, base, index });
-  return base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id));
+  const { standing } = findEditedIds({ grid: lines.grid, layout, live, base, index }, everyLine);
+  return base.ids().filter((id) => !index.lineById.has(id) && !isPendingToken(id) && !standing.has(id));
 }
 
 /** Whether deleting may be offered: not within a day of the service answering that it does not serve it. */

@@ -24,16 +24,20 @@ export const DELETE_RESERVE_MS = 30 * 1000;
  */
 const BY_ID: SheetReadOptions = { eagerUpTo: 0, withSeen: false };
 
-/** Rows whose lines are missing, as the sheet stands now (read again: people keep working meanwhile). */
+/**
+ * Rows whose lines are missing, as the sheet stands now (read again: people keep working meanwhile).
+ * `everyLine`: right before deleting or letting rows go, every line is read (missingRowIds).
+ */
 function missingNow(
   sheet: LinkedSheetPort,
   base: BaseTable,
   live: readonly ColumnSpec[],
   link: LinkRecord,
+  everyLine = false,
 ): Set<string> {
   const layoutOf = (headers: unknown[]) => readLayout(headers, live, link.deletedColumnIds);
   const lines = sheet.readLinesForPull(layoutOf, BY_ID);
-  return new Set(missingRowIds(lines, base, live, link.deletedColumnIds));
+  return new Set(missingRowIds(lines, base, live, link.deletedColumnIds, everyLine));
 }
 
 /** How many rows wait for review, from the sheet and its base alone (no request). */
@@ -152,7 +156,7 @@ export function deleteApprovedRows(
     } else fail(approved.rowId, answer.error.message);
   });
   // The reads waited on the network: a line pasted back meanwhile keeps its row.
-  missing = missingNow(sheet, base, [], link);
+  missing = missingNow(sheet, base, [], link, true);
   const toDelete = asReviewed.filter((approved) => {
     if (missing.has(approved.rowId)) return true;
     result.back.push(approved.rowId);
@@ -160,15 +164,18 @@ export function deleteApprovedRows(
   });
   sendDeletes(ports, link, toDelete, base, result, fail, shouldStop);
   ports.base.write(base);
-  if (result.unsupported) {
-    const at = new Date(ports.run.now()).toISOString();
-    ports.links.update((stored) => {
-      stored.deleteUnsupportedAt = at;
-    });
-  }
+  if (result.unsupported) noteDeleteUnsupported(ports);
   result.ok = result.failed.length === 0 && !result.unsupported;
   result.message = deleteMessage(result, firstError);
   return result;
+}
+
+/** Remembers when the service answered that it does not serve deleting (not offered for a day). */
+function noteDeleteUnsupported(ports: SyncPorts): void {
+  const at = new Date(ports.run.now()).toISOString();
+  ports.links.update((stored) => {
+    stored.deleteUnsupportedAt = at;
+  });
 }
 
 /**
@@ -287,7 +294,7 @@ export function deleteMessage(result: DeleteRowsResult, firstError: string): str
 export function releaseMissingRows(ports: SyncPorts, link: LinkRecord, rowIds: readonly string[]): number {
   const sheet = ports.openSheet();
   const base = ports.base.read(BY_ID);
-  const missing = missingNow(sheet, base, [], link);
+  const missing = missingNow(sheet, base, [], link, true);
   let released = 0;
   for (const rowId of rowIds) {
     if (!missing.has(rowId)) continue;

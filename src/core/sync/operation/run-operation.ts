@@ -9,14 +9,13 @@ import type { JobRecord, LinkRecord } from '../../records';
 import type { IssueTally } from '../issues';
 import type { SyncPorts } from '../ports';
 import { pullSummaryFields } from '../pull/finish';
-import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import type { PullHandoff } from '../pull/handoff';
 import { pollSinceFor } from '../pull/poll';
+import { emptyPullCounts, type PullCounts } from '../pull/pull-state';
 import { runPull } from '../pull/run-pull';
 import type { PullProgress } from '../pull/start';
 import type { HeldCell } from '../push/hold';
-import { type PushListingProgress, type PushResult, runPush } from '../push/run-push';
-import type { TypedCells } from '../push/typed-rows';
+import { type PushListingProgress, type PushOptions, type PushResult, runPush } from '../push/run-push';
 
 export type SyncOperation = 'pull' | 'push' | 'sync';
 
@@ -38,6 +37,10 @@ export interface OperationPorts extends SyncPorts {
   ownerEmail(): string;
 }
 
+/** What a push of some lines (live sync) is given: PushOptions' `lines` and what goes with it. */
+export type LinesOfPush = Required<Pick<PushOptions, 'lines'>> &
+  Pick<PushOptions, 'everyLine' | 'typing' | 'typed' | 'pendingHeld'>;
+
 export interface StepOptions {
   scheduled: boolean;
   /** The job this execution continues, when its trigger already read it. */
@@ -51,10 +54,10 @@ export interface StepOptions {
   /** "Pull everything": the pull lists the whole table, never only what changed. */
   everything?: boolean;
   /**
-   * A push of these lines only (live sync), a new line still being typed, and the cells the edit
-   * named (see PushOptions).
+   * A push of these lines only (live sync): every line when its queue overflowed, new lines still
+   * being typed, the cells the edit named, and the cells of a hold waiting for a choice (PushOptions).
    */
-  lines?: { lines: readonly number[]; typing?: number; typed?: TypedCells };
+  lines?: LinesOfPush;
 }
 
 /** What the execution did besides its counts. */
@@ -238,13 +241,7 @@ function runPushPhase(
       scheduled: start.origin === 'scheduled',
       ...(listing ? { listing } : {}),
       ...(pollAhead !== undefined ? { pollAhead } : {}),
-      ...(lines
-        ? {
-            lines: lines.lines,
-            ...(lines.typing !== undefined ? { typing: lines.typing } : {}),
-            ...(lines.typed ? { typed: lines.typed } : {}),
-          }
-        : {}),
+      ...(lines ?? {}),
     });
   } catch (error) {
     // Stopped by the service's limit on requests before anything was sent: it goes on after the wait.

@@ -17,6 +17,7 @@ import {
   notPushedStatus,
   STATUS,
 } from '../../status';
+import { deletedColumnProblems } from '../deleted-columns';
 import {
   digestsHoldMoreOf,
   holdsOnlyOwnValues,
@@ -158,8 +159,9 @@ export function applyServiceRows(
     let line = index.lineById.get(id);
     if (line === undefined && base.has(id)) {
       // Its line was deleted from the sheet: held for review (delete on the service, or bring it
-      // back), never added back by a pull meanwhile. Its base stays as agreed.
-      state.counts.awaitingReview += 1;
+      // back), never added back by a pull meanwhile. Its base stays as agreed. A row a line whose id
+      // cell was cleared or typed over may stand for is not missing: never added, nor reviewed.
+      if (!state.standing?.has(id)) state.counts.awaitingReview += 1;
       base.markSeen(id, state.pullId);
       // Should its line come back (its id put back), the columns this pull adds are empty there.
       agreeFreshCellsEmpty(state, id);
@@ -318,7 +320,7 @@ function settleBaseRecord(
   shown: Record<string, unknown>,
 ): void {
   const { base } = state;
-  if (merged.same && before && shown === before.shown) {
+  if (merged.same && before && shown === before.shown && !before.lineShows) {
     base.markSeen(id, state.pullId);
     return;
   }
@@ -340,6 +342,16 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
     setStatus(state, line, STATUS.created);
     return;
   }
+  // Edits in columns deleted on the service are never sent: the line keeps saying so.
+  const { deleted } = state.layout;
+  const notSent =
+    deleted.size === 0 ? null : deletedColumnProblems(deleted, (at) => state.grid.get(line, at), merged.base);
+  if (notSent && (merged.outcome === 'updated' || merged.outcome === 'unchanged')) {
+    counts[merged.outcome] += 1;
+    counts.errors += 1;
+    setStatus(state, line, notPushedStatus(notSent, learnedFromService(merged)));
+    return;
+  }
   switch (merged.outcome) {
     case 'added':
       counts.added += 1;
@@ -354,7 +366,7 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
       );
       break;
     case 'kept-local':
-      reportKeptLocal(state, line, merged);
+      reportKeptLocal(state, line, merged, notSent ?? []);
       break;
     case 'conflict':
       counts.conflicts += 1;
@@ -368,14 +380,20 @@ function reportOutcome(state: PullState, line: number, merged: MergedCells, adop
   }
 }
 
-/** Local edits kept: pushed next, or, when a push could not send them, why (as the push would say it). */
-function reportKeptLocal(state: PullState, line: number, merged: MergedCells): void {
-  const problems = keptEditProblems(state, line, merged.keptLocal);
+/** What a line learned from the service, said beside why its edits are not sent. */
+function learnedFromService(merged: MergedCells): string[] {
+  return merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
+}
+
+/**
+ * Local edits kept: pushed next, or, when a push could not send them (or the line's edits in deleted
+ * columns, `notSent`), why (as the push would say it).
+ */
+function reportKeptLocal(state: PullState, line: number, merged: MergedCells, notSent: string[]): void {
+  const problems = [...notSent, ...keptEditProblems(state, line, merged.keptLocal)];
   if (problems.length > 0) {
     state.counts.errors += 1;
-    const learned =
-      merged.updated.length > 0 ? [`${merged.updated.join(', ')} updated from the service`] : [];
-    setStatus(state, line, notPushedStatus(problems, learned));
+    setStatus(state, line, notPushedStatus(problems, learnedFromService(merged)));
   } else {
     state.counts.keptLocal += 1;
     setStatus(state, line, keptLocalStatus(merged.keptLocal));

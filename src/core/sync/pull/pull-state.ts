@@ -54,6 +54,11 @@ export interface PullState {
    * (a pull never hides a push's reason behind "local edits not pushed yet").
    */
   decode?: DecodeContext;
+  /**
+   * Rows no line shows by id that a line whose id cell was cleared or typed over may stand for (it
+   * could not tell which): not missing from the sheet (findEditedIds).
+   */
+  standing?: ReadonlySet<string>;
   /** Which row shows which lMod, worked out from the base on the first line that needs it. */
   lModOwners?: LModOwners;
 }

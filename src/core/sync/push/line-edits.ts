@@ -138,5 +138,9 @@ export function baseAfterWrite(base: BaseRecord | undefined, write: AnsweredWrit
     digests,
   };
   if (conflict) record.conflict = conflict;
+  // What the line shows is not changed by a write to the service: the answer's fields, once written
+  // onto the line, replace it (settleUpdates).
+  if (base?.shown) record.shown = base.shown;
+  if (base?.lineShows) record.lineShows = base.lineShows;
   return record;
 }

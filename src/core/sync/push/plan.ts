@@ -2,7 +2,7 @@
 // are new, which cannot be sent and why; and how a create whose answer was lost is found again.
 import type { BaseRecord } from '../../base';
 import type { BaseTable } from '../../base-table';
-import { cellDigest, type DecodeContext, type JsonValue, listCellDigest } from '../../codec';
+import type { DecodeContext, JsonValue } from '../../codec';
 import type { ColumnSpec } from '../../columns';
 import type { Digest } from '../../digest';
 import { ID_HEADER, type Layout, LMOD_HEADER } from '../../layout';
@@ -10,8 +10,8 @@ import type { LineGrid } from '../../line-grid';
 import { cellsByGet, cellText, type LineIndex, sheetRowOf } from '../../lines';
 import {
   anotherRowsLineStatus,
+  clearedIdStatus,
   conflictStatus,
-  deletedColumnEditReason,
   duplicateStatus,
   headerlessColumnsReason,
   isOutdatedWhenUnedited,
@@ -22,8 +22,17 @@ import {
   STATUS,
   unknownRowStatus,
 } from '../../status';
-import { holdsOnlyOwnValues, LModOwners, rowWhoseValuesItHolds, shownLMod } from '../line-identity';
+import { deletedColumnProblems } from '../deleted-columns';
+import {
+  holdsOnlyOwnValues,
+  LModOwners,
+  rowWhoseValuesItHolds,
+  shownLMod,
+  showsLMod,
+} from '../line-identity';
 import { type LineEdits, lineDigests, newCellValues } from '../line-values';
+import { isPendingToken } from '../lost-creates';
+import { NONE, type RowPool, rowsOf, rowStoodFor, type StandsFor } from '../unnamed-lines';
 import { cellEdits } from './line-edits';
 
 export interface UpdatePlan {
@@ -31,6 +40,8 @@ export interface UpdatePlan {
   rowId: string;
   base: BaseRecord;
   edits: LineEdits;
+  /** Why some of the line's edits cannot go (a column deleted on the service): the others go. */
+  notSent?: string[];
 }
 
 export interface CreatePlan {
@@ -66,8 +77,8 @@ export interface PushState {
   headerless?: readonly string[];
   /** A push of some lines (live sync): only these are planned; the others are neither read nor sent. */
   only?: ReadonlySet<number>;
-  /** A new line the person is still typing: not created yet (live sync creates it once they move on). */
-  typing?: number;
+  /** New lines people are still typing: not created yet (live sync creates one once they move on). */
+  typing?: readonly number[];
 }
 
 function expectedFixedValue(record: BaseRecord, field: string): string | undefined {
@@ -85,14 +96,13 @@ interface PlanColumns {
   /** Fixed fields but the id, and their sheet columns. */
   fixedFields: string[];
   fixedColumns: number[];
-  /** Deleted columns still in the sheet, and their sheet columns. */
-  deletedIds: string[];
-  deletedColumns: number[];
   lModColumn: number | undefined;
   /** Which row shows which lMod (a line showing another row's is not the row its id names). */
   lModOwners: LModOwners;
   /** The cell digests of the line being planned (scratch, filled by lineDigests). */
   lineDigests: Array<Digest | undefined>;
+  /** The rows a line whose id was cleared may be (rowsWithoutOwnLine), made on the first such line. */
+  clearedIdPool?: RowPool;
 }
 
 function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTable): PlanColumns {
@@ -109,8 +119,6 @@ function planColumns(layout: Layout, live: readonly ColumnSpec[], base: BaseTabl
     at: live.map((column) => layout.columns.get(column.id) ?? -1),
     fixedFields,
     fixedColumns,
-    deletedIds: [...layout.deleted.keys()],
-    deletedColumns: [...layout.deleted.values()],
     lModColumn: layout.fixed.get(LMOD_HEADER),
     lModOwners: new LModOwners(base),
     lineDigests: new Array(live.length),
@@ -138,7 +146,7 @@ export function planPush(state: PushState, context: DecodeContext): PushPlan {
     const { idColumn } = columns;
     const rowId = idColumn === undefined ? '' : cellText(cells ? cells[idColumn] : grid.get(line, idColumn));
     if (rowId === '') {
-      if (line !== state.typing) planNewLine(state, columns, context, plan, line, cells);
+      if (!state.typing?.includes(line)) planNewLine(state, columns, context, plan, line, cells);
     } else planSyncedLine(state, columns, context, plan, line, cells, rowId);
   }
   return plan;
@@ -173,9 +181,14 @@ function planNewLine(
     plan.errors.push({ line, status: pendingRecordLostStatus(token) });
     return;
   }
-  const values = newCellValues(cells ?? cellsByGet(grid, line, columns.at), columns.at, live, context);
+  const lineCells = cells ?? cellsByGet(grid, line, columns.at);
+  const values = newCellValues(lineCells, columns.at, live, context);
   const headerless = state.headerless ?? [];
-  if (values.errors.length > 0) {
+  const cleared = token === null ? rowOfClearedId(state, columns, line, lineCells, values.values) : NONE;
+  if (cleared.kind !== 'none') {
+    // Its id cell was cleared: the row is there already, and the next pull puts its id back.
+    plan.errors.push({ line, status: clearedIdStatus(rowsOf(cleared), cleared.kind === 'row') });
+  } else if (values.errors.length > 0) {
     plan.errors.push({ line, status: notCreatedStatus(values.errors) });
   } else if (Object.keys(values.values).length === 0 || onlyUntickedCheckboxes(values.values)) {
     // Nothing a person typed: not a row to create. A line once refused ("not created: …") and since
@@ -188,6 +201,62 @@ function planNewLine(
   } else {
     plan.creates.push({ line, values: values.values, digests: values.digests, pendingToken: token });
   }
+}
+
+/**
+ * The row a line without an id stands for when its id cell was cleared: its other fixed fields (and
+ * values) name a row without a line of its own (rowStoodFor). None for a new line, and for a copy of a
+ * line that is still there.
+ */
+function rowOfClearedId(
+  state: PushState,
+  columns: PlanColumns,
+  line: number,
+  cells: readonly unknown[],
+  values: Readonly<Record<string, JsonValue>>,
+): StandsFor {
+  const fixed: Array<[string, string]> = [];
+  for (let f = 0; f < columns.fixedFields.length; f++) {
+    const text = cellText(state.grid.get(line, columns.fixedColumns[f] as number));
+    if (text !== '') fixed.push([columns.fixedFields[f] as string, text]);
+  }
+  // A line showing no fixed field is a new line (its row, were it one, cannot be told).
+  if (fixed.length === 0) return NONE;
+  const hasValue = Object.keys(values).length > 0;
+  const digests = lineDigests(cells, columns.at, state.live, columns.lineDigests);
+  columns.clearedIdPool ??= rowsWithoutOwnLine(state, columns);
+  const marks = { fixed, digests, hasValue, hasId: false };
+  return rowStoodFor(marks, state.live, columns.lModOwners, columns.clearedIdPool);
+}
+
+/**
+ * Rows that may be a line's whose id was cleared: no line shows their id, or the lines that do are not
+ * theirs (their lMod is another row's, or several lines show the id). A line the push did not read
+ * counts as not theirs: nothing of a line that may be theirs is created.
+ */
+function rowsWithoutOwnLine(state: PushState, columns: PlanColumns): RowPool {
+  const { grid, base, index } = state;
+  const has = (rowId: string): boolean => {
+    if (isPendingToken(rowId)) return false;
+    const line = index.lineById.get(rowId);
+    if (line === undefined || index.duplicates.has(rowId) || !grid.isLoaded(line)) return true;
+    const record = base.get(rowId);
+    if (!record || columns.lModColumn === undefined) return false;
+    const lMod = cellText(grid.get(line, columns.lModColumn));
+    if (lMod === '' || showsLMod(record, lMod)) return false;
+    return columns.lModOwners.rowsShowing(lMod).length > 0;
+  };
+  // The rows no line shows by id, listed once per plan (not for each new line).
+  let withoutLine: BaseRecord[] | undefined;
+  const records = (): BaseRecord[] => {
+    withoutLine ??= base
+      .ids()
+      .filter((rowId) => !isPendingToken(rowId) && !index.lineById.has(rowId))
+      .map((rowId) => base.get(rowId))
+      .filter((record): record is BaseRecord => record !== undefined);
+    return withoutLine;
+  };
+  return { has, records };
 }
 
 /** A line with an id: an update of its edited cells, unchanged, or an error saying why it cannot be sent. */
@@ -214,63 +283,63 @@ function planSyncedLine(
   const lineCells = cells ?? cellsByGet(grid, line, columns.at);
   // Hashed once: the id-swap check weighs the digests the edits are found by.
   const digests = lineDigests(lineCells, columns.at, live, columns.lineDigests);
-  if (columns.lModColumn !== undefined) {
-    const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
-    if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, rowId)) {
-      plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
-      return;
-    }
-    // An lMod several rows show (one batch wrote them) names none of them: the line's values say
-    // whether it is another of those rows' (ids of two rows patched together, swapped: team chaos
-    // seed 20240132). A line holding its own row's values (most lines) is no other row's.
-    if (!holdsOnlyOwnValues(digests, live, record)) {
-      const cellsOfLine =
-        (at: number) =>
-        (column: ColumnSpec): unknown => {
-          const sheetColumn = columns.at[live.indexOf(column)] ?? -1;
-          if (sheetColumn < 0) return undefined;
-          return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
-        };
-      // A line the push did not read (runPush loads those of rows sharing a typed line's lMod) is not
-      // compared: the row then counts as having no line, and this line sends nothing.
-      const lineOf = (id: string): number | undefined => {
-        const at = index.lineById.get(id);
-        return at !== undefined && grid.isLoaded(at) ? at : undefined;
-      };
-      const holder = rowWhoseValuesItHolds(
-        line,
-        digests,
-        cellsOfLine,
-        lineOf,
-        live,
-        columns.lModOwners,
-        lMod,
-        record,
-      );
-      if (holder !== undefined) {
-        plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
-        return;
-      }
-    }
+  if (showsAnotherRow(state, columns, line, cells, digests, record)) {
+    plan.errors.push({ line, status: anotherRowsLineStatus(rowId) });
+    return;
   }
   const reverted = restoreFixedFields(grid, columns, line, cells, record);
   if (reverted) plan.reverted.push({ line, fields: reverted });
-  const deletedEdits = editedDeletedColumns(grid, columns, line, record);
+  const notSent = deletedColumnProblems(state.layout.deleted, (column) => grid.get(line, column), record);
   const edits = cellEdits(lineCells, columns.at, record, live, context, digests);
   const edited = Object.keys(edits.values).length > 0;
   // An edit in a column deleted on the service cannot go, but it never holds back the line's other
-  // edits: they go, and the next push, finding only that edit left, says why it was not sent.
-  if (edits.errors.length > 0 || (deletedEdits && !edited)) {
-    const problems = [...(deletedEdits ?? []).map(deletedColumnEditReason), ...edits.errors];
-    plan.errors.push({ line, status: notPushedStatus(problems) });
+  // edits: they go, and the line says which did not and why.
+  if (edits.errors.length > 0 || (notSent && !edited)) {
+    plan.errors.push({ line, status: notPushedStatus([...(notSent ?? []), ...edits.errors]) });
   } else if (edited) {
-    plan.updates.push({ line, rowId, base: record, edits });
+    plan.updates.push({ line, rowId, base: record, edits, ...(notSent ? { notSent } : {}) });
   } else {
     plan.unchanged += 1;
     const status =
       columns.statusColumn === undefined ? '' : cellOfLine(grid, cells, line, columns.statusColumn);
     if (isOutdatedWhenUnedited(status)) plan.restated.push({ line, status: unEditedStatus(record) });
   }
+}
+
+/**
+ * Whether a line showing a row's id is another row's: its lMod is exactly one other row's, or, where
+ * several rows show it (one batch wrote them), it holds more of one of those rows' values than of its
+ * own while that row's own line does not (ids of two rows patched together, swapped: team chaos seed
+ * 20240132). A line holding its own row's values (most lines) is no other row's.
+ */
+function showsAnotherRow(
+  state: PushState,
+  columns: PlanColumns,
+  line: number,
+  cells: readonly unknown[] | undefined,
+  digests: ReadonlyArray<Digest | undefined>,
+  record: BaseRecord,
+): boolean {
+  const { grid, live, index } = state;
+  if (columns.lModColumn === undefined) return false;
+  const lMod = cellText(cells ? cells[columns.lModColumn] : grid.get(line, columns.lModColumn));
+  if (lMod !== shownLMod(record) && columns.lModOwners.belongsToAnotherRow(lMod, record.id)) return true;
+  if (holdsOnlyOwnValues(digests, live, record)) return false;
+  const cellsOfLine =
+    (at: number) =>
+    (column: ColumnSpec): unknown => {
+      const sheetColumn = columns.at[live.indexOf(column)] ?? -1;
+      if (sheetColumn < 0) return undefined;
+      return at === line && cells ? cells[sheetColumn] : grid.get(at, sheetColumn);
+    };
+  // A line the push did not read (runPush loads those of rows sharing a typed line's lMod) is not
+  // compared: the row then counts as having no line, and this line sends nothing.
+  const lineOf = (id: string): number | undefined => {
+    const at = index.lineById.get(id);
+    return at !== undefined && grid.isLoaded(at) ? at : undefined;
+  };
+  const owners = columns.lModOwners;
+  return rowWhoseValuesItHolds(line, digests, cellsOfLine, lineOf, live, owners, lMod, record) !== undefined;
 }
 
 /** A cell of a line: from its cells when loaded whole, else from the grid. */
@@ -301,33 +370,13 @@ function restoreFixedFields(
     const field = columns.fixedFields[f] as string;
     const column = columns.fixedColumns[f] as number;
     const expected = expectedFixedValue(record, field);
-    if (expected !== undefined && cellText(cells ? cells[column] : grid.get(line, column)) !== expected) {
-      grid.set(line, column, expected);
-      reverted ??= [];
-      reverted.push(field);
-    }
+    const text = cellText(cells ? cells[column] : grid.get(line, column));
+    if (expected === undefined || text === expected) continue;
+    grid.set(line, column, expected);
+    // A field the line still shows since a write of it was lost is written, not said to be restored.
+    if (record.lineShows?.[field] !== undefined && String(record.lineShows[field]) === text) continue;
+    reverted ??= [];
+    reverted.push(field);
   }
   return reverted;
-}
-
-/** Deleted columns whose cell on this line differs from the base: edits that cannot be sent (or null). */
-function editedDeletedColumns(
-  grid: LineGrid,
-  columns: PlanColumns,
-  line: number,
-  record: BaseRecord,
-): string[] | null {
-  let edited: string[] | null = null;
-  for (let d = 0; d < columns.deletedIds.length; d++) {
-    const columnId = columns.deletedIds[d] as string;
-    const digest = record.digests[columnId];
-    if (digest === undefined) continue;
-    const value = grid.get(line, columns.deletedColumns[d] as number);
-    // A deleted column's kind is no longer known: a list agreed by its choices is as good as by its text.
-    if (cellDigest(value) !== digest && listCellDigest(value) !== digest) {
-      edited ??= [];
-      edited.push(columnId);
-    }
-  }
-  return edited;
 }

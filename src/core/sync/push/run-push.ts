@@ -35,15 +35,7 @@ import {
   settleCreates,
   unmarkUnsentCreates,
 } from './creates';
-import {
-  editsToHold,
-  type HeldCell,
-  heldCellsOf,
-  heldExampleRowIds,
-  heldPushOf,
-  holdEdits,
-  markHeldLines,
-} from './hold';
+import { type HeldCell, holdAccidentsOf, markHeldLines } from './hold';
 import type { CreatePlan } from './plan';
 import {
   type FixedFieldText,
@@ -54,16 +46,18 @@ import {
   pushLayoutWarnings,
   startPushSession,
 } from './session';
-import { TYPED_ROWS_WITH_SCHEMA, type TypedCells, type TypedRowsInput, typedRowIds } from './typed-rows';
+import { readPushedLines, schemaWithTypedRows, type TypedCells } from './typed-rows';
 import {
   checkedRows,
   editedRowIds,
   editedRowsCheck,
+  settleLinesShown,
   type PatchRequest,
   reconcileUpdates,
   settleUpdates,
   waitForPull,
 } from './updates';
+import { weighedLines } from './weigh';
 
 /** Writes per wave; the sheet and base are written after every few waves. */
 const WRITE_WAVE = 10;
@@ -118,11 +112,19 @@ export interface PushOptions {
   /**
    * Push only these lines (0-based; live sync's edited lines): the sheet's id and status columns and
    * these lines are read, not the whole sheet, and the service's schema without a first listing wave.
-   * The rules are a push's (three-way check, accident guard, re-identification before writing).
+   * The rules are a push's (three-way check, accident guard, re-identification before writing); the
+   * columns it would change are weighed over the whole sheet by the guard (weigh.ts).
    */
   lines?: readonly number[];
-  /** With `lines`: a new line the person is still typing, not created yet. */
-  typing?: number;
+  /** With `lines`: every line of the sheet, whatever `lines` names (a live push whose queue overflowed). */
+  everyLine?: boolean;
+  /** With `lines`: new lines people are still typing, not created yet. */
+  typing?: readonly number[];
+  /**
+   * With `lines`: the cells of a hold waiting for a person's choice. A live push does not answer for
+   * the person: those still as held are held again, never sent (pendingHeldVerdict).
+   */
+  pendingHeld?: readonly HeldCell[];
   /**
    * A sync's pull polls from this `since` next: the push reads that poll with the schema (its first
    * wave, in place of the listing's first pages) and hands it, with its lines and base, to the pull
@@ -175,7 +177,7 @@ interface Push {
  */
 export function runPush(ports: SyncPorts, link: LinkRecord, options: PushOptions = {}): PushResult {
   const { push, headerWarnings } = options.lines
-    ? openLinesPush(ports, link, options.lines, options.typing, options.typed)
+    ? openLinesPush(ports, link, { ...options, lines: options.lines })
     : openPush(ports, link, options.listing, options.listing ? undefined : options.pollAhead);
   const { session } = push;
   const holding = holdAccidents(push, options);
@@ -342,8 +344,8 @@ function pollWithSchema(
   return { table, pages, polled: outcome.listing.done ? outcome.listing : undefined };
 }
 
-/** Lines a live push reads whole at most when the sheet is small (one read is then cheapest). */
-const LINES_PUSH_EAGER_MAX = 200;
+/** What a push of some lines is given (PushOptions with its lines). */
+type LinesPushOptions = PushOptions & { lines: readonly number[] };
 
 /**
  * Opens a push of some lines: the base; the sheet's header, id and status columns and the given lines
@@ -353,27 +355,14 @@ const LINES_PUSH_EAGER_MAX = 200;
 function openLinesPush(
   ports: SyncPorts,
   link: LinkRecord,
-  lines: readonly number[],
-  typing: number | undefined,
-  typed: TypedCells | undefined,
+  options: LinesPushOptions,
 ): { push: Push; headerWarnings: string[] } {
   const sheet = ports.openSheet();
   // Every record (a line's lMod is checked against the rows that show it), not the pulls' seen marks.
   const base = ports.base.read({ eagerUpTo: Number.POSITIVE_INFINITY, withSeen: false });
   const decode = sheet.decodeContext();
-  // Read before the schema: the id and status columns are found by their headers alone.
-  const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, []), {
-    eagerUpTo: LINES_PUSH_EAGER_MAX,
-    withSeen: false,
-    expectedLines: base.size,
-    lines,
-    // The synced columns, fixed fields and the status (a person's own columns widen it).
-    expectedWidth: base.columnIds.length + ALL_FIXED_FIELDS.length + 1,
-  });
-  const wanted = lines.filter((line) => line >= 0 && line < grid.length);
-  // Loaded before any wait: the lines are where they were read.
-  grid.ensureLoaded(wanted);
-  const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed });
+  const { headers, grid, wanted } = readPushedLines(sheet, base, options);
+  const { table, checked } = schemaWithTypedRows(ports, link, { grid, headers, base, typed: options.typed });
   const live = liveColumns(table.columns);
   const syncedBefore = [...base.columnIds];
   base.ensureColumns(live.map((column) => column.id));
@@ -400,7 +389,7 @@ function openLinesPush(
     decode,
     fixedText: fixedFieldShown(ports, link),
     only: new Set(wanted),
-    ...(typing !== undefined ? { typing } : {}),
+    ...(options.typing ? { typing: options.typing } : {}),
   });
   const push: Push = {
     ports,
@@ -419,26 +408,6 @@ function openLinesPush(
   return { push, headerWarnings };
 }
 
-/**
- * The schema, with the typed lines' rows when the service reads both in one round. An answer that is
- * neither the row nor "not found" (a fault, a limit) is not kept: the row is read again after it.
- */
-function schemaWithTypedRows(
-  ports: SyncPorts,
-  link: LinkRecord,
-  read: TypedRowsInput,
-): { table: ServiceTable; checked: Map<string, RowAnswer> } {
-  const rowIds = ports.service.tableAndRowsByIds ? typedRowIds(read, TYPED_ROWS_WITH_SCHEMA) : [];
-  if (rowIds.length === 0 || !ports.service.tableAndRowsByIds)
-    return { table: ports.service.table(link.tableAppId, link.tableId), checked: new Map() };
-  const { table, rows } = ports.service.tableAndRowsByIds(link.tableAppId, link.tableId, rowIds);
-  const checked = new Map<string, RowAnswer>();
-  rows.forEach((answer, i) => {
-    if (answer.ok || answer.error.code === 'NOT_FOUND') checked.set(rowIds[i] as string, answer);
-  });
-  return { table, checked };
-}
-
 function keepRows(rows: Map<string, ServiceRow>, page: readonly ServiceRow[]): void {
   for (const row of page) rows.set(String(row.id), row);
 }
@@ -455,20 +424,11 @@ function fixedFieldShown(ports: SyncPorts, link: LinkRecord): FixedFieldText {
   };
 }
 
-/** Edits that look like an accident are held (not sent) unless a person confirmed them. */
+/** Edits that look like an accident are held (not sent) unless a person confirmed them (hold.ts). */
 function holdAccidents(push: Push, options: PushOptions): { held: HeldPush; cells: HeldCell[] } | undefined {
-  const toHold = editsToHold(push.session, options.confirmHeld);
-  if (!toHold) return undefined;
-  // The service's value now of each example row: one GET each, a handful at most.
-  const exampleIds = heldExampleRowIds(toHold);
-  const now = new Map<string, ServiceRow>();
-  push.ports.service.rowsByIds(push.link.tableAppId, push.link.tableId, exampleIds).forEach((answer, i) => {
-    if (answer.ok) now.set(exampleIds[i] as string, answer.row);
-  });
-  const held = heldPushOf(toHold, now, options.scheduled === true);
-  const cells = heldCellsOf(push.session, toHold.verdict);
-  held.lines = holdEdits(push.session, toHold.verdict);
-  return { held, cells };
+  const { ports, link, sheet, session, serviceRows } = push;
+  const wider = options.lines ? weighedLines(session, sheet, options.typed) : [];
+  return holdAccidentsOf({ ports, link, session, read: serviceRows, wider }, options);
 }
 
 /** Writes the lines' fixed fields and statuses, and the base. */
@@ -478,6 +438,7 @@ function writeStatuses(push: Push): void {
   // Not counted as lines written: a push writes each line's status more than once (a person would
   // read 160 lines written for 80 lines), and its sends are its numbers.
   push.sheet.writeLines(grid, layout, live, 'fixedAndStatus');
+  settleLinesShown(push.session);
   push.ports.base.write(push.session.base);
 }
 

@@ -118,8 +118,8 @@ export interface PushInput {
   headerless?: readonly string[];
   /** Only these lines are planned (a live push of the edited lines); see PushState. */
   only?: ReadonlySet<number>;
-  /** A new line still being typed: not created yet. */
-  typing?: number;
+  /** New lines still being typed: not created yet. */
+  typing?: readonly number[];
 }
 
 /**

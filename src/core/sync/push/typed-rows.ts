@@ -1,9 +1,15 @@
-// Which rows a live push checks on the service with the schema, before it knows the edits: the rows of
-// the lines the edit event named, when the typed cells include a synced column.
+// What a live push reads before it knows the edits: the header, id and status columns and its lines
+// (readPushedLines), then the schema with the rows of the lines the edit event named, when the typed
+// cells include a synced column (schemaWithTypedRows).
 import type { BaseTable } from '../../base-table';
-import { headerText, ID_HEADER, readLayout } from '../../layout';
+import { ALL_FIXED_FIELDS, headerText, ID_HEADER, readLayout } from '../../layout';
 import type { LineGrid } from '../../line-grid';
 import { cellText, indexLines } from '../../lines';
+import type { LinkRecord } from '../../records';
+import type { LinkedSheetPort, RowAnswer, ServiceTable, SyncPorts } from '../ports';
+
+/** Lines a live push reads whole at most when the sheet is small (one read is then cheapest). */
+const LINES_PUSH_EAGER_MAX = 200;
 
 /** The cells an edit event named: its lines (0-based) and sheet columns (0-based, inclusive). */
 export interface TypedCells {
@@ -52,4 +58,49 @@ export function typedRowIds(input: TypedRowsInput, max: number): string[] {
     rowIds.push(rowId);
   }
   return rowIds;
+}
+
+/**
+ * The header, the id and status columns, and the pushed lines whole, read before the schema (the id
+ * and status columns are found by their headers alone): a small sheet, or every line, in one read.
+ */
+export function readPushedLines(
+  sheet: LinkedSheetPort,
+  base: BaseTable,
+  options: { lines: readonly number[]; everyLine?: boolean | undefined },
+): { headers: unknown[]; grid: LineGrid; wanted: number[] } {
+  const { headers, grid } = sheet.readLinesForPull((read) => readLayout(read, []), {
+    eagerUpTo: options.everyLine ? Number.POSITIVE_INFINITY : LINES_PUSH_EAGER_MAX,
+    withSeen: false,
+    expectedLines: base.size,
+    lines: options.lines,
+    // The synced columns, fixed fields and the status (a person's own columns widen it).
+    expectedWidth: base.columnIds.length + ALL_FIXED_FIELDS.length + 1,
+  });
+  const wanted = options.everyLine
+    ? Array.from({ length: grid.length }, (_, line) => line)
+    : options.lines.filter((line) => line >= 0 && line < grid.length);
+  // Loaded before any wait: the lines are where they were read.
+  grid.ensureLoaded(wanted);
+  return { headers, grid, wanted };
+}
+
+/**
+ * The schema, with the typed lines' rows when the service reads both in one round. An answer that is
+ * neither the row nor "not found" (a fault, a limit) is not kept: the row is read again after it.
+ */
+export function schemaWithTypedRows(
+  ports: SyncPorts,
+  link: LinkRecord,
+  read: TypedRowsInput,
+): { table: ServiceTable; checked: Map<string, RowAnswer> } {
+  const rowIds = ports.service.tableAndRowsByIds ? typedRowIds(read, TYPED_ROWS_WITH_SCHEMA) : [];
+  if (rowIds.length === 0 || !ports.service.tableAndRowsByIds)
+    return { table: ports.service.table(link.tableAppId, link.tableId), checked: new Map() };
+  const { table, rows } = ports.service.tableAndRowsByIds(link.tableAppId, link.tableId, rowIds);
+  const checked = new Map<string, RowAnswer>();
+  rows.forEach((answer, i) => {
+    if (answer.ok || answer.error.code === 'NOT_FOUND') checked.set(rowIds[i] as string, answer);
+  });
+  return { table, checked };
 }

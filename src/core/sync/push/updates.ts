@@ -1,10 +1,11 @@
-import type { ConflictRecord } from '../../base';
+import type { BaseRecord, ConflictRecord } from '../../base';
 import { isOverCellLimit, type JsonValue } from '../../codec';
 import type { Digest } from '../../digest';
 import {
   conflictStatus,
   cutNotSentReason,
   notPushedStatus,
+  partlyPushedStatus,
   STATUS,
   WAITS_FOR_PULL_STATUS,
 } from '../../status';
@@ -142,9 +143,22 @@ function withoutCutEdits(session: PushSession, update: UpdatePlan, serviceRow: S
     .map((column) => column.id);
   if (cut.length === 0) return true;
   update.edits = withoutHeld(update.edits, new Set(cut));
-  setStatus(session, update.line, notPushedStatus(cut.map(cutNotSentReason)));
+  update.notSent = [...(update.notSent ?? []), ...cut.map(cutNotSentReason)];
+  if (Object.keys(update.edits.values).length > 0) return true;
+  setStatus(session, update.line, notPushedStatus(update.notSent));
   session.counts.errors += 1;
-  return Object.keys(update.edits.values).length > 0;
+  return false;
+}
+
+/**
+ * What a line whose edits went (or were agreed) says: pushed, or, when some of its edits could not go
+ * (a column deleted on the service, a cut value), which went and which did not and why: an error, so
+ * "Lines to check" and the summary count it, and the edits left stay in the sheet.
+ */
+function sentStatus(session: PushSession, update: UpdatePlan, sent: readonly string[], done: string): string {
+  if (!update.notSent) return done;
+  session.counts.errors += 1;
+  return sent.length > 0 ? partlyPushedStatus(sent, update.notSent) : notPushedStatus(update.notSent);
 }
 
 /**
@@ -187,7 +201,8 @@ function reconcileStale(
     session.base.set(update.base);
   }
   if (Object.keys(reconciled.send).length > 0) return reconciled.send;
-  if (reconciled.conflicts.length === 0) setStatus(session, update.line, STATUS.inSync);
+  if (reconciled.conflicts.length === 0)
+    setStatus(session, update.line, sentStatus(session, update, [], STATUS.inSync));
   return null;
 }
 
@@ -215,7 +230,8 @@ export function settleUpdates(
       });
       record.shown = showFixedFields(session, update.line, answer.row);
       session.base.set(record);
-      if (!update.base.conflict) setStatus(session, update.line, STATUS.pushed);
+      if (!update.base.conflict)
+        setStatus(session, update.line, sentStatus(session, update, Object.keys(patch), STATUS.pushed));
       session.counts.updated += 1;
     } else if (answer.error.code === 'NOT_FOUND') {
       setStatus(session, update.line, STATUS.removed);
@@ -227,4 +243,38 @@ export function settleUpdates(
       session.counts.errors += 1;
     }
   });
+}
+
+/**
+ * After a write of the lines: a row's record says what its line shows. A line whose PATCH was answered
+ * and whose write this run lost (its columns moved meanwhile, the line not found again) still shows the
+ * fixed fields it showed before: the record keeps them as what the line shows (`lineShows`), beside
+ * the answer's it should show. An old lMod one other row of its batch still shows then names this row
+ * too, so the next run does not take the line for that row's, and writes the new fields onto it. A line
+ * written shows the answer's.
+ */
+export function settleLinesShown(session: PushSession): void {
+  for (const update of session.plan.updates) {
+    const record = session.base.get(update.rowId);
+    // Not answered (the record is the plan's): its line shows what it showed.
+    if (!record || record === update.base) continue;
+    if (session.grid.physicalRow(update.line) >= 0) {
+      if (record.lineShows) session.base.set(withoutLineShows(record));
+      continue;
+    }
+    const before = update.base.lineShows ?? update.base.shown ?? { lMod: update.base.lMod };
+    if (!sameFields(record.lineShows, before) && !sameFields(record.shown, before))
+      session.base.set({ ...record, lineShows: before });
+  }
+}
+
+function withoutLineShows(record: BaseRecord): BaseRecord {
+  const { lineShows: _written, ...rest } = record;
+  return rest;
+}
+
+function sameFields(a: Record<string, unknown> | undefined, b: Record<string, unknown>): boolean {
+  if (!a) return false;
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
 }

@@ -2,7 +2,7 @@
 // review (never added back by a pull, never sent by a push), deleted on the service only as approved,
 // or brought back; lines that merely moved are never missing.
 import { describe, expect, it } from 'vitest';
-import { STATUS } from '../../../../src/core/status';
+import { clearedIdStatus, STATUS } from '../../../../src/core/status';
 import {
   deleteApprovedRows,
   releaseMissingRows,
@@ -104,6 +104,76 @@ describe('a line deleted in the sheet', () => {
     const world = pulledWorld(2);
     world.sheet.type(world.sheet.lineOfId('r0002'), 'id', 'r0002x');
     expect(review(world).count).toBe(0);
+  });
+
+  it('whose id cell was cleared, or typed over with another row’s id, is not missing, and an approval deletes nothing (issue 33 cases 1, 8)', () => {
+    const world = pulledWorld(3);
+    world.sheet.type(world.sheet.lineOfId('r0002'), 'id', '');
+    world.sheet.type(world.sheet.lineOfId('r0003'), 'id', 'r0001');
+    expect(review(world).count).toBe(0);
+    const before = world.service.requests.length;
+    const approval = ['r0002', 'r0003'].map((rowId) => ({
+      rowId,
+      lMod: String(world.service.find(rowId)?.lMod),
+    }));
+    const result = deleteApprovedRows(world.ports(ANN), world.links.get(), { rows: approval });
+    expect(result).toMatchObject({ deleted: 0, back: ['r0002', 'r0003'] });
+    expect(world.service.requests.length).toBe(before);
+    // The next pull puts both ids back.
+    expect(pull(world).progress.counts.awaitingReview).toBe(0);
+    expect(sheetIds(world)).toEqual(['r0001', 'r0002', 'r0003']);
+  });
+});
+
+describe('a row’s id typed over another line while its own line was deleted (issue 33 case 8)', () => {
+  it('the row whose id was typed over is not deleted nor let go, and a pull puts its id back', () => {
+    const world = pulledWorld(3);
+    deleteLineOf(world, 'r0002');
+    world.sheet.type(world.sheet.lineOfId('r0003'), 'id', 'r0002');
+    const before = world.service.requests.length;
+    const lMod = (rowId: string) => String(world.service.find(rowId)?.lMod);
+    const result = deleteApprovedRows(world.ports(ANN), world.links.get(), {
+      rows: [{ rowId: 'r0003', lMod: lMod('r0003') }],
+    });
+    expect(result).toMatchObject({ deleted: 0, back: ['r0003'] });
+    expect(world.service.requests.slice(before).filter((request) => request.startsWith('delete'))).toEqual(
+      [],
+    );
+    expect(releaseMissingRows(world.ports(ANN), world.links.get(), ['r0003'])).toBe(0);
+    expect(pull(world).progress.counts.awaitingReview).toBe(1);
+    expect(sheetIds(world)).toEqual(['r0001', 'r0003']);
+    expect(review(world).rows.map((row) => row.rowId)).toEqual(['r0002']);
+  });
+});
+
+describe('lines whose id cells were cleared, of rows one batch wrote (issue 33 case 1)', () => {
+  /** Two rows sharing an lMod, both id cells cleared and both lines typed alike: they cannot be told apart. */
+  function clearedAlike(): MemoryWorld {
+    const world = new MemoryWorld();
+    for (let i = 1; i <= 3; i++) world.service.insert({ title: `t${i}`, amount: i }, BOB.id);
+    const lMod = String(world.service.find('r0001')?.lMod);
+    (world.service.find('r0002') as { lMod: string }).lMod = lMod;
+    pull(world);
+    for (const id of ['r0001', 'r0002']) {
+      const at = world.sheet.lineOfId(id);
+      world.sheet.type(at, 'title', 'same');
+      world.sheet.type(at, 'amount', 7);
+      world.sheet.type(at, 'id', '');
+    }
+    return world;
+  }
+
+  it('lists neither row for review, a pull puts back neither id and adds neither row, a push creates nothing', () => {
+    const world = clearedAlike();
+    expect(review(world).count).toBe(0);
+    const pulled = pull(world);
+    expect(pulled.progress.counts).toMatchObject({ awaitingReview: 0, added: 0 });
+    expect(sheetIds(world)).toEqual(['r0003']);
+    const before = world.service.requests.length;
+    runPush(world.ports(ANN), world.links.get());
+    expect(world.service.requests.slice(before).filter((request) => !request.startsWith('get '))).toEqual([]);
+    expect(String(world.sheet.values()[1]?.[4])).toBe(clearedIdStatus(['r0001', 'r0002'], false));
+    expect(world.service.rows.map((row) => row.id)).toEqual(['r0001', 'r0002', 'r0003']);
   });
 });
 

@@ -10,6 +10,7 @@ import { LineGrid } from '../../../../src/core/line-grid';
 import { indexLines } from '../../../../src/core/lines';
 import {
   conflictStatus,
+  deletedColumnEditReason,
   duplicateStatus,
   keptLocalStatus,
   notPushedStatus,
@@ -282,4 +283,50 @@ describe('agreedCounter', () => {
 it('reads a cell and a service value of the same text as the same digest', () => {
   // The rules above rely on it: a line holding the agreed value is "unchanged here".
   expect(cellDigest('One')).toBe(valueDigest('One', 'text'));
+});
+
+describe('edits in a column deleted on the service', () => {
+  it('keeps saying why an edit in a column deleted on the service is not sent, whatever else it merges (issue 33 case 10)', () => {
+    const headers = [...HEADERS, 'gone'];
+    const grid = new LineGrid(
+      [
+        ['r1', 'One', 5, 'r1-v1', '✖ size pushed; not pushed: gone: …', 'typed'],
+        ['r2', 'Two', 6, 'r2-v1', '✓ pushed', 'agreed'],
+      ],
+      headers.length,
+    );
+    const base = new BaseTable([], ['title', 'size', 'gone']);
+    for (const [id, title, size] of [
+      ['r1', 'One', 5],
+      ['r2', 'Two', 6],
+    ] as const)
+      base.set({
+        id,
+        lMod: `${id}-v1`,
+        digests: {
+          title: valueDigest(title, 'text'),
+          size: valueDigest(size, 'number'),
+          gone: cellDigest('agreed'),
+        },
+      });
+    const layout = readLayout(headers, live, ['gone']);
+    const state: PullState = {
+      grid,
+      layout,
+      live,
+      base,
+      index: indexLines(grid, layout),
+      pullId: 'pull-1',
+      counts: emptyPullCounts(),
+    };
+    applyServiceRows(state, [serviceRow('r1', 'One', 5), serviceRow('r2', 'Two', 6)]);
+    expect(line(state, 0)[STATUS_COLUMN]).toBe(notPushedStatus([deletedColumnEditReason('gone')]));
+    expect(line(state, 0)[5]).toBe('typed');
+    expect(line(state, 1)[STATUS_COLUMN]).toBe('✓ pushed');
+    expect(state.counts).toMatchObject({ unchanged: 2, errors: 1 });
+    applyServiceRows(state, [serviceRow('r1', 'One on the service', 5, 'r1-v2')]);
+    expect(line(state, 0)[STATUS_COLUMN]).toBe(
+      notPushedStatus([deletedColumnEditReason('gone')], ['title updated from the service']),
+    );
+  });
 });

@@ -6,7 +6,7 @@ import type { ColumnSpec } from '../../../../src/core/columns';
 import { readLayout } from '../../../../src/core/layout';
 import { LineGrid } from '../../../../src/core/line-grid';
 import { indexLines } from '../../../../src/core/lines';
-import { restoreEditedIds } from '../../../../src/core/sync/pull/edited-ids';
+import { findEditedIds, restoreEditedIds } from '../../../../src/core/sync/pull/edited-ids';
 
 const live: ColumnSpec[] = [{ id: 'title', name: 'Title', type: 'text', kind: 'text', deleted: false }];
 const layout = readLayout(['id', 'title', 'lMod', '_sync'], live);
@@ -63,5 +63,78 @@ describe('restoreEditedIds', () => {
     const grid = new LineGrid([['Two', 't2', '']], 3);
     const { base } = stateOf([]);
     expect(restoreEditedIds({ grid, layout: noId, live, base, index: indexLines(grid, noId) })).toEqual([]);
+  });
+
+  it('puts back a cleared id by the lMod cell (issue 33 case 1)', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['', 'Two edited', 't2', '✓ pulled'],
+      ['r3', 'Three', 't3', ''],
+    ]);
+    expect(restoreEditedIds(state)).toEqual([1]);
+    expect(state.grid.get(1, 0)).toBe('r2');
+    expect(state.index.lineById.get('r2')).toBe(1);
+  });
+
+  it('leaves a new line, a blank line and a line whose create was sent as they are', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['', 'Brand new', '', ''],
+      ['', '', '', ''],
+      ['', 'Two', '', '⏳ create sent [pending:abc]; the next push checks the service before any retry'],
+    ]);
+    expect(findEditedIds(state)).toEqual({ restored: [], standing: new Set() });
+  });
+
+  it('puts back the id typed over with another row’s, by its lMod; the other line keeps its id (issue 33 case 8)', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['r1', 'Two', 't2', ''],
+      ['r3', 'Three', 't3', ''],
+    ]);
+    expect(restoreEditedIds(state)).toEqual([1]);
+    expect([state.grid.get(0, 0), state.grid.get(1, 0)]).toEqual(['r1', 'r2']);
+    expect(state.index.lineById.get('r1')).toBe(0);
+    expect(state.index.duplicates.size).toBe(0);
+  });
+
+  it('another row’s id typed over a line whose own row’s line was cleared: both put back', () => {
+    const state = stateOf([
+      ['', 'One', 't1', ''],
+      ['r1', 'Two', 't2', ''],
+      ['r3', 'Three', 't3', ''],
+    ]);
+    expect(restoreEditedIds(state).sort()).toEqual([0, 1]);
+    expect([state.grid.get(0, 0), state.grid.get(1, 0)]).toEqual(['r1', 'r2']);
+  });
+
+  it('two lines standing for one row: neither put back, the row stands', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['', 'Two', 't2', ''],
+      ['', 'Two again', 't2', ''],
+      ['r3', 'Three', 't3', ''],
+    ]);
+    expect(findEditedIds(state)).toEqual({ restored: [], standing: new Set(['r2']) });
+    expect(state.grid.get(1, 0)).toBe('');
+  });
+
+  it('rows of one batch its values cannot tell apart: nothing put back, both stand', () => {
+    const state = stateOf([
+      ['r1', 'One', 't1', ''],
+      ['', 'Typed over', 'batch', ''],
+    ]);
+    state.base.set({ id: 'r2', lMod: 'batch', digests: { title: cellDigest('Two') } });
+    state.base.set({ id: 'r3', lMod: 'batch', digests: { title: cellDigest('Three') } });
+    expect(findEditedIds(state)).toEqual({ restored: [], standing: new Set(['r2', 'r3']) });
+  });
+
+  it('ids swapped (no row on no line) are not touched: the push marks them', () => {
+    const state = stateOf([
+      ['r2', 'One', 't1', ''],
+      ['r1', 'Two', 't2', ''],
+      ['r3', 'Three', 't3', ''],
+    ]);
+    expect(findEditedIds(state)).toEqual({ restored: [], standing: new Set() });
   });
 });

@@ -71,4 +71,11 @@ describe('a push planning one line', () => {
       }).lMod,
     ).toBe('t1');
   });
+
+  it('keeps what the line shows: its fixed fields are not the answer’s until written onto it', () => {
+    const shown = { ...baseOf({ title: 'a' }), shown: { lMod: 't0' } };
+    const conflict = { lMod: 't2', theirs: {} };
+    const record = baseAfterWrite(shown, { rowId: 'r1', answeredLMod: 't3', settledDigests: {}, conflict });
+    expect(record).toMatchObject({ lMod: 't1', shown: { lMod: 't0' }, conflict });
+  });
 });

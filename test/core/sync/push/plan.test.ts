@@ -5,6 +5,7 @@ import type { BaseRecord } from '../../../../src/core/base';
 import { cellDigest, valueDigest } from '../../../../src/core/codec';
 import { indexLines } from '../../../../src/core/lines';
 import {
+  clearedIdStatus,
   deletedColumnEditReason,
   duplicateStatus,
   notPushedStatus,
@@ -109,5 +110,28 @@ describe('planPush', () => {
     expect(result.errors).toEqual([{ line: 0, status: notPushedStatus([deletedColumnEditReason('gone')]) }]);
     const untouched = [[...line('r1', 'first', 1, 't1'), 'old']];
     expect(plan(untouched, [record], headers, ['gone']).result.unchanged).toBe(1);
+  });
+
+  it('never creates a line whose id cell was cleared: its lMod names its row, and it says so (issue 33 case 1)', () => {
+    const r2 = agreed('r2', 't2', 'second', 2);
+    const { result } = plan([line('r1', 'first', 1, 't1'), line('', 'second edited', 2, 't2')], [r1, r2]);
+    expect(result.creates).toEqual([]);
+    expect(result.updates).toEqual([]);
+    expect(result.errors).toEqual([{ line: 1, status: clearedIdStatus(['r2'], true) }]);
+  });
+
+  it('nor one whose lMod and values match a row whose line shows another row’s lMod (ids shifted)', () => {
+    const r2 = agreed('r2', 't2', 'second', 2);
+    const shifted = [line('', 'first', 1, 't1'), line('r1', 'second', 2, 't2')];
+    const { result } = plan(shifted, [r1, r2]);
+    expect(result.creates).toEqual([]);
+    expect(result.errors.map((error) => error.line)).toEqual([0, 1]);
+    expect(result.errors[0]?.status).toBe(clearedIdStatus(['r1'], true));
+  });
+
+  it('a copy of a line still in the sheet, its id cleared, is created as before', () => {
+    const { result } = plan([line('r1', 'first', 1, 't1'), line('', 'first', 1, 't1')], [r1]);
+    expect(result.creates.map((create) => create.line)).toEqual([1]);
+    expect(result.errors).toEqual([]);
   });
 });

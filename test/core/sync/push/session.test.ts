@@ -7,10 +7,12 @@ import { SyncError } from '../../../../src/core/errors';
 import {
   conflictStatus,
   cutNotSentReason,
+  deletedColumnEditReason,
   freshColumnsText,
   heldStatus,
   notCreatedStatus,
   notPushedStatus,
+  partlyPushedStatus,
   pendingStatus,
   readOnlyRestoredStatus,
   STATUS,
@@ -31,11 +33,14 @@ import {
   unmarkUnsentCreates,
 } from '../../../../src/core/sync/push/creates';
 import {
+  beforesFromRows,
   editsToHold,
-  heldExampleRowIds,
+  exampleBefores,
   heldPushOf,
   holdEdits,
   markHeldLines,
+  UNREAD_BEFORE,
+  unknownExampleRowIds,
 } from '../../../../src/core/sync/push/hold';
 import {
   markSettledLines,
@@ -49,6 +54,7 @@ import {
   checkedRows,
   editedRowIds,
   editedRowsCheck,
+  settleLinesShown,
   reconcileUpdates,
   settleUpdates,
 } from '../../../../src/core/sync/push/updates';
@@ -193,17 +199,56 @@ describe('the accident guard in a push', () => {
   });
 
   it('shows a person each held column with examples: the service value now and the value it would send', () => {
-    const toHold = editsToHold(sessionOf(cleared, records), false) as NonNullable<
-      ReturnType<typeof editsToHold>
-    >;
-    expect(heldExampleRowIds(toHold)).toEqual(['r0', 'r1', 'r2']);
-    const now = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
-    const held = heldPushOf(toHold, now, false);
+    const session = sessionOf(cleared, records);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    // r0 was read with the listing; r1 and r2 were not, and their amounts are gone from the sheet.
+    const read = new Map<string, ServiceRow>([['r0', { id: 'r0', amount: 41 }]]);
+    const befores = exampleBefores(session, toHold, read, session.plan.updates);
+    expect(unknownExampleRowIds(toHold, befores)).toEqual(['r1', 'r2']);
+    // A GET answers fixed fields only: it says nothing of the amount.
+    beforesFromRows(toHold, befores, new Map([['r1', { id: 'r1', lMod: 't1' }]]));
+    const held = heldPushOf(toHold, befores, false);
     expect(held.key).toBe(toHold.key);
     expect(held.message).toMatch(/^Held, not sent: amount on 12 lines/);
     expect(held.columns[0]?.examples[0]).toEqual({ row: 2, rowId: 'r0', before: '41', after: '(empty)' });
-    expect(held.columns[0]?.examples[1]?.before).toBe('(empty)');
-    expect(heldPushOf(toHold, now, true).message).toMatch(/push by hand/);
+    // Not "(empty)": the service holds an amount there that was not read.
+    expect(held.columns[0]?.examples[1]?.before).toBe(UNREAD_BEFORE);
+    expect(heldPushOf(toHold, befores, true).message).toMatch(/push by hand/);
+  });
+
+  it('shows as "before" of a column sorted alone the value the base agreed, found on the line it moved to', () => {
+    // Amounts 1..12 sorted from largest down: line i shows row r(11-i)'s amount.
+    const sorted = records.map((record, i) => line(record.id, `deal ${i}`, 12 - i, 't1'));
+    const session = sessionOf(sorted, records);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    expect(toHold.verdict.held).toMatchObject([{ columnId: 'amount', reason: 'moved' }]);
+    const befores = exampleBefores(session, toHold, new Map(), session.plan.updates);
+    expect(unknownExampleRowIds(toHold, befores)).toEqual([]);
+    const examples = heldPushOf(toHold, befores, false).columns[0]?.examples;
+    expect(examples?.map((each) => `${each.rowId}: ${each.before} -> ${each.after}`)).toEqual([
+      'r0: 1 -> 12',
+      'r1: 2 -> 11',
+      'r2: 3 -> 10',
+    ]);
+  });
+
+  it('finds a "before" on an unchanged line holding the same value, and says an empty one', () => {
+    // r0 to r10 cleared but r2, which had no amount and now has one; r11 unchanged. r1 had r11's amount.
+    const valued = records.map((record, i) =>
+      agreed(record.id, 't1', `deal ${i}`, i === 1 ? 12 : i === 2 ? null : i + 1),
+    );
+    const lines = valued.map((record, i) =>
+      line(record.id, `deal ${i}`, i === 11 ? 12 : i === 2 ? 5 : '', 't1'),
+    );
+    const session = sessionOf(lines, valued);
+    const toHold = editsToHold(session, false) as NonNullable<ReturnType<typeof editsToHold>>;
+    const befores = exampleBefores(session, toHold, new Map(), session.plan.updates);
+    const examples = heldPushOf(toHold, befores, false).columns[0]?.examples;
+    expect(examples?.map((each) => `${each.rowId}: ${each.before}`)).toEqual([
+      `r0: ${UNREAD_BEFORE}`,
+      'r1: 12',
+      'r2: (empty)',
+    ]);
   });
 
   it('counts the values a column had on the lines in the sheet, not on rows no line shows', () => {
@@ -412,13 +457,51 @@ describe('reconciling edits with the service', () => {
     expect(session.counts.errors).toBe(1);
   });
 
-  it('never sends an edit of a value longer than a cell holds', () => {
+  it('never sends an edit of a value longer than a cell holds, and the line says so once the rest went', () => {
     const session = edit('second', 2);
     const long = 'x'.repeat(60000);
     const requests = reconcileUpdates(session, service({ title: long }));
     expect(requests).toMatchObject([{ patch: { amount: 2 } }]);
     expect(requests[0]?.patch).not.toHaveProperty('title');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    // Not "✓ pushed": the cut cell's edit did not go (issue 33 case 10's sibling).
+    expect(status(session, 0)).toBe(partlyPushedStatus(['amount'], [cutNotSentReason('title')]));
+    expect(session.counts).toMatchObject({ updated: 1, errors: 1 });
+  });
+
+  it('an edit alone of a value longer than a cell holds sends nothing and says why', () => {
+    const session = edit('second', 1);
+    expect(reconcileUpdates(session, service({ title: 'x'.repeat(60000) }))).toEqual([]);
     expect(status(session, 0)).toBe(notPushedStatus([cutNotSentReason('title')]));
+    expect(session.counts.errors).toBe(1);
+  });
+
+  it('an edit in a column deleted on the service: the others go, and the line says which did not (issue 33 case 10)', () => {
+    const headers = [...HEADERS, 'gone'];
+    const record: BaseRecord = {
+      ...agreed('r1', 't1', 'first', 1),
+      digests: { ...agreed('r1', 't1', 'first', 1).digests, gone: valueDigest('old', 'text') },
+    };
+    const grid = gridOf([[...line('r1', 'first', 2, 't1'), 'new']]);
+    const layout = layoutOf(headers, ['gone']);
+    const session = startPushSession({
+      grid,
+      layout,
+      live,
+      base: baseOf([record]),
+      decode,
+      fixedText: (field, value) => `${field}:${value}`,
+    });
+    expect(session.plan.updates[0]?.notSent).toEqual([deletedColumnEditReason('gone')]);
+    const requests = reconcileUpdates(
+      session,
+      new Map([['r1', { id: 'r1', lMod: 't1', title: 'first', amount: 1 }]]),
+    );
+    expect(requests.map((request) => request.patch)).toEqual([{ amount: 2 }]);
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    expect(status(session, 0)).toBe(partlyPushedStatus(['amount'], [deletedColumnEditReason('gone')]));
+    expect(session.counts).toMatchObject({ updated: 1, errors: 1 });
+    expect(grid.get(0, 5)).toBe('new');
   });
 });
 
@@ -452,6 +535,43 @@ describe('settling PATCH answers', () => {
     const { session, requests } = sent('t2');
     settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
     expect(session.base.get('r1')?.lMod).toBe('t1');
+  });
+
+  it('a line the write lost keeps, as its record says, the lMod it shows; the agreed lMod is the answer’s (issue 33 case 13)', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    // Columns moved while the run waited: no line of it was written.
+    session.grid.relocate({ rows: [LOST], moved: true }, 1);
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toMatchObject({
+      lMod: 't3',
+      shown: { lMod: 'lMod:t3' },
+      lineShows: { lMod: 't1' },
+    });
+    const kept = session.base.get('r1');
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toBe(kept);
+  });
+
+  it('a line written shows the answer’s fixed fields, as its record says', () => {
+    const { session, requests } = sent('t1');
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't3' })]);
+    settleLinesShown(session);
+    expect(session.base.get('r1')?.shown).toEqual({ lMod: 'lMod:t3' });
+    expect(session.base.get('r1')?.lineShows).toBeUndefined();
+  });
+
+  it('a line still showing a lost write’s fields: the next PATCH written onto it settles what it shows', () => {
+    const stale: BaseRecord = { ...base, lMod: 't3', shown: { lMod: 't3' }, lineShows: { lMod: 't1' } };
+    const session = sessionOf([line('r1', 'second', 1, 't1')], [stale]);
+    // The stale lMod is put back as the shown one without saying it was typed over.
+    expect(session.plan.reverted).toEqual([]);
+    expect(session.grid.get(0, LMOD)).toBe('t3');
+    const requests = reconcileUpdates(session, new Map([['r1', { id: 'r1', lMod: 't3', title: 'first' }]]));
+    settleUpdates(session, requests, [ok({ id: 'r1', lMod: 't4' })]);
+    settleLinesShown(session);
+    expect(session.base.get('r1')).toMatchObject({ lMod: 't4', shown: { lMod: 'lMod:t4' } });
+    expect(session.base.get('r1')?.lineShows).toBeUndefined();
   });
 
   it('says removed for a row gone, and why for any other refusal', () => {
