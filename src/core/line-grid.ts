@@ -76,6 +76,14 @@ export class LineGrid {
     return this.lines.length;
   }
 
+  /**
+   * Whether the grid was read lazily (whole lines loaded later, by position): it is re-identified
+   * before each load, since a sort while the run waited would load another row's cells into a line.
+   */
+  get lazy(): boolean {
+    return this.loader !== null;
+  }
+
   isLoaded(line: number): boolean {
     return !this.partial.has(line);
   }
@@ -206,6 +214,16 @@ export class LineGrid {
   relocate(located: { readonly rows: readonly number[]; readonly moved: boolean }, sheetRows: number): void {
     if (located.moved) this.moved = true;
     this.place(located.rows, sheetRows);
+  }
+
+  /**
+   * Takes these lines as not found after all (another line stands on their row): nothing more is
+   * written to them in this run, and rows are read back as after any move.
+   */
+  lose(lines: readonly number[]): void {
+    if (lines.length === 0) return;
+    for (const line of lines) this.rowOf[line] = -2;
+    this.moved = true;
   }
 
   /**

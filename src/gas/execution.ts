@@ -2,7 +2,6 @@
 // every execution (a menu click, a sidebar call, a trigger firing) with fresh module state, so
 // nothing here outlives the execution that learned it; every Spreadsheet call that waits costs
 // ~150 ms, so each fact is asked for once. Each entry says why it stays true for the execution.
-import type { LineGrid } from '../core/line-grid';
 
 type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 
@@ -33,11 +32,6 @@ export const execution = {
   absentBaseSheets: new Set<string>(),
   /** Content extents: noted again by every read that finds them after a wait (people delete rows). */
   gridSizes: new Map<Sheet, GridSize>(),
-  /**
-   * Grids read lazily (whole lines loaded later, by position): they are re-identified before each load,
-   * since a sort while the run waited would load another row's cells into a line.
-   */
-  lazyGrids: new WeakSet<LineGrid>(),
   /** The spreadsheet's time zone (File › Settings); a change during an execution waits for the next. */
   timeZone: null as string | null,
   /**

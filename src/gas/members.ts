@@ -5,10 +5,11 @@ import { adjacentColumnGroups } from '../core/layout';
 import { sheetRowOf } from '../core/lines';
 import { MEMBER_HEADERS, mergeMembers } from '../core/members';
 import { membersMessage } from '../core/summary';
+import { readLines } from '../core/sync/read-lines';
 import type { MembersSummary } from '../shared/types';
 import { activeSpreadsheet } from './active';
 import { clientFor, requireConnection } from './operation';
-import { readLines } from './sheet-lines';
+import { sheetCellsOf } from './sheet-cells';
 import { insertSheetQuietly } from './sheets';
 import { createUrlFetchPort } from './url-fetch-port';
 
@@ -28,7 +29,7 @@ export function importAccountMembers(input?: { emailId?: string }): MembersSumma
   const users = client.allPeople(emailId ? { emailId } : {});
   const spreadsheet = activeSpreadsheet();
   const sheet = spreadsheet.getSheetByName(MEMBERS_SHEET) ?? insertSheetQuietly(MEMBERS_SHEET);
-  const { headers, grid } = readLines(sheet);
+  const { headers, grid } = readLines(sheetCellsOf(sheet));
   const merged = mergeMembers(headers, grid, users);
   if (merged.headers.length > headers.length) {
     const added = merged.headers.slice(headers.length);

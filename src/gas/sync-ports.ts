@@ -3,19 +3,19 @@
 // budget and progress, and the link over document properties.
 
 import type { LinkRecord } from '../core/records';
+import { basePortOver } from '../core/sync/base-sheet';
+import { linkedSheetOver } from '../core/sync/linked-sheet';
 import type { OperationPorts } from '../core/sync/operation/run-operation';
 import type { LinkedSheetPort, RunPort, SheetShape, SyncPorts } from '../core/sync/ports';
 import { activeSpreadsheet } from './active';
-import { flushBase, flushSeen, readBase } from './base-sheet';
+import { baseCellsOf } from './base-sheet';
 import { spreadsheetDecodeContext } from './decode-context';
-import { deleteLinesById } from './delete-lines';
 import { execution } from './execution';
 import { gridSizeOf } from './grid-size';
-import { prepareHeaders } from './headers';
 import { restoreNumberFormats } from './number-formats';
 import { type OperationContext, reportProgress } from './operation';
 import { CONTINUE_AFTER_MS, createContinuationTrigger, deleteTriggerById } from './schedule-triggers';
-import { flushLines, readLines, readLinesForPull, relocateBeforeLoading } from './sheet-lines';
+import { sheetCellsOf } from './sheet-cells';
 import { requireLinkedSheet } from './sheets';
 import { clearJob, connectedEmail, loadJob, saveJob, updateLink } from './stores';
 import { waitsSoFar } from './url-fetch-port';
@@ -26,11 +26,7 @@ type Sheet = GoogleAppsScript.Spreadsheet.Sheet;
 export function syncPortsOf(context: OperationContext, link: LinkRecord): SyncPorts {
   return {
     openSheet: () => linkedSheetPort(requireLinkedSheet(link), link),
-    base: {
-      read: (reading) => readBase(link, reading),
-      write: (base) => flushBase(link, base),
-      writeSeen: (base) => flushSeen(link, base),
-    },
+    base: basePortOver(baseCellsOf(link)),
     service: context.client,
     run: runPortOf(context),
     links: { update: (change) => updateLink(link.sheetId, change) },
@@ -54,61 +50,16 @@ export function operationPortsOf(context: OperationContext, link: LinkRecord): O
   };
 }
 
-/** The linked sheet: reads and writes through sheet-lines.ts, which re-identifies lines before writing. */
+/** The linked sheet: the core's rules over its cells, which re-identify lines before writing. */
 function linkedSheetPort(sheet: Sheet, link: LinkRecord): LinkedSheetPort {
-  return {
-    readLines: () => readLines(sheet),
-    readLinesForPull: (layoutOf, reading, lastRow) => readLinesForPull(sheet, layoutOf, reading, lastRow),
-    lastRow: () => sheet.getLastRow(),
-    readColumns: (columns) => readColumns(sheet, columns),
-    completeHeaders: (request) =>
-      prepareHeaders(
-        sheet,
-        request.layout,
-        request.grid,
-        request.live,
-        request.deletedIds,
-        request.fixedFields,
-        request.keepOut,
-      ),
+  return linkedSheetOver(sheetCellsOf(sheet), {
     restoreNumberFormats: (grid, layout, live) => {
       restoreNumberFormats(sheet, grid, layout, live);
     },
-    relocateBeforeLoading: (grid, layout) => relocateBeforeLoading(sheet, grid, layout),
-    writeLines: (grid, layout, live, columns) => flushLines(sheet, grid, layout, live, columns),
     workbookShapes: () => sheetShapes(sheet, link),
     commitWrites: () => SpreadsheetApp.flush(),
     decodeContext: spreadsheetDecodeContext,
-    deleteLines: (lines) => deleteLinesById(sheet, lines),
-  };
-}
-
-/**
- * Whole columns from row 2 to the last row with content: one getSheetValues each (the sheet's size is
- * not asked apart), adjacent columns together. A sheet with no line under its header gives none.
- */
-function readColumns(sheet: Sheet, columns: readonly number[]): unknown[][] {
-  const wanted = [...new Set(columns)].sort((a, b) => a - b);
-  const read = new Map<number, unknown[]>();
-  for (let i = 0; i < wanted.length; ) {
-    let last = i;
-    while (last + 1 < wanted.length && (wanted[last + 1] as number) === (wanted[last] as number) + 1) last++;
-    const first = wanted[i] as number;
-    const width = (wanted[last] as number) - first + 1;
-    let block: unknown[][] = [];
-    try {
-      block = sheet.getSheetValues(2, first + 1, -1, width) as unknown[][];
-    } catch {
-      // No line under the header (UNCONFIRMED what a count of -1 gives then): no cells.
-    }
-    for (let k = 0; k < width; k++)
-      read.set(
-        first + k,
-        block.map((cells) => cells[k] ?? ''),
-      );
-    i = last + 1;
-  }
-  return columns.map((column) => read.get(column) ?? []);
+  });
 }
 
 /**

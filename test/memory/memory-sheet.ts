@@ -1,38 +1,15 @@
-// The linked sheet and its base over 2-D arrays of plain cell values (header row first), keeping the
-// contract of src/gas/sheet-lines.ts, headers.ts and base-sheet.ts with the same core rules: lines
-// re-identified by id right before a write (locateLines), a cell a person changed since it was read
-// never overwritten (write-back), missing headers appended (layout). A person's hands act on the
-// same arrays; every act counts as a wait of the run, as a person acts while an execution waits.
-import {
-  BASE_HEADER_WIDTH,
-  BASE_WRITTEN_WIDTH,
-  baseHeaderRow,
-  parseBaseColumnIds,
-} from '../../src/core/base';
-import { BaseTable } from '../../src/core/base-table';
-import type { ColumnSpec } from '../../src/core/columns';
-import {
-  extendLayout,
-  headerText,
-  ID_HEADER,
-  type Layout,
-  missingHeaders,
-  STATUS_HEADER,
-  syncedColumns,
-} from '../../src/core/layout';
-import { LineGrid } from '../../src/core/line-grid';
+// The linked sheet and its base over 2-D arrays of plain cell values (header row first): raw cells
+// only (the SheetCells port), under the product's own sheet-write rules (core/sync/linked-sheet.ts,
+// base-sheet.ts): lines read, re-identified by id right before a write, written back keeping a cell a
+// person changed since it was read, headers completed, lines deleted by id. A person's hands act on
+// the same arrays; every act counts as a wait of the run, as a person acts while an execution waits.
+import type { BaseTable } from '../../src/core/base-table';
+import { headerText, ID_HEADER } from '../../src/core/layout';
 import { cellText } from '../../src/core/lines';
-import { SPAN_GAP, spansOf } from '../../src/core/row-spans';
-import { pendingTokenOf } from '../../src/core/status';
-import { LOST, locateLines } from '../../src/core/sync/locate-lines';
-import type { BasePort, LinkedSheetPort, SheetLines, SheetReadOptions } from '../../src/core/sync/ports';
-import {
-  CELLS_PER_QUEUED_CALL,
-  planWriteBack,
-  rowsToReadBack,
-  type SpanRow,
-  writeBackSpans,
-} from '../../src/core/sync/write-back';
+import { basePortOver, readBase } from '../../src/core/sync/base-sheet';
+import { linkedSheetOver } from '../../src/core/sync/linked-sheet';
+import type { BasePort, LinkedSheetPort, SheetReadOptions } from '../../src/core/sync/ports';
+import type { SheetCells } from '../../src/core/sync/sheet-cells';
 
 /** Counts the run's waits: a person's act is one (a read after the last wait is still true). */
 export interface Waits {
@@ -46,6 +23,8 @@ function blank(value: unknown): boolean {
 /** A sheet's cells: row 0 is the header row. Sized by its content, as a data range is. */
 export class MemoryCells {
   cells: unknown[][];
+  /** Rows frozen at the top (the header row, once the add-on wrote it). */
+  frozenRows = 0;
   constructor(cells: unknown[][] = []) {
     this.cells = cells.map((row) => [...row]);
   }
@@ -93,7 +72,6 @@ export class MemoryCells {
 export class MemorySheet {
   readonly sheet: MemoryCells;
   private readonly waits: Waits;
-  private readonly lazyGrids = new WeakSet<LineGrid>();
 
   constructor(cells: unknown[][], waits: Waits) {
     this.sheet = new MemoryCells(cells);
@@ -180,290 +158,141 @@ export class MemorySheet {
 
   // ---- the port ---------------------------------------------------------------------------------
 
-  /** The LinkedSheetPort of this sheet. */
+  /** The raw cells of this sheet, as the product's rules read and write them. */
+  cells(): SheetCells {
+    return memorySheetCells(this.sheet, this.waits);
+  }
+
+  /** The LinkedSheetPort of this sheet: the product's rules over its raw cells. */
   port(): LinkedSheetPort {
-    return {
-      readLines: () => this.readLines(),
-      readLinesForPull: (layoutOf, reading, lastRow) => this.readLinesForPull(layoutOf, reading, lastRow),
-      lastRow: () => this.sheet.size().rows,
-      readColumns: (columns) => {
-        const { rows } = this.sheet.size();
-        return columns.map((column) =>
-          Array.from({ length: Math.max(0, rows - 1) }, (_, i) => this.sheet.get(i + 1, column) ?? ''),
-        );
-      },
-      completeHeaders: (request) =>
-        this.completeHeaders(
-          request.layout,
-          request.grid,
-          request.live,
-          request.deletedIds,
-          request.fixedFields,
-          request.keepOut,
-        ),
+    return linkedSheetOver(this.cells(), {
       restoreNumberFormats: () => {
         // Plain values: a typed date is not a number format here.
       },
-      relocateBeforeLoading: (grid, layout) => {
-        if (this.lazyGrids.has(grid)) this.relocateLines(grid, layout);
-      },
-      writeLines: (grid, layout, live, columns) => this.flushLines(grid, layout, live, columns),
       workbookShapes: () => [
         { role: 'linked', columns: this.sheet.size().columns, rows: 0 },
-        { role: 'base', columns: BASE_HEADER_WIDTH, rows: 0 },
+        { role: 'base', columns: 3, rows: 0 },
       ],
       commitWrites: () => {
         // Writes land at once in memory.
       },
       decodeContext: () => ({ formatDate: (date) => new Date(date.getTime()).toISOString().slice(0, 10) }),
-      deleteLines: (lines) => this.deleteLinesById(lines),
-    };
-  }
-
-  /** As src/gas/delete-lines.ts: each line found by id as the sheet stands now, deleted bottom up. */
-  private deleteLinesById(lines: ReadonlyArray<{ rowId: string; statuses: readonly string[] }>): string[] {
-    const headers = this.sheet.cells[0] ?? [];
-    const idColumn = headers.findIndex((cell) => headerText(cell) === ID_HEADER);
-    const statusColumn = headers.findIndex((cell) => headerText(cell) === STATUS_HEADER);
-    if (idColumn < 0 || statusColumn < 0) return [];
-    const rowsById = new Map<string, number[]>();
-    const { rows } = this.sheet.size();
-    for (let row = 1; row < rows; row++) {
-      const id = cellText(this.sheet.get(row, idColumn));
-      if (id !== '') rowsById.set(id, [...(rowsById.get(id) ?? []), row]);
-    }
-    const doomed: Array<{ row: number; rowId: string }> = [];
-    for (const { rowId, statuses } of lines) {
-      const found = rowsById.get(rowId);
-      if (found?.length !== 1) continue;
-      const row = found[0] as number;
-      if (statuses.includes(String(this.sheet.get(row, statusColumn) ?? ''))) doomed.push({ row, rowId });
-    }
-    doomed.sort((a, b) => b.row - a.row);
-    for (const { row } of doomed) this.sheet.cells.splice(row, 1);
-    return doomed.map((each) => each.rowId).reverse();
-  }
-
-  private linesOf(values: unknown[][]): SheetLines {
-    const columns = values[0]?.length ?? 0;
-    if (values.length === 0 || columns === 0) return { headers: [], grid: new LineGrid([], 0) };
-    const grid = new LineGrid(values.slice(1), columns);
-    grid.checkedAtWait = this.waits.count;
-    grid.valuesReadAtWait = this.waits.count;
-    return { headers: values[0] as unknown[], grid };
-  }
-
-  readLines(): SheetLines {
-    return this.linesOf(this.values());
-  }
-
-  /** As src/gas/sheet-lines.ts: small sheets whole, large ones with the id and status columns first. */
-  readLinesForPull(
-    layoutOf: (headers: unknown[]) => Layout,
-    options: SheetReadOptions,
-    knownLastRow?: number,
-  ): SheetLines {
-    const size = this.sheet.size();
-    const lastRow = knownLastRow ?? size.rows;
-    const lastColumn = size.columns;
-    if (lastRow === 0 || lastColumn === 0) return { headers: [], grid: new LineGrid([], 0) };
-    if (lastRow - 1 <= options.eagerUpTo) return this.linesOf(this.sheet.block(0, 0, lastRow, lastColumn));
-    const headers = this.sheet.block(0, 0, 1, lastColumn)[0] as unknown[];
-    const layout = layoutOf(headers);
-    const idColumn = layout.fixed.get(ID_HEADER);
-    if (idColumn === undefined) return this.linesOf(this.sheet.block(0, 0, lastRow, lastColumn));
-    const count = lastRow - 1;
-    const preloaded = [idColumn, ...(layout.status === undefined ? [] : [layout.status])];
-    const lines: unknown[][] = Array.from({ length: count }, () => new Array<unknown>(lastColumn).fill(''));
-    for (const column of preloaded)
-      for (let i = 0; i < count; i++) (lines[i] as unknown[])[column] = this.sheet.get(i + 1, column);
-    const loader = (first: number, rows: number): unknown[][] =>
-      this.sheet.block(first + 1, 0, rows, lastColumn);
-    const grid = new LineGrid(lines, lastColumn, { loader, preloaded });
-    grid.checkedAtWait = this.waits.count;
-    this.lazyGrids.add(grid);
-    return { headers, grid };
-  }
-
-  /** As src/gas/headers.ts: appends the missing headers at the right edge. */
-  private completeHeaders(
-    layout: Layout,
-    grid: LineGrid,
-    live: readonly ColumnSpec[],
-    deletedIds: readonly string[],
-    fixedFields: readonly string[],
-    keepOut: ReadonlySet<string>,
-  ): Layout {
-    const added = missingHeaders(layout, live, fixedFields, keepOut);
-    if (added.length === 0) return layout;
-    added.forEach((header, i) => {
-      this.sheet.set(0, layout.width + i, header);
     });
-    const next = extendLayout(layout, added, live, deletedIds);
-    grid.widen(next.width);
-    return next;
   }
+}
 
-  /** As relocateLines in src/gas/sheet-lines.ts: finds the grid's lines where they stand now. */
-  private relocateLines(grid: LineGrid, layout: Layout): void {
-    const idColumn = layout.fixed.get(ID_HEADER);
-    if (grid.checkedAtWait === this.waits.count || idColumn === undefined) {
-      grid.placeAppendedLines(grid.sheetRows);
-      return;
-    }
-    const count = Math.max(0, this.sheet.size().rows - 1);
-    grid.checkedAtWait = this.waits.count;
-    if (this.columnsMovedSince(layout)) {
-      grid.relocate({ rows: new Array<number>(grid.length).fill(LOST), moved: true }, count);
-      return;
-    }
-    const expected = grid.expectedLines(idColumn, layout.status, pendingTokenOf, cellText);
-    const ids: unknown[] = [];
-    const markers: Array<string | null> = [];
-    for (let row = 0; row < count; row++) {
-      ids.push(this.sheet.get(row + 1, idColumn));
-      markers.push(
-        layout.status === undefined ? null : pendingTokenOf(this.sheet.get(row + 1, layout.status)),
+/**
+ * The raw cells (SheetCells) of a memory grid. The grid has no edge: reads past the content give
+ * blanks and writes extend it, so the execution's knowledge of its extent (noted sizes, rows and
+ * columns made to exist) is not needed; a read of no rows or columns throws, as Sheets does.
+ */
+export function memorySheetCells(cells: MemoryCells, waits: Waits): SheetCells {
+  const block = (row: number, column: number, rows: number, columns: number): unknown[][] => {
+    if (rows < 1) throw new Error('memory sheet: the number of rows in the range must be at least 1');
+    if (columns < 1) throw new Error('memory sheet: the number of columns in the range must be at least 1');
+    return cells.block(row - 1, column - 1, rows, columns);
+  };
+  const gridRows = () => Math.max(1, cells.cells.length);
+  return {
+    values: block,
+    sheetValues: (row, column, rows, columns) => {
+      const size = cells.size();
+      return block(
+        row,
+        column,
+        rows === -1 ? size.rows - row + 1 : rows,
+        columns === -1 ? size.columns - column + 1 : columns,
       );
-    }
-    const located = locateLines(expected, grid.sheetRows, { ids, markers });
-    grid.relocate(located, count);
-  }
-
-  /** Whether a column the run writes no longer carries the header it read there. */
-  private columnsMovedSince(layout: Layout): boolean {
-    const positions = [...layout.fixed.values(), ...layout.columns.values()];
-    if (layout.status !== undefined) positions.push(layout.status);
-    return positions.some((index) => {
-      const header = headerText(this.sheet.get(0, index));
-      return header !== '' && header !== layout.headers[index];
-    });
-  }
-
-  /** As flushLines in src/gas/sheet-lines.ts: the guarded write-back of the dirty lines where they stand now. */
-  private flushLines(
-    grid: LineGrid,
-    layout: Layout,
-    _live: readonly ColumnSpec[],
-    columns: 'synced' | 'fixedAndStatus',
-  ): number {
-    const dirty = grid.takeDirty();
-    const changed = new Set(grid.takeDirtyColumns());
-    if (dirty.length === 0) return 0;
-    this.relocateLines(grid, layout);
-    const existingRows = grid.sheetRowsBefore;
-    const fixedAndStatus = [
-      ...layout.fixed.values(),
-      ...(layout.status === undefined ? [] : [layout.status]),
-    ].sort((a, b) => a - b);
-    const plan = planWriteBack({
-      eligible: columns === 'synced' ? syncedColumns(layout) : fixedAndStatus,
-      changed,
-      text: [],
-      table: [...layout.columns.values()],
-      withTable: columns === 'synced',
-      moved: grid.hasMoved,
-    });
-    if (plan === null) {
-      grid.flushed();
-      return 0;
-    }
-    const firstColumn = plan.written[0] as number;
-    const lineAt = new Map<number, number>();
-    for (const line of dirty) {
-      const row = grid.physicalRow(line);
-      if (row >= 0) lineAt.set(row, line);
-    }
-    for (const [first, last] of spansOf(
-      [...lineAt.keys()].sort((a, b) => a - b),
-      SPAN_GAP,
-    )) {
-      const count = last - first + 1;
-      // As flushLines: with no wait since every cell was read, nothing is read back.
-      const readCount =
-        grid.valuesReadAtWait === this.waits.count ? 0 : rowsToReadBack(plan, first, last, existingRows);
-      const guardFirst = plan.guarded[0] ?? 0;
-      const guardWidth = ((plan.guarded[plan.guarded.length - 1] ?? 0) as number) - guardFirst + 1;
-      const current = readCount > 0 ? this.sheet.block(first + 1, guardFirst, readCount, guardWidth) : [];
-      const rows: SpanRow[] = [];
-      for (let i = 0; i < count; i++) {
-        const line = lineAt.get(first + i);
-        rows.push(
-          line === undefined
-            ? { kind: 'between', cells: grid.lines[first + i] }
-            : { kind: 'line', cells: grid.lines[line] as unknown[], read: grid.originalCells(line) },
-        );
-      }
-      const spans = writeBackSpans(plan, first, rows, current, CELLS_PER_QUEUED_CALL, (i, column, value) => {
-        const line = lineAt.get(first + i);
-        if (line !== undefined) grid.noteKept(line, column, value);
+    },
+    columnValues: (firstColumn, width) => block(1, firstColumn, gridRows(), width),
+    dataRange: () => {
+      const size = cells.size();
+      const rows = Math.max(1, size.rows);
+      const columns = Math.max(1, size.columns);
+      return { rows: () => rows, columns: () => columns, values: () => block(1, 1, rows, columns) };
+    },
+    lastRow: () => cells.size().rows,
+    lastColumn: () => cells.size().columns,
+    maxRows: gridRows,
+    frozenRows: () => cells.frozenRows,
+    write: (row, column, values) => {
+      values.forEach((line, r) => {
+        line.forEach((value, c) => {
+          cells.set(row - 1 + r, column - 1 + c, value);
+        });
       });
-      for (const span of spans)
-        for (const [start, width] of plan.groups)
-          span.block.forEach((cells, i) => {
-            for (let c = 0; c < width; c++)
-              this.sheet.set(span.first + 1 + i, start + c, cells[start - firstColumn + c]);
-          });
-    }
-    grid.flushed();
-    return dirty.length;
-  }
+    },
+    // Plain values: formats, notes, styles and protections have nothing to change here.
+    setPlainText: () => {},
+    styleHeader: () => {},
+    protectWarningOnly: () => {},
+    freezeRows: (rows) => {
+      cells.frozenRows = rows;
+    },
+    insertRowsAfter: (row, count) => {
+      if (cells.cells.length > row) cells.cells.splice(row, 0, ...Array.from({ length: count }, () => []));
+    },
+    deleteRows: (row, count) => {
+      cells.cells.splice(row - 1, count);
+    },
+    waitsSoFar: () => waits.count,
+    noteContentExtent: () => {},
+    noteContentSize: () => {},
+    noteGridRows: () => {},
+    ensureRows: () => null,
+    ensureColumns: () => {},
+  };
 }
 
 /** The base sheet (BasePort) over cells: [id, record, seen] per row under a header row. */
 export class MemoryBase {
   readonly sheet = new MemoryCells();
+  private readonly cells = memorySheetCells(this.sheet, { count: 0 });
+  private readonly base = { name: '_base_1', synced: () => true, open: () => this.cells };
 
+  /** The BasePort of this base: the product's rules over its raw cells. */
   port(): BasePort {
-    return {
-      read: (reading) => this.read(reading),
-      write: (base) => this.write(base),
-      writeSeen: (base) => this.writeSeen(base),
-    };
+    return basePortOver(this.base);
   }
 
-  /** As readBase in src/gas/base-sheet.ts: whole, or ids and seen marks with records loaded on demand. */
-  read(options: SheetReadOptions = { eagerUpTo: Number.POSITIVE_INFINITY, withSeen: true }): BaseTable {
-    const lastRow = this.sheet.size().rows;
-    if (lastRow === 0) return new BaseTable([], []);
-    const columnIds = parseBaseColumnIds(this.sheet.get(0, 1));
-    const width = options.withSeen ? 3 : 2;
-    if (lastRow - 1 <= options.eagerUpTo)
-      return new BaseTable(this.sheet.block(1, 0, lastRow - 1, width), columnIds);
-    const rows: unknown[][] = [];
-    for (let row = 1; row < lastRow; row++)
-      rows.push([this.sheet.get(row, 0), options.withSeen ? this.sheet.get(row, 2) : '']);
-    const loader = (first: number, n: number): unknown[][] =>
-      this.sheet.block(first + 1, 0, n, BASE_HEADER_WIDTH);
-    return new BaseTable(rows, columnIds, { loader });
+  read(options?: SheetReadOptions): BaseTable {
+    return readBase(this.base, options);
   }
 
   write(base: BaseTable): void {
-    const spans = base.takeDirtySpans();
-    if (base.headerChanged) {
-      baseHeaderRow(base.columnIds).forEach((cell, c) => {
-        this.sheet.set(0, c, cell);
-      });
-      base.headerChanged = false;
-    }
-    for (const span of spans) {
-      const firstColumn = span.withIds ? 0 : 1;
-      span.rows.forEach((cells, i) => {
-        for (let c = 0; c < BASE_WRITTEN_WIDTH - firstColumn; c++)
-          this.sheet.set(span.start + 1 + i, firstColumn + c, cells[c]);
-      });
-    }
-  }
-
-  writeSeen(base: BaseTable): void {
-    for (const span of base.takeSeenSpans())
-      span.values.forEach((cells, i) => {
-        this.sheet.set(span.start + 1 + i, 2, cells[0]);
-      });
+    this.port().write(base);
   }
 
   /** The base as the next run reads it. */
   records(): BaseTable {
     return this.read();
   }
+}
+
+/** Operations of the raw cells that only note what the execution knows: not calls on the sheet. */
+const NOTES = new Set(['waitsSoFar', 'noteContentExtent', 'noteContentSize', 'noteGridRows']);
+
+/** Raw cells that log every call on the sheet (`values(1,1,3,5)`), for tests of which calls the rules make. */
+export function recording(cells: SheetCells): { cells: SheetCells; calls: string[] } {
+  const calls: string[] = [];
+  const out = {} as Record<string, unknown>;
+  for (const [name, method] of Object.entries(cells) as Array<[string, (...args: unknown[]) => unknown]>) {
+    out[name] = (...args: unknown[]) => {
+      if (!NOTES.has(name)) calls.push(`${name}(${args.filter((arg) => !Array.isArray(arg)).join(',')})`);
+      return method(...args);
+    };
+  }
+  // The data range's values are a waiting call of their own.
+  out.dataRange = () => {
+    calls.push('dataRange()');
+    const range = cells.dataRange();
+    return {
+      ...range,
+      values: () => {
+        calls.push('dataRange.values()');
+        return range.values();
+      },
+    };
+  };
+  return { cells: out as unknown as SheetCells, calls };
 }

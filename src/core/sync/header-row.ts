@@ -1,6 +1,6 @@
-// The header row: column ids as headers, display name and type as notes, frozen, styled; fixed
-// fields marked read-only with a warning-only protection.
-import type { ColumnSpec } from '../core/columns';
+// Completing the header row: column ids as headers, appended at the right edge when missing; display
+// name and type as notes, styled, frozen; fixed fields marked read-only with a warning-only protection.
+import type { ColumnSpec } from '../columns';
 import {
   adjacentColumnGroups,
   columnLetters,
@@ -8,12 +8,13 @@ import {
   type Layout,
   missingHeaders,
   STATUS_HEADER,
-} from '../core/layout';
-import type { LineGrid } from '../core/line-grid';
-import { ensureColumns } from './grid-size';
+} from '../layout';
+import type { HeaderCompletion } from './ports';
+import type { HeaderLook, SheetCells } from './sheet-cells';
 
 const TABLE_HEADER_BACKGROUND = '#e8f0fe';
 const READ_ONLY_HEADER_BACKGROUND = '#eeeeee';
+const DELETED_HEADER_BACKGROUND = '#fce8e6';
 
 function noteFor(column: ColumnSpec): string {
   return `${column.name}\nType: ${column.type}${column.maxLength !== undefined ? ` (max ${column.maxLength} characters)` : ''}\nColumn id: ${column.id}`;
@@ -29,43 +30,29 @@ function fixedNote(field: string): string {
  * Appends missing headers at the right edge and refreshes header notes and styles. Returns the
  * layout the sheet has afterwards.
  */
-export function prepareHeaders(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  layout: Layout,
-  grid: LineGrid,
-  live: readonly ColumnSpec[],
-  deletedIds: readonly string[],
-  fixedFields: readonly string[],
-  keepOut: ReadonlySet<string> = new Set(),
-): Layout {
-  const added = missingHeaders(layout, live, fixedFields, keepOut);
-  const next = added.length > 0 ? appendHeaders(sheet, layout, grid, live, deletedIds, added) : layout;
+export function completeHeaders(cells: SheetCells, request: HeaderCompletion): Layout {
+  const { layout, grid, live } = request;
+  const added = missingHeaders(layout, live, request.fixedFields, request.keepOut);
+  const next = added.length > 0 ? appendHeaders(cells, request, added) : layout;
   if (next.width === 0) return next;
-  styleHeaderRow(sheet, next, live);
+  styleHeaderRow(cells, next, live);
   // The header row is frozen when the add-on makes it: a sheet whose headers were all there already
   // had it frozen then, or a person unfroze it on purpose. On a sheet with nothing in it yet the
   // add-on writes the whole header row and freezes it without asking (a waiting call); on one with
   // headers it asks, so a person's freeze of more rows is kept.
   if (added.length > 0) {
     const emptySheet = layout.width === 0 && grid.length === 0;
-    if (emptySheet || sheet.getFrozenRows() < 1) sheet.setFrozenRows(1);
+    if (emptySheet || cells.frozenRows() < 1) cells.freezeRows(1);
   }
   return next;
 }
 
 /** Appends the missing headers at the right edge: plain-text new text columns, protected read-only fields. */
-function appendHeaders(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  layout: Layout,
-  grid: LineGrid,
-  live: readonly ColumnSpec[],
-  deletedIds: readonly string[],
-  added: string[],
-): Layout {
-  const startColumn = layout.width + 1;
-  ensureColumns(sheet, layout.width + added.length);
-  sheet.getRange(1, startColumn, 1, added.length).setNumberFormat('@').setValues([added]);
-  const next = extendLayout(layout, added, live, deletedIds);
+function appendHeaders(cells: SheetCells, request: HeaderCompletion, added: string[]): Layout {
+  const { layout, grid, live } = request;
+  cells.ensureColumns(layout.width + added.length);
+  cells.write(1, layout.width + 1, [added], true);
+  const next = extendLayout(layout, added, live, request.deletedIds);
   grid.widen(next.width);
   // Whole new text columns become plain text, so what a person types on new lines stays literal.
   const kinds = new Map(live.map((column) => [column.id, column.kind]));
@@ -78,10 +65,7 @@ function appendHeaders(
     .map(({ index }) => index);
   // Whole columns (open-ended A1, the header cell included: it is plain text already), so the grid's
   // size need not be asked (a waiting call); rows inserted later get their format as they come.
-  const textBlocks = adjacentColumnGroups(textAdded).map(([start, width]) => wholeColumns(start, width));
-  const only = textBlocks.length === 1 ? textBlocks[0] : undefined;
-  if (only) sheet.getRange(only).setNumberFormat('@');
-  else if (textBlocks.length > 1) sheet.getRangeList(textBlocks).setNumberFormat('@');
+  cells.setPlainText(adjacentColumnGroups(textAdded).map(([start, width]) => wholeColumns(start, width)));
   // One warning-only protection per run of adjacent read-only columns (four queued calls each).
   const readOnly = new Map<number, string>();
   for (const field of added) {
@@ -90,9 +74,8 @@ function appendHeaders(
   }
   for (const [start, width] of adjacentColumnGroups([...readOnly.keys()].sort((a, b) => a - b))) {
     const fields = Array.from({ length: width }, (_, i) => readOnly.get(start + i) as string);
-    const protection = sheet.getRange(wholeColumns(start, width)).protect();
-    protection.setWarningOnly(true);
-    protection.setDescription(
+    cells.protectWarningOnly(
+      wholeColumns(start, width),
       `Table App Sync: ${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} written by the add-on`,
     );
   }
@@ -105,17 +88,15 @@ function wholeColumns(start: number, width: number): string {
 }
 
 /** Writes the notes and styles of the header cells the add-on manages (the person's own are left alone). */
-function styleHeaderRow(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  next: Layout,
-  live: readonly ColumnSpec[],
-): void {
+function styleHeaderRow(cells: SheetCells, next: Layout, live: readonly ColumnSpec[]): void {
   // Only the headers the add-on manages are written; the person's own header cells are left alone.
   // Written without reading them first: a read waits for the spreadsheet (about 150 ms each, three
   // of them), queued writes of one header row cost a few ms (docs/performance.md).
-  const notes: Array<string | undefined> = [];
-  const backgrounds: Array<string | undefined> = [];
-  const weights: Array<GoogleAppsScript.Spreadsheet.FontWeight | undefined> = [];
+  const looks: Record<HeaderLook, Array<string | undefined>> = {
+    notes: [],
+    backgrounds: [],
+    fontWeights: [],
+  };
   // By sheet position: a column id with surrounding spaces shows trimmed in its header cell.
   const columnAt = new Map<number, ColumnSpec>();
   for (const column of live) {
@@ -126,35 +107,34 @@ function styleHeaderRow(
     const header = next.headers[index] ?? '';
     const column = columnAt.get(index);
     if (column) {
-      notes[index] = noteFor(column);
-      backgrounds[index] = TABLE_HEADER_BACKGROUND;
-      weights[index] = 'bold';
+      looks.notes[index] = noteFor(column);
+      looks.backgrounds[index] = TABLE_HEADER_BACKGROUND;
+      looks.fontWeights[index] = 'bold';
     } else if (next.fixed.get(header) === index || next.status === index) {
-      notes[index] = fixedNote(header);
-      backgrounds[index] = READ_ONLY_HEADER_BACKGROUND;
-      weights[index] = 'bold';
+      looks.notes[index] = fixedNote(header);
+      looks.backgrounds[index] = READ_ONLY_HEADER_BACKGROUND;
+      looks.fontWeights[index] = 'bold';
     } else if (next.deleted.get(header) === index) {
-      notes[index] =
+      looks.notes[index] =
         `${header}: this column was deleted on the service. Its cells stay here but are no longer synced.`;
-      backgrounds[index] = '#fce8e6';
+      looks.backgrounds[index] = DELETED_HEADER_BACKGROUND;
     }
   }
-  writeHeaderRuns(sheet, notes, (range, run) => range.setNotes([run]));
-  writeHeaderRuns(sheet, backgrounds, (range, run) => range.setBackgrounds([run]));
-  writeHeaderRuns(sheet, weights, (range, run) => range.setFontWeights([run]));
+  for (const look of ['notes', 'backgrounds', 'fontWeights'] as const)
+    writeHeaderRuns(cells, look, looks[look]);
 }
 
 /** Writes each run of adjacent set values of the header row in one call. */
-function writeHeaderRuns<T extends string>(
-  sheet: GoogleAppsScript.Spreadsheet.Sheet,
-  values: ReadonlyArray<T | undefined>,
-  write: (range: GoogleAppsScript.Spreadsheet.Range, run: T[]) => void,
+function writeHeaderRuns(
+  cells: SheetCells,
+  look: HeaderLook,
+  values: ReadonlyArray<string | undefined>,
 ): void {
   const indexes: number[] = [];
   values.forEach((value, index) => {
     if (value !== undefined) indexes.push(index);
   });
   for (const [start, width] of adjacentColumnGroups(indexes)) {
-    write(sheet.getRange(1, start + 1, 1, width), values.slice(start, start + width) as T[]);
+    cells.styleHeader(look, start + 1, values.slice(start, start + width) as string[]);
   }
 }
